@@ -1,7 +1,10 @@
 package io.tokenpulse.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code tokenpulse} command: lists its subcommands and prints usage when given none. */
 @Command(
@@ -9,10 +12,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Benchmark LLM serving endpoints the way vLLM's serving benchmark does, as a Kafka telemetry pipeline.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, BenchCommand.class})
 public final class TokenPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+      description = "Print stack traces of errors (and more log output).")
+  boolean verbose;
 
   @Override
   public void run() {
@@ -25,6 +32,36 @@ public final class TokenPulse implements Runnable {
 
   /** The configured command line, shared by {@link #main} and the tests. */
   static CommandLine newCommandLine() {
-    return new CommandLine(new TokenPulse());
+    TokenPulse top = new TokenPulse();
+    CommandLine cmd = new CommandLine(top);
+    // Python's float() spelling, as vLLM's flags take it: inf, Infinity, nan.
+    cmd.registerConverter(Double.class, PythonNamespace::parsePythonFloat);
+    cmd.registerConverter(Double.TYPE, PythonNamespace::parsePythonFloat);
+    cmd.setParameterExceptionHandler((ex, args) -> {
+      CommandLine failed = ex.getCommandLine();
+      PrintWriter err = failed.getErr();
+      err.println(failed.getCommandName() + ": " + ex.getMessage());
+      err.println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
+      return failed.getCommandSpec().exitCodeOnInvalidInput();
+    });
+    cmd.setExecutionExceptionHandler((ex, failed, parseResult) -> {
+      PrintWriter err = failed.getErr();
+      if (top.verbose) {
+        ex.printStackTrace(err);
+      }
+      if (ex instanceof UserError userError) {
+        err.println(failed.getCommandName() + ": " + userError.getMessage());
+        return userError.exitCode();
+      }
+      err.println(failed.getCommandName() + ": " + describe(ex)
+          + (top.verbose ? "" : " (run with --verbose for details)"));
+      return 1;
+    });
+    return cmd;
+  }
+
+  private static String describe(Throwable ex) {
+    String message = ex.getMessage();
+    return message == null ? ex.getClass().getSimpleName() : message;
   }
 }

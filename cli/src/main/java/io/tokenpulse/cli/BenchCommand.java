@@ -1,0 +1,189 @@
+package io.tokenpulse.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tokenpulse bench}: vLLM's {@code benchmark_serving.py} with every flag of its {@code --help}
+ * (same names, defaults and meaning), plus the pipeline's own options. Options are declared in
+ * vLLM's order because the Namespace line prints them in declaration order.
+ */
+@Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
+    description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
+final class BenchCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}",
+      completionCandidates = BackendNames.class)
+  String backend;
+
+  @Option(names = "--base-url", description = "Server or API base url if not using http host and port.")
+  String baseUrl;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1") String host;
+
+  @Option(names = "--port", defaultValue = "8000") int port;
+
+  @Option(names = "--endpoint", defaultValue = "/v1/completions", description = "API endpoint (default: ${DEFAULT-VALUE}).")
+  String endpoint;
+
+  @Option(names = "--dataset-name", defaultValue = "sharegpt",
+      description = "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
+  String datasetName;
+
+  @Option(names = "--dataset-path", description = "Path to the sharegpt/sonnet dataset.")
+  String datasetPath;
+
+  @Option(names = "--max-concurrency", description = "Maximum number of concurrent requests.")
+  Integer maxConcurrency;
+
+  @Option(names = "--model", description = "Name of the model (required unless --simulate).")
+  String model;
+
+  @Option(names = "--tokenizer", description = "Name or path of the tokenizer, if not using the default tokenizer.")
+  String tokenizer;
+
+  @Option(names = "--use-beam-search") boolean useBeamSearch;
+
+  @Option(names = "--num-prompts", defaultValue = "1000", description = "Number of prompts to process (default: ${DEFAULT-VALUE}).")
+  int numPrompts;
+
+  @Option(names = "--duration-minutes",
+      description = "Keep sending on the schedule for this many minutes instead of --num-prompts.")
+  Double durationMinutes;
+
+  @Option(names = "--logprobs", description = "Number of logprobs-per-token to compute & return as part of the request.")
+  Integer logprobs;
+
+  @Option(names = "--request-rate", defaultValue = "inf",
+      description = "Number of requests per second; inf sends all requests at time 0 (default: ${DEFAULT-VALUE}).")
+  double requestRate;
+
+  @Option(names = "--burstiness", defaultValue = "1.0",
+      description = "Burstiness factor of the request generation (1 = Poisson process, gamma otherwise) (default: ${DEFAULT-VALUE}).")
+  double burstiness;
+
+  @Option(names = "--seed", defaultValue = "0") long seed;
+
+  @Option(names = "--trust-remote-code") boolean trustRemoteCode;
+
+  @Option(names = "--disable-tqdm", description = "Disable the progress bar.") boolean disableTqdm;
+
+  @Option(names = "--profile", description = "Use Torch Profiler (the server must support /start_profile).")
+  boolean profile;
+
+  @Option(names = "--save-result", description = "Save benchmark results to a json file.") boolean saveResult;
+
+  @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
+  boolean saveDetailed;
+
+  @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
+  boolean appendResult;
+
+  @Option(names = "--metadata", arity = "0..*", paramLabel = "KEY=VALUE",
+      description = "Key-value pairs saved in the result JSON file.")
+  List<String> metadata;
+
+  @Option(names = "--result-dir", description = "Directory to save benchmark json results.") String resultDir;
+
+  @Option(names = "--result-filename", description = "Filename to save benchmark json results.") String resultFilename;
+
+  @Option(names = "--ignore-eos", description = "Set ignore_eos flag when sending the benchmark request.")
+  boolean ignoreEos;
+
+  @Option(names = "--percentile-metrics", defaultValue = "ttft,tpot,itl",
+      description = "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}).")
+  String percentileMetrics;
+
+  @Option(names = "--metric-percentiles", defaultValue = "99",
+      description = "Comma-separated percentiles for the selected metrics (default: ${DEFAULT-VALUE}).")
+  String metricPercentiles;
+
+  @Option(names = "--goodput", arity = "1..*", paramLabel = "KEY:VALUE",
+      description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el.")
+  List<String> goodput;
+
+  @Option(names = "--custom-output-len", defaultValue = "256") int customOutputLen;
+  @Option(names = "--custom-skip-chat-template") boolean customSkipChatTemplate;
+  @Option(names = "--sonnet-input-len", defaultValue = "550") int sonnetInputLen;
+  @Option(names = "--sonnet-output-len", defaultValue = "150") int sonnetOutputLen;
+  @Option(names = "--sonnet-prefix-len", defaultValue = "200") int sonnetPrefixLen;
+  @Option(names = "--sharegpt-output-len") Integer sharegptOutputLen;
+  @Option(names = "--random-input-len", defaultValue = "1024") int randomInputLen;
+  @Option(names = "--random-output-len", defaultValue = "128") int randomOutputLen;
+  @Option(names = "--random-range-ratio", defaultValue = "0.0") double randomRangeRatio;
+  @Option(names = "--random-prefix-len", defaultValue = "0") int randomPrefixLen;
+  @Option(names = "--hf-subset") String hfSubset;
+  @Option(names = "--hf-split") String hfSplit;
+  @Option(names = "--hf-output-len") Integer hfOutputLen;
+  @Option(names = "--top-p") Double topP;
+  @Option(names = "--top-k") Integer topK;
+  @Option(names = "--min-p") Double minP;
+  @Option(names = "--temperature") Double temperature;
+
+  @Option(names = "--tokenizer-mode", defaultValue = "auto", description = "auto, slow, mistral or custom (default: ${DEFAULT-VALUE}).")
+  String tokenizerMode;
+
+  @Option(names = "--served-model-name", description = "The model name used in the API (default: --model).")
+  String servedModelName;
+
+  @Option(names = "--lora-modules", arity = "1..*", description = "LoRA module names; each request picks one at random.")
+  List<String> loraModules;
+
+  // ---- TokenPulse's own options (after vLLM's, so vLLM's Namespace prefix stays the same) ----
+
+  @Option(names = "--ramp-up-strategy", description = "linear or exponential ramp of the request rate.")
+  String rampUpStrategy;
+
+  @Option(names = "--ramp-up-start-rps") Double rampUpStartRps;
+  @Option(names = "--ramp-up-end-rps") Double rampUpEndRps;
+
+  @Option(names = "--header", paramLabel = "KEY=VALUE", description = "Extra HTTP header, repeatable.")
+  Map<String, String> headers = new LinkedHashMap<>();
+
+  @Option(names = "--request-id-prefix", defaultValue = "benchmark-serving",
+      description = "Prefix of every request's x-request-id; the request's dataset index follows (default: ${DEFAULT-VALUE}).")
+  String requestIdPrefix;
+
+  @Option(names = "--run-id", description = "Identifier of the run (default: generated).") String runId;
+
+  @Option(names = "--shard-index", defaultValue = "0", description = "This load generator's index when several share one run.")
+  int shardIndex;
+
+  @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
+  int shardCount;
+
+  @Option(names = "--simulate", description = "Start the built-in simulator as the target.")
+  boolean simulate;
+
+  @Option(names = "--metrics-port", defaultValue = "9464",
+      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1, 0 to disable (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
+  @Mixin KafkaOptions kafka;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getOut().println(PythonNamespace.format(spec));
+    spec.commandLine().getOut().flush();
+    throw new UnsupportedOperationException("bench: the benchmark run is not wired yet");
+  }
+
+  /** vLLM's backend list, for the help text. */
+  static final class BackendNames extends ArrayList<String> {
+    BackendNames() {
+      super(List.of("tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai", "openai-chat", "openai-audio",
+          "tensorrt-llm", "scalellm", "sglang", "llama.cpp"));
+    }
+  }
+}

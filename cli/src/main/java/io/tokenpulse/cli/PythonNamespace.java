@@ -1,0 +1,86 @@
+package io.tokenpulse.cli;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * Prints a command's parsed options the way Python prints an argparse {@code Namespace}, because
+ * vLLM's benchmark prints that line first and users' log parsers look for it. Secret values are
+ * redacted. Hand-written: no library renders Python reprs.
+ */
+final class PythonNamespace {
+  private PythonNamespace() {}
+
+  static String format(CommandSpec spec) {
+    return spec.options().stream()
+        .filter(o -> !o.usageHelp() && !o.versionHelp())
+        .map(o -> attributeName(o) + "=" + repr(attributeName(o), o.getValue()))
+        .collect(Collectors.joining(", ", "Namespace(", ")"));
+  }
+
+  static String attributeName(OptionSpec option) {
+    return option.longestName().replaceFirst("^-+", "").replace('-', '_');
+  }
+
+  static String repr(String name, Object value) {
+    if (value != null && Redaction.isSecretKey(name)) {
+      return "'" + Redaction.REDACTED + "'";
+    }
+    if (value == null) {
+      return "None";
+    }
+    if (value instanceof Boolean b) {
+      return b ? "True" : "False";
+    }
+    if (value instanceof Double d) {
+      return pythonFloat(d);
+    }
+    if (value instanceof Number n) {
+      return n.toString();
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(v -> repr(name, v)).collect(Collectors.joining(", ", "[", "]"));
+    }
+    if (value instanceof Map<?, ?> map) {
+      return map.entrySet().stream()
+          .map(e -> repr("", String.valueOf(e.getKey())) + ": "
+              + repr(String.valueOf(e.getKey()), e.getValue()))
+          .collect(Collectors.joining(", ", "{", "}"));
+    }
+    return "'" + value.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  /** Parses a number as Python's {@code float()} does: also {@code inf}, {@code -inf}, {@code nan}. */
+  static Double parsePythonFloat(String text) {
+    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+    return switch (t) {
+      case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
+      case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+      case "nan" -> Double.NaN;
+      default -> Double.valueOf(t);
+    };
+  }
+
+  /** Python's float repr: {@code 4.0}, {@code inf}, {@code 0.001}, {@code 1e-05}. */
+  static String pythonFloat(double d) {
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "inf" : "-inf";
+    }
+    if (Double.isNaN(d)) {
+      return "nan";
+    }
+    if (d == Math.rint(d) && Math.abs(d) < 1e16) {
+      return String.format("%.1f", d);
+    }
+    double abs = Math.abs(d);
+    if (abs >= 1e-4 && abs < 1e16) {
+      return new java.math.BigDecimal(Double.toString(d)).toPlainString();
+    }
+    // Python writes 1e-05 where Java writes 1.0E-5
+    String s = Double.toString(d).replace("E", "e").replace(".0e", "e");
+    return s.replaceAll("e(-?)(\\d)$", "e$10$2");
+  }
+}

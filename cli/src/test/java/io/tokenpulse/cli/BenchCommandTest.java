@@ -1,0 +1,69 @@
+package io.tokenpulse.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+
+  /** The Namespace line of seed 000 (vLLM's 20-minute run), read from ../shared when present. */
+  private static String seedNamespace() throws IOException {
+    Path seeds = Path.of("..", "..", "shared", "seeds");
+    try (Stream<Path> files = Files.list(seeds)) {
+      Path seed = files.filter(p -> p.getFileName().toString().startsWith("000_")).findFirst().orElseThrow();
+      return Files.readAllLines(seed).stream().filter(l -> l.startsWith("Namespace(")).findFirst().orElseThrow();
+    }
+  }
+
+  @Test
+  void seed000ValuesParseAndPrintVllmsNamespaceLine() throws IOException {
+    CommandLine cmd = TokenPulse.newCommandLine();
+    CommandLine.ParseResult parsed = cmd.parseArgs("bench", "--backend", "vllm", "--host", "127.0.0.1",
+        "--port", "8000", "--endpoint", "/v1/completions", "--dataset-name", "sharegpt",
+        "--model", "facebook/opt-6.7b", "--duration-minutes", "20", "--request-rate", "4",
+        "--burstiness", "1.0", "--seed", "0", "--ignore-eos",
+        "--percentile-metrics", "ttft,tpot,itl,e2el,token_latency", "--metric-percentiles", "99",
+        "--temperature", "0.0");
+    String line = PythonNamespace.format(parsed.subcommand().commandSpec());
+
+    // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
+    // custom dataset's options (seed 002, a later version, has them); ours has all.
+    String vllmPart = line.replace("num_prompts=1000, ", "")
+        .replace("custom_output_len=256, custom_skip_chat_template=False, ", "");
+    vllmPart = vllmPart.substring(0, vllmPart.indexOf("lora_modules=None") + "lora_modules=None".length()) + ")";
+    assertThat(vllmPart).isEqualTo(seedNamespace());
+  }
+
+  @Test
+  void secretsAreRedactedInTheNamespaceLine() {
+    CommandLine.ParseResult parsed = TokenPulse.newCommandLine().parseArgs("bench",
+        "--kafka-property", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule password=\"hunter2\";",
+        "--schema-registry-basic-auth", "me:hunter2");
+    String line = PythonNamespace.format(parsed.subcommand().commandSpec());
+    assertThat(line).doesNotContain("hunter2").contains("'sasl.jaas.config': '<redacted>'");
+  }
+
+  @Test
+  void pythonFloatReprMatchesPython() {
+    assertThat(PythonNamespace.pythonFloat(4.0)).isEqualTo("4.0");
+    assertThat(PythonNamespace.pythonFloat(Double.POSITIVE_INFINITY)).isEqualTo("inf");
+    assertThat(PythonNamespace.pythonFloat(0.5)).isEqualTo("0.5");
+    assertThat(PythonNamespace.pythonFloat(1e-5)).isEqualTo("1e-05");
+  }
+
+  @Test
+  void badFlagValueIsAOneLineUsageErrorWithExitCode2() {
+    CommandLine cmd = TokenPulse.newCommandLine();
+    java.io.StringWriter err = new java.io.StringWriter();
+    cmd.setErr(new java.io.PrintWriter(err));
+    int code = cmd.execute("bench", "--num-prompts", "many");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().lines().findFirst().orElseThrow())
+        .startsWith("bench: Invalid value for option '--num-prompts'");
+  }
+}
