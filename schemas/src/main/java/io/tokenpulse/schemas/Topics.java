@@ -1,0 +1,98 @@
+package io.tokenpulse.schemas;
+
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+import io.tokenpulse.schemas.registry.SchemaRegistry;
+import io.tokenpulse.schemas.serde.AvroSerdes;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every topic of the pipeline, named once. Keys are Strings: the run id, or
+ * {@code <run id>/<request index>} for per-request topics, so that one request's records share a
+ * partition. Values are Avro in the Confluent wire format under subject {@code <topic>-value},
+ * except the dead-letter topic, which keeps the raw bytes of records the aggregator could not read.
+ *
+ * <ul>
+ *   <li>{@code runs}: {@link RunEvent}, key run id; a shard's start (with the whole configuration)
+ *       and finish.
+ *   <li>{@code requests}: {@link RequestEvent}, key {@code <run id>/<request index>}.
+ *   <li>{@code chunks}: {@link Chunk}, one per streamed event, key {@code <run id>/<request index>}.
+ *   <li>{@code request-metrics}: {@link RequestMetrics}, key {@code <run id>/<request index>}.
+ *   <li>{@code window-metrics}: {@link WindowMetrics}, key run id.
+ *   <li>{@code run-summaries}: {@link RunSummary}, key run id.
+ *   <li>{@code dead-letter}: the unreadable record's value bytes, its original key.
+ * </ul>
+ *
+ * <p>Immutable, and built from its arguments only (no static state), so tests can build their own
+ * with another prefix or registry.
+ */
+public record Topics(
+    TopicSpec<RunEvent> runs,
+    TopicSpec<RequestEvent> requests,
+    TopicSpec<Chunk> chunks,
+    TopicSpec<RequestMetrics> requestMetrics,
+    TopicSpec<WindowMetrics> windowMetrics,
+    TopicSpec<RunSummary> runSummaries,
+    TopicSpec<byte[]> deadLetter) {
+
+  public static final String DEFAULT_PREFIX = "tokenpulse.";
+  /** Kafka's own limit on topic names. */
+  private static final int MAX_TOPIC_NAME_CHARS = 249;
+  private static final int LONGEST_SUFFIX_CHARS = "request-metrics".length();
+
+  /**
+   * The topics named {@code <prefix><suffix>}, their Avro serdes pointed at {@code registry}.
+   *
+   * @param prefix prepended to every topic name, e.g. {@code tokenpulse.}; may be empty
+   * @param autoRegister register value schemas on first use (the embedded platform) instead of
+   *     requiring them to be registered already (production)
+   * @throws IllegalArgumentException when the prefix has characters Kafka does not allow
+   */
+  public static Topics create(String prefix, SchemaRegistry registry, boolean autoRegister) {
+    checkPrefix(prefix);
+    return new Topics(
+        avro(prefix + "runs", RunEvent.class, registry, autoRegister),
+        avro(prefix + "requests", RequestEvent.class, registry, autoRegister),
+        avro(prefix + "chunks", Chunk.class, registry, autoRegister),
+        avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister),
+        avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister),
+        avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister),
+        new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
+  }
+
+  /** The topics with the default prefix {@value #DEFAULT_PREFIX}. */
+  public static Topics create(SchemaRegistry registry, boolean autoRegister) {
+    return create(DEFAULT_PREFIX, registry, autoRegister);
+  }
+
+  /** Every topic, in pipeline order (for creating them, or listing them). */
+  public List<TopicSpec<?>> all() {
+    return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter);
+  }
+
+  private static <T extends SpecificRecord> TopicSpec<T> avro(
+      String topic, Class<T> type, SchemaRegistry registry, boolean autoRegister) {
+    String subject = AvroSerdes.valueSubject(topic);
+    return new TopicSpec<>(topic, Serdes.String(),
+        AvroSerdes.serde(registry, type, subject, autoRegister), Optional.of(subject));
+  }
+
+  private static void checkPrefix(String prefix) {
+    if (!prefix.matches("[a-zA-Z0-9._-]*")) {
+      throw new IllegalArgumentException("topic prefix '" + prefix + "' may only contain letters,"
+          + " digits, '.', '_' and '-'");
+    }
+    if (prefix.length() + LONGEST_SUFFIX_CHARS > MAX_TOPIC_NAME_CHARS) {
+      throw new IllegalArgumentException("topic prefix is " + prefix.length() + " characters long;"
+          + " Kafka topic names are limited to " + MAX_TOPIC_NAME_CHARS + ", so use at most "
+          + (MAX_TOPIC_NAME_CHARS - LONGEST_SUFFIX_CHARS));
+    }
+  }
+}
