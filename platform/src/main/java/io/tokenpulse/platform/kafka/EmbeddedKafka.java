@@ -1,0 +1,153 @@
+package io.tokenpulse.platform.kafka;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Apache Kafka KRaft broker (one node, combined broker and controller) running in this JVM.
+ *
+ * <p>{@link #start} formats the storage under {@code dataDir} the first time only, so a later start on
+ * the same directory keeps the cluster id, topics and records, even with other ports. It returns once
+ * the broker answers an AdminClient {@code describeCluster}. {@link #close} shuts down cleanly and
+ * may be called from any thread, more than once.
+ *
+ * <p>Bad input (a port in use, an unusable directory) fails with a one-line
+ * {@link IllegalArgumentException}; a broker that does not come up fails with
+ * {@link IllegalStateException}.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+  /** Kafka's own name for a combined node's log directory (config/server.properties). */
+  static final String STORAGE_DIR = "kraft-combined-logs";
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+
+  private final KafkaRaftServer server;
+  private final String bootstrapServers;
+  private final String clusterId;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String clusterId) {
+    this.server = server;
+    this.bootstrapServers = bootstrapServers;
+    this.clusterId = clusterId;
+  }
+
+  /** Starts the broker and returns when it is ready for clients. */
+  public static EmbeddedKafka start(KafkaSettings settings) {
+    long startNs = System.nanoTime();
+    Path storageDir = settings.dataDir().resolve(STORAGE_DIR);
+    int kafkaPort = Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
+    int controllerPort = Ports.claim("127.0.0.1", settings.controllerPort(), "--controller-port", kafkaPort);
+    formatOnce(storageDir);
+
+    KafkaConfig config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);
+    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+    String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
+    try {
+      server.startup();
+      String clusterId = awaitReady(bootstrapServers);
+      log.info("Kafka broker ready at {} (cluster {}, data {}) in {} ms", bootstrapServers, clusterId,
+          settings.dataDir(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+      return new EmbeddedKafka(server, bootstrapServers, clusterId);
+    } catch (RuntimeException e) {
+      shutdown(server);
+      throw new IllegalStateException("Kafka broker in " + settings.dataDir() + " failed to start: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code host:port} for the clients' {@code bootstrap.servers}. */
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** The id written into the data dir when it was first formatted. */
+  public String clusterId() {
+    return clusterId;
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      shutdown(server);
+      log.info("Kafka broker at {} stopped", bootstrapServers);
+    }
+  }
+
+  private static void shutdown(KafkaRaftServer server) {
+    server.shutdown();
+    server.awaitShutdown();
+  }
+
+  /** Formats only a directory that has no meta.properties yet, so restarts keep their cluster id. */
+  private static void formatOnce(Path storageDir) {
+    if (Files.exists(storageDir.resolve("meta.properties"))) {
+      return;
+    }
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try (PrintStream formatterOut = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+      Files.createDirectories(storageDir);
+      new Formatter()
+          .setPrintStream(formatterOut)
+          .setNodeId(BrokerConfig.NODE_ID)
+          .setClusterId(Uuid.randomUuid().toString())
+          .setControllerListenerName(BrokerConfig.CONTROLLER_LISTENER)
+          .setHasDynamicQuorum(false)
+          .setMetadataLogDirectory(storageDir.toString())
+          .addDirectory(storageDir.toString())
+          .run();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot create Kafka storage dir " + storageDir + " (" + e.getMessage()
+          + "): pass a writable --data-dir", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot format Kafka storage in " + storageDir + ": " + e.getMessage(), e);
+    }
+    log.debug("Formatted {}: {}", storageDir, output.toString(StandardCharsets.UTF_8).strip());
+  }
+
+  /** Polls describeCluster until the broker answers, and returns the cluster id it reports. */
+  private static String awaitReady(String bootstrapServers) {
+    long deadlineNs = System.nanoTime() + READY_TIMEOUT.toNanos();
+    Map<String, Object> adminConfig = Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        AdminClientConfig.CLIENT_ID_CONFIG, "tokenpulse-embedded-kafka-ready");
+    Throwable lastFailure = null;
+    try (Admin admin = Admin.create(adminConfig)) {
+      while (System.nanoTime() < deadlineNs) {
+        try {
+          var cluster = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000));
+          if (!cluster.nodes().get().isEmpty()) {
+            return cluster.clusterId().get();
+          }
+        } catch (ExecutionException e) {
+          lastFailure = e.getCause();
+        }
+        Thread.sleep(50);
+      }
+      throw new IllegalStateException("no answer to describeCluster within " + READY_TIMEOUT.toSeconds() + " s"
+          + (lastFailure == null ? "" : ": " + lastFailure.getMessage()), lastFailure);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the broker", e);
+    }
+  }
+}
