@@ -1,0 +1,94 @@
+package io.tokenpulse.simulator;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An OpenAI-compatible streaming server that stands in for an LLM server: HTTP/1.1 with keep-alive,
+ * {@code GET /health}, {@code GET /v1/models}, {@code POST /v1/completions} and
+ * {@code POST /v1/chat/completions} (SSE when {@code "stream": true}). When tokens are sent is up to
+ * the configured {@link LatencyModel}; the x-request-id header is echoed; header
+ * {@code x-simulator-fault} injects faults (see {@code Fault}).
+ *
+ * <p>Threading: {@link #start} binds before returning; the server runs on its own event loops until
+ * {@link #close}.
+ */
+public final class SimulatorServer implements AutoCloseable {
+
+    /** Bodies up to this size are accepted: a 128k-token prompt as text is a few MiB. */
+    private static final int MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+    private final Counters counters;
+
+    private SimulatorServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Counters counters) {
+        this.boss = boss;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+        this.counters = counters;
+    }
+
+    public static SimulatorServer start(SimulatorConfig config) throws InterruptedException {
+        EventLoopGroup boss = Transport.eventLoops(1, "tp-sim-accept");
+        EventLoopGroup workers = Transport.eventLoops(config.ioThreads(), "tp-sim-io");
+        Counters counters = new Counters();
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(Transport.serverChannel())
+                    // thousands of clients may connect at once when a load generator warms its pool
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(
+                                    new HttpServerCodec(),
+                                    new HttpServerKeepAliveHandler(),
+                                    new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                                    new SimulatorHandler(config, counters));
+                        }
+                    })
+                    .bind(config.host(), config.port()).sync().channel();
+            return new SimulatorServer(boss, workers, channel, counters);
+        } catch (RuntimeException | InterruptedException e) {
+            boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** http://host:port with no trailing slash. */
+    public URI baseUri() {
+        InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
+        return URI.create("http://" + address.getHostString() + ":" + address.getPort());
+    }
+
+    public ServerStats stats() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
