@@ -1,0 +1,124 @@
+package io.tokenpulse.aggregator.metrics;
+
+import java.util.Arrays;
+import java.util.OptionalDouble;
+
+/**
+ * The per-request values of METRICS.md (per-request values) in nanoseconds, computed by {@link #of}.
+ * Failed requests carry their values too (vLLM's detailed lists show a failure's partial TTFT and
+ * ITLs) but add nothing to the run's statistics.
+ *
+ * @param success        whether the request succeeded
+ * @param sentNs         send time, kept for the concurrency buckets
+ * @param lastNs         last data event, kept for the concurrency buckets
+ * @param finishedNs     end of the request, kept for the run's duration
+ * @param queueDelayNs   extension: {@code sent - scheduled}
+ * @param ttftNs         {@code first - sent}; 0 when no event arrived, as vLLM reports it
+ * @param e2elNs         {@code last - sent}
+ * @param tpotNs         {@code (E2EL - TTFT) / (n - 1)}, present only when {@code n > 1}
+ * @param tokenLatencyNs {@code E2EL / n}, present only when {@code n > 0}
+ * @param itlNs          one sample per streamed event after the first, in stream order
+ * @param eventNs        arrival of every streamed event, kept for the peak output buckets
+ * @param promptTokens   input tokens
+ * @param outputTokens   output tokens {@code n}
+ */
+public record RequestValues(boolean success, long sentNs, long lastNs, long finishedNs, long queueDelayNs,
+                            long ttftNs, long e2elNs, OptionalDouble tpotNs, OptionalDouble tokenLatencyNs,
+                            long[] itlNs, long[] eventNs, int promptTokens, int outputTokens) {
+
+    public RequestValues {
+        if (queueDelayNs < 0 || ttftNs < 0 || e2elNs < ttftNs) {
+            throw new IllegalArgumentException("need 0 <= queueDelayNs, 0 <= ttftNs <= e2elNs; got queue delay "
+                    + queueDelayNs + ", TTFT " + ttftNs + ", E2EL " + e2elNs);
+        }
+        if (lastNs < sentNs || finishedNs < lastNs) {
+            throw new IllegalArgumentException("need sentNs <= lastNs <= finishedNs, got " + sentNs + ", " + lastNs
+                    + ", " + finishedNs);
+        }
+        if (promptTokens < 0 || outputTokens < 0) {
+            throw new IllegalArgumentException("token counts must be >= 0, got prompt " + promptTokens
+                    + " and output " + outputTokens);
+        }
+        if (tpotNs.isPresent() != (outputTokens > 1) || tokenLatencyNs.isPresent() != (outputTokens > 0)) {
+            throw new IllegalArgumentException("TPOT exists only for n > 1 and token latency only for n > 0, n = "
+                    + outputTokens);
+        }
+        itlNs = itlNs.clone();
+        for (long itl : itlNs) {
+            if (itl < 0) {
+                throw new IllegalArgumentException("ITL samples must be >= 0, got " + itl);
+            }
+        }
+        eventNs = eventNs.clone();
+    }
+
+    /**
+     * Computes a request's values from its raw timing.
+     *
+     * @see "METRICS.md, Per-request values: rows TTFT, ITL samples, E2EL, TPOT, token latency, queue delay"
+     */
+    public static RequestValues of(RequestTiming t) {
+        long[] events = t.eventNs();
+        long ttftNs = events.length == 0 ? 0 : events[0] - t.sentNs();
+        long e2elNs = t.lastNs() - t.sentNs();
+        long[] itlNs = new long[Math.max(0, events.length - 1)];
+        for (int i = 1; i < events.length; i++) {
+            itlNs[i - 1] = events[i] - events[i - 1];
+        }
+        int n = t.outputTokens();
+        OptionalDouble tpotNs = n > 1 ? OptionalDouble.of((double) (e2elNs - ttftNs) / (n - 1)) : OptionalDouble.empty();
+        OptionalDouble tokenLatencyNs = n > 0 ? OptionalDouble.of((double) e2elNs / n) : OptionalDouble.empty();
+        return new RequestValues(t.success(), t.sentNs(), t.lastNs(), t.finishedNs(), t.sentNs() - t.scheduledNs(),
+                ttftNs, e2elNs, tpotNs, tokenLatencyNs, itlNs, events, t.promptTokens(), n);
+    }
+
+    /**
+     * TPOT as goodput sees it: a request with {@code n <= 1} counts as 0.
+     *
+     * @see "METRICS.md, Run values: row request goodput"
+     */
+    public double tpotForGoodputNs() {
+        return tpotNs.orElse(0);
+    }
+
+    /** A copy: the record keeps its own array. */
+    @Override
+    public long[] itlNs() {
+        return itlNs.clone();
+    }
+
+    /** A copy: the record keeps its own array. */
+    @Override
+    public long[] eventNs() {
+        return eventNs.clone();
+    }
+
+    /** Package-private views without copies, for the accumulator's hot path. */
+    long[] itlNsView() {
+        return itlNs;
+    }
+
+    long[] eventNsView() {
+        return eventNs;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RequestValues v && success == v.success && sentNs == v.sentNs && lastNs == v.lastNs
+                && finishedNs == v.finishedNs && queueDelayNs == v.queueDelayNs && ttftNs == v.ttftNs
+                && e2elNs == v.e2elNs && tpotNs.equals(v.tpotNs) && tokenLatencyNs.equals(v.tokenLatencyNs)
+                && Arrays.equals(itlNs, v.itlNs) && Arrays.equals(eventNs, v.eventNs)
+                && promptTokens == v.promptTokens && outputTokens == v.outputTokens;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * Long.hashCode(sentNs) + Long.hashCode(e2elNs)) + Arrays.hashCode(itlNs);
+    }
+
+    @Override
+    public String toString() {
+        return "RequestValues[success=" + success + ", ttftNs=" + ttftNs + ", e2elNs=" + e2elNs + ", tpotNs=" + tpotNs
+                + ", itl samples=" + itlNs.length + ", n=" + outputTokens + "]";
+    }
+}
