@@ -1,0 +1,153 @@
+package io.tokenpulse.aggregator.topology;
+
+import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.schemas.TopicSpec;
+import io.tokenpulse.schemas.Topics;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestFinished;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The aggregator's Kafka Streams topology.
+ *
+ * <p>Reads {@code runs} (key run id), {@code requests} and {@code chunks} (key
+ * {@code <run id>/<request index>}, co-partitioned). Writes {@code request-metrics} (one
+ * {@link RequestMetrics} per request, key {@code <run id>/<request index>}), {@code window-metrics}
+ * ({@link WindowMetrics} per run and event-time tumbling window, key run id, updated as requests
+ * finish), {@code run-summaries} (exactly one {@link RunSummary} per run, key run id) and
+ * {@code dead-letter} (records that could not be decoded, with the reason in headers).
+ *
+ * <p>Requests count in the window their finish falls in, and so do their ITL samples: the
+ * per-request records already meet on one partition per run for the summary, whereas windowing
+ * samples by chunk arrival would send every chunk through a second, run-keyed topic.
+ */
+public final class AggregatorTopology {
+
+    /** Name of the window store: {@code <application id>-run-windows-changelog}. */
+    static final String WINDOW_STORE = "run-windows";
+
+    private AggregatorTopology() {
+    }
+
+    public static Topology build(Topics topics, StreamsSettings settings) {
+        StreamsBuilder builder = new StreamsBuilder();
+        RequestJoin.stores().forEach(builder::addStateStore);
+        RunStage.stores().forEach(builder::addStateStore);
+        Serde<RequestMetrics> metricsSerde = StoreSerdes.avro(RequestMetrics.getClassSchema());
+        Serde<RunEvent> runSerde = StoreSerdes.avro(RunEvent.getClassSchema());
+
+        // Inputs are read as bytes and decoded in the topology: a record that cannot be read goes
+        // to the dead-letter topic inside the same transaction instead of stopping the application.
+        KStream<String, Chunk> chunks = decodeOrDeadLetter(builder, "chunks", topics.chunks(), topics.deadLetter());
+        KStream<String, RequestEvent> requests =
+                decodeOrDeadLetter(builder, "requests", topics.requests(), topics.deadLetter());
+        KStream<String, RunEvent> runs = decodeOrDeadLetter(builder, "runs", topics.runs(), topics.deadLetter());
+
+        // RequestFinished repeats every time RequestStarted carries, so the start adds nothing here.
+        KStream<String, RequestEvent> finishes =
+                requests.filter((key, event) -> isFinish(event), Named.as("request-finishes"));
+
+        // One request's chunks and finish share a key and a partition: join them into its metrics
+        // once the finish and every chunk it announces are in, whatever the order.
+        KStream<String, RequestMetrics> joined = chunks
+                .process(RequestJoin.ChunkSide::new, Named.as("join-chunks"), RequestJoin.storeNames())
+                .merge(finishes.process(RequestJoin.FinishSide::new, Named.as("join-finishes"),
+                        RequestJoin.storeNames()), Named.as("joined-requests"));
+
+        // The run stage needs a run's requests and its shard records on one partition: key both by
+        // run id through internal topics with the same partition count (the runs topic's own count
+        // may differ from the request topics').
+        KStream<String, RequestMetrics> requestsByRun = joined
+                .selectKey((key, metrics) -> metrics.getRunId(), Named.as("key-requests-by-run"))
+                .repartition(Repartitioned.with(Serdes.String(), metricsSerde)
+                        .withName("requests-by-run").withNumberOfPartitions(settings.runPartitions()));
+        KStream<String, RunEvent> runsByRun = runs
+                .selectKey((key, event) -> event.getRunId(), Named.as("key-runs-by-run"))
+                .repartition(Repartitioned.with(Serdes.String(), runSerde)
+                        .withName("runs-by-run").withNumberOfPartitions(settings.runPartitions()));
+
+        // Per run: put epoch times on requests once their shard's start is known, keep them, and
+        // summarize the run once every shard finished and every started request is in.
+        Map<String, KStream<String, SpecificRecord>> runStage = runsByRun
+                .processValues(RunStage.RunSide::new, Named.as("run-stage-runs"), RunStage.storeNames())
+                .merge(requestsByRun.processValues(RunStage.RequestSide::new, Named.as("run-stage-requests"),
+                        RunStage.storeNames()), Named.as("run-stage"))
+                .split(Named.as("run-stage-"))
+                .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
+                .defaultBranch(Branched.as("summaries"));
+        KStream<String, RequestMetrics> resolved = runStage.get("run-stage-requests")
+                .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"));
+        KStream<String, RunSummary> summaries = runStage.get("run-stage-summaries")
+                .mapValues(value -> (RunSummary) value, Named.as("run-summaries"));
+
+        // Per-request output keeps the inputs' key, so a consumer can find one request.
+        resolved.selectKey((runId, metrics) -> requestKey(metrics), Named.as("key-request-metrics"))
+                .to(topics.requestMetrics().name(), produced("request-metrics-sink", topics.requestMetrics()));
+
+        // Live windows per run: a request counts in the window of its finish (its record timestamp);
+        // the cached table emits each changed window at every commit, so dashboards stay fresh.
+        resolved.groupByKey(Grouped.with("requests-per-run", Serdes.String(), metricsSerde))
+                .windowedBy(TimeWindows.ofSizeAndGrace(settings.windowSize(), settings.windowGrace()))
+                .aggregate(WindowRecords::empty, (runId, request, window) -> WindowRecords.add(window, request),
+                        Named.as("window-aggregate"),
+                        Materialized.<String, MetricsAccumulator, WindowStore<Bytes, byte[]>>as(WINDOW_STORE)
+                                .withKeySerde(Serdes.String()).withValueSerde(WindowRecords.serde()))
+                .toStream(Named.as("window-updates"))
+                .map((window, acc) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, acc)),
+                        Named.as("window-metrics"))
+                .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));
+
+        // Exactly one summary per run (the run stage deletes the run's state as it emits it).
+        summaries.to(topics.runSummaries().name(), produced("run-summaries-sink", topics.runSummaries()));
+
+        return builder.build();
+    }
+
+    private static <V> KStream<String, V> decodeOrDeadLetter(StreamsBuilder builder, String label,
+                                                             TopicSpec<V> topic, TopicSpec<byte[]> deadLetter) {
+        KStream<String, DeadLetters.Decoded<V>> decoded = builder
+                .stream(topic.name(), Consumed.with(topic.keySerde(), Serdes.ByteArray()).withName(label + "-source"))
+                .processValues(() -> new DeadLetters.Decode<>(topic.valueSerde().deserializer()),
+                        Named.as(label + "-decode"));
+        decoded.filterNot((key, value) -> value.ok(), Named.as(label + "-unreadable"))
+                .mapValues(DeadLetters.Decoded::raw, Named.as(label + "-raw-bytes"))
+                .to(deadLetter.name(), produced(label + "-dead-letter-sink", deadLetter));
+        return decoded.filter((key, value) -> value.ok(), Named.as(label + "-readable"))
+                .mapValues(DeadLetters.Decoded::value, Named.as(label + "-decoded"));
+    }
+
+    private static boolean isFinish(RequestEvent event) {
+        return event.getEvent() instanceof RequestFinished;
+    }
+
+    private static String requestKey(RequestMetrics metrics) {
+        return metrics.getRunId() + "/" + metrics.getRequestIndex();
+    }
+
+    private static <V> Produced<String, V> produced(String name, TopicSpec<V> topic) {
+        return Produced.with(topic.keySerde(), topic.valueSerde()).withName(name);
+    }
+}

@@ -1,0 +1,55 @@
+package io.tokenpulse.aggregator.topology;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Serdes for state stores and repartition topics, which only this application reads: plain Avro
+ * binary of the generated classes, without the registry's 5-byte header. Written here rather than
+ * borrowed from the topic serdes because internal topics need no registry round trip or subject,
+ * and a restore must not depend on the registry being up.
+ */
+final class StoreSerdes {
+    private StoreSerdes() {
+    }
+
+    static <T extends SpecificRecord> Serde<T> avro(Schema schema) {
+        SpecificDatumWriter<T> writer = new SpecificDatumWriter<>(schema);
+        SpecificDatumReader<T> reader = new SpecificDatumReader<>(schema);
+        return Serdes.serdeFrom(
+                (topic, value) -> value == null ? null : write(writer, value),
+                (topic, bytes) -> bytes == null ? null : read(reader, bytes));
+    }
+
+    private static <T> byte[] write(SpecificDatumWriter<T> writer, T value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            writer.write(value, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static <T> T read(SpecificDatumReader<T> reader, byte[] bytes) {
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
+        try {
+            return reader.read(null, decoder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.tokenpulse.aggregator.topology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * What the aggregator needs to know beyond topic names: where Kafka is, where state lives, and the
+ * window shape. {@link #toProperties(Properties)} turns it into Kafka Streams {@code Properties};
+ * {@link AggregatorTopology#build} reads the window and partition values. Immutable.
+ *
+ * @param applicationId      Kafka Streams application id: consumer group, prefix of internal topics
+ * @param bootstrapServers   Kafka bootstrap servers, {@code host:port,...}
+ * @param stateDir           directory of the local RocksDB stores
+ * @param commitIntervalMs   how often results are committed, hence how fresh live windows are
+ * @param replicationFactor  replication of internal topics (changelogs, repartitions)
+ * @param windowSize         length of the live tumbling windows
+ * @param windowGrace        how long after its end a window still accepts late requests
+ * @param runPartitions      partitions of the two internal topics keyed by run id; one run's
+ *                           requests meet its run records on one partition, so both must match
+ */
+public record StreamsSettings(
+        String applicationId,
+        String bootstrapServers,
+        Path stateDir,
+        long commitIntervalMs,
+        int replicationFactor,
+        Duration windowSize,
+        Duration windowGrace,
+        int runPartitions) {
+
+    public static final String DEFAULT_APPLICATION_ID = "tokenpulse-aggregator";
+    public static final Duration DEFAULT_WINDOW_SIZE = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_WINDOW_GRACE = Duration.ofSeconds(30);
+
+    public StreamsSettings {
+        Objects.requireNonNull(applicationId, "applicationId");
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(windowSize, "windowSize");
+        Objects.requireNonNull(windowGrace, "windowGrace");
+        if (applicationId.isBlank()) {
+            throw new IllegalArgumentException("application id is blank; give a name such as " + DEFAULT_APPLICATION_ID);
+        }
+        if (commitIntervalMs <= 0) {
+            throw new IllegalArgumentException("commit interval must be > 0 ms, got " + commitIntervalMs);
+        }
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be >= 1, got " + replicationFactor);
+        }
+        if (windowSize.isNegative() || windowSize.isZero() || windowSize.toMillis() == 0) {
+            throw new IllegalArgumentException("window size must be at least 1 ms, got " + windowSize);
+        }
+        if (windowGrace.isNegative()) {
+            throw new IllegalArgumentException("window grace must be >= 0, got " + windowGrace);
+        }
+        if (runPartitions < 1) {
+            throw new IllegalArgumentException("run partitions must be >= 1, got " + runPartitions);
+        }
+    }
+
+    /** Defaults for one broker (replication 1), 10 s windows with 30 s grace, state under the temp dir. */
+    public static StreamsSettings defaults(String bootstrapServers) {
+        return new StreamsSettings(
+                DEFAULT_APPLICATION_ID,
+                bootstrapServers,
+                Path.of(System.getProperty("java.io.tmpdir"), "tokenpulse-streams"),
+                100,
+                1,
+                DEFAULT_WINDOW_SIZE,
+                DEFAULT_WINDOW_GRACE,
+                1);
+    }
+
+    public StreamsSettings withApplicationId(String id) {
+        return new StreamsSettings(id, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
+                windowSize, windowGrace, runPartitions);
+    }
+
+    public StreamsSettings withStateDir(Path dir) {
+        return new StreamsSettings(applicationId, bootstrapServers, dir, commitIntervalMs, replicationFactor,
+                windowSize, windowGrace, runPartitions);
+    }
+
+    public StreamsSettings withWindow(Duration size, Duration grace) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
+                size, grace, runPartitions);
+    }
+
+    public StreamsSettings withReplicationFactor(int factor) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, factor,
+                windowSize, windowGrace, runPartitions);
+    }
+
+    public StreamsSettings withRunPartitions(int partitions) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
+                windowSize, windowGrace, partitions);
+    }
+
+    /**
+     * Kafka Streams properties: {@code overrides} first (a user's config file wins), then our
+     * defaults with {@code putIfAbsent}.
+     */
+    public Properties toProperties(Properties overrides) {
+        Properties props = new Properties();
+        props.putAll(overrides);
+        props.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.putIfAbsent(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        // Each request's metrics and each run's summary must be emitted exactly once, even when an
+        // instance dies between writing the output and committing the input offsets.
+        props.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.putIfAbsent(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // Output becomes visible at commit under exactly-once: this is the freshness of live windows.
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
+        // 1 suits the embedded single broker; a real cluster passes 3.
+        props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.toString(replicationFactor));
+        // A run's records may be written before the aggregator starts: read topics from their start.
+        props.putIfAbsent(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        // The machine is shared by the load generator; one thread per instance, scale with instances.
+        props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+        return props;
+    }
+}
