@@ -1,0 +1,76 @@
+package io.tokenpulse.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.registry.InMemorySchemaRegistry;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TopicsTest {
+  private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+
+  @Test
+  void defaultPrefixNamesEveryTopicOnceInPipelineOrder() {
+    Topics topics = Topics.create(registry, true);
+
+    assertThat(topics.all()).extracting(TopicSpec::name).containsExactly(
+        "tokenpulse.runs", "tokenpulse.requests", "tokenpulse.chunks",
+        "tokenpulse.request-metrics", "tokenpulse.window-metrics", "tokenpulse.run-summaries",
+        "tokenpulse.dead-letter");
+  }
+
+  @Test
+  void avroTopicsUseTheValueSubjectAndDeadLetterHasNone() {
+    Topics topics = Topics.create("bench7.", registry, true);
+
+    assertThat(topics.chunks().subject()).contains("bench7.chunks-value");
+    assertThat(topics.runSummaries().subject()).contains("bench7.run-summaries-value");
+    assertThat(topics.deadLetter().subject()).isEmpty();
+  }
+
+  @Test
+  void valueSerdeRegistersUnderTheTopicsSubjectWhenAutoRegistering() {
+    Topics topics = Topics.create("t.", registry, true);
+    Chunk chunk = Chunk.newBuilder().setRunId("r").setShardIndex(0).setRequestIndex(1).setSeq(0)
+        .setOffsetNs(1).setGapNs(0).setArrivedEpochNs(2).setBytes(3).build();
+
+    byte[] bytes = topics.chunks().valueSerde().serializer().serialize(topics.chunks().name(), chunk);
+
+    assertThat(topics.chunks().valueSerde().deserializer().deserialize("t.chunks", bytes))
+        .isEqualTo(chunk);
+    assertThat(registry.latest("t.chunks-value")).hasValueSatisfying(
+        r -> assertThat(r.schema()).isEqualTo(Chunk.getClassSchema()));
+  }
+
+  @Test
+  void withoutAutoRegisterNothingIsRegistered() {
+    Topics topics = Topics.create(registry, false);
+    RunSummary summary = new RunSummary();
+
+    assertThatThrownBy(() -> topics.runSummaries().valueSerde().serializer()
+        .serialize(topics.runSummaries().name(), summary))
+        .hasMessageContaining("not registered under subject tokenpulse.run-summaries-value");
+    assertThat(registry.latest("tokenpulse.run-summaries-value")).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void keysAreStrings() {
+    Topics topics = Topics.create(registry, true);
+
+    byte[] key = topics.requests().keySerde().serializer().serialize("x", "run-1/7");
+
+    assertThat(new String(key, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("run-1/7");
+  }
+
+  @Test
+  void prefixWithCharactersKafkaRejectsFailsWithTheAllowedSet() {
+    assertThatThrownBy(() -> Topics.create("my bench/", registry, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("topic prefix 'my bench/' may only contain letters, digits, '.', '_' and '-'");
+    assertThatThrownBy(() -> Topics.create("p".repeat(240), registry, true))
+        .hasMessageContaining("use at most 234");
+  }
+}
