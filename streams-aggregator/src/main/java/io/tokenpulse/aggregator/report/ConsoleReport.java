@@ -1,0 +1,106 @@
+package io.tokenpulse.aggregator.report;
+
+import io.tokenpulse.aggregator.metrics.Metric;
+import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.RunResult;
+import java.io.PrintStream;
+import java.util.Map;
+
+/**
+ * Prints vLLM's {@code Serving Benchmark Result} block byte for byte: each line is the label
+ * left-aligned in 40 characters, a space, then the value left-aligned in 10 (integers as integers,
+ * other numbers with 2 decimals); section titles centred in 50 with '-'; lines end in '\n'.
+ *
+ * <p>The layout is that of {@code benchmark_serving.py} from mid-2025, the version that printed the
+ * seed reports, so the same options give the same lines in the same order. Later vLLM lines appear
+ * only where they cannot disturb that layout: "Maximum request concurrency:" under
+ * {@code --max-concurrency}, "Failed requests:" when a request failed, and the two peak lines when
+ * asked for. Stateless and thread-safe; prints only to the stream it is given.
+ *
+ * @see "METRICS.md, The console block"
+ */
+public final class ConsoleReport {
+
+    private static final int WIDTH = 50;
+
+    private record Section(String label, String title) {
+    }
+
+    private static final Map<Metric, Section> SECTIONS = Map.of(
+            Metric.TTFT, new Section("TTFT", "Time to First Token"),
+            Metric.TPOT, new Section("TPOT", "Time per Output Token (excl. 1st token)"),
+            Metric.ITL, new Section("ITL", "Inter-token Latency"),
+            Metric.E2EL, new Section("E2EL", "End-to-end Latency"),
+            Metric.TOKEN_LATENCY, new Section("Token Latency", "Token Latency (e2e_latency / output_len)"),
+            Metric.QUEUE_DELAY, new Section("Queue Delay", "Queue Delay (sent - scheduled)"));
+
+    private final boolean peakLines;
+
+    /** @param peakLines whether to print vLLM's later "Peak output token throughput" and "Peak concurrent requests" */
+    public ConsoleReport(boolean peakLines) {
+        this.peakLines = peakLines;
+    }
+
+    /** Prints the block for one run. */
+    public void print(RunConfig config, RunResult result, PrintStream out) {
+        StringBuilder text = new StringBuilder();
+        text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
+        integer(text, "Successful requests:", result.completed());
+        if (result.failed() > 0) {
+            integer(text, "Failed requests:", result.failed());
+        }
+        config.maxConcurrency().ifPresent(limit -> integer(text, "Maximum request concurrency:", limit));
+        decimal(text, "Benchmark duration (s):", result.durationSeconds());
+        integer(text, "Total input tokens:", result.totalInputTokens());
+        integer(text, "Total generated tokens:", result.totalOutputTokens());
+        decimal(text, "Request throughput (req/s):", result.requestThroughput());
+        result.requestGoodput().ifPresent(goodput -> decimal(text, "Request goodput (req/s):", goodput));
+        decimal(text, "Output token throughput (tok/s):", result.outputThroughput());
+        if (peakLines) {
+            decimal(text, "Peak output token throughput (tok/s):", result.maxOutputTokensPerS());
+            // vLLM formats this count with 2 decimals too.
+            decimal(text, "Peak concurrent requests:", result.maxConcurrentRequests());
+        }
+        decimal(text, "Total Token throughput (tok/s):", result.totalTokenThroughput());
+        for (MetricStats stats : result.metrics()) {
+            Section section = SECTIONS.get(stats.metric());
+            text.append(centred(section.title(), '-')).append('\n');
+            decimal(text, "Mean " + section.label() + " (ms):", stats.meanMs());
+            decimal(text, "Median " + section.label() + " (ms):", stats.medianMs());
+            for (MetricStats.PercentileValue p : stats.percentiles()) {
+                decimal(text, "P" + PythonFloats.percentileWord(p.percentile()) + " " + section.label() + " (ms):",
+                        p.valueMs());
+            }
+        }
+        text.append("=".repeat(WIDTH)).append('\n');
+        if (!result.itlExact() && result.metrics().stream().anyMatch(s -> s.metric() == Metric.ITL)) {
+            text.append("Note: ITL median and percentiles come from a sketch (relative error <= 0.1 %).\n");
+        }
+        out.print(text);
+        out.flush();
+    }
+
+    private static void integer(StringBuilder text, String label, long value) {
+        line(text, label, Long.toString(value));
+    }
+
+    private static void decimal(StringBuilder text, String label, double value) {
+        line(text, label, PythonFloats.twoDecimals(value));
+    }
+
+    // Python's "{:<40} {:<10}".format(label, value)
+    private static void line(StringBuilder text, String label, String value) {
+        text.append(padRight(label, 40)).append(' ').append(padRight(value, 10)).append('\n');
+    }
+
+    private static String padRight(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    // Python's "{s:{c}^{n}}": the smaller half of the padding goes left.
+    static String centred(String s, char fill) {
+        int pad = Math.max(0, WIDTH - s.length());
+        int left = pad / 2;
+        return String.valueOf(fill).repeat(left) + s + String.valueOf(fill).repeat(pad - left);
+    }
+}

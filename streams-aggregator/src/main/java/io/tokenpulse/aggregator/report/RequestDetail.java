@@ -1,0 +1,37 @@
+package io.tokenpulse.aggregator.report;
+
+import io.tokenpulse.aggregator.metrics.RequestValues;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One request's entry in the {@code --save-detailed} lists, in vLLM's units (seconds).
+ *
+ * @param inputLen      prompt tokens ({@code input_lens})
+ * @param outputLen     output tokens, 0 for a failure ({@code output_lens})
+ * @param ttftS         TTFT in seconds, 0 when no event arrived ({@code ttfts})
+ * @param itlS          ITL samples in seconds ({@code itls})
+ * @param generatedText the generated text, empty when not kept ({@code generated_texts})
+ * @param error         the failure reason, empty on success ({@code errors})
+ */
+public record RequestDetail(int inputLen, int outputLen, double ttftS, List<Double> itlS, String generatedText,
+                            String error) {
+
+    private static final double NS_PER_SECOND = 1e9;
+
+    public RequestDetail {
+        if (inputLen < 0 || outputLen < 0 || !(ttftS >= 0)) {
+            throw new IllegalArgumentException("need lengths >= 0 and TTFT >= 0, got " + inputLen + ", " + outputLen
+                    + ", " + ttftS);
+        }
+        itlS = List.copyOf(itlS);
+    }
+
+    /** The entry of a request: vLLM keeps a failure's partial TTFT and ITLs but counts 0 output tokens. */
+    public static RequestDetail of(RequestValues request, String generatedText, String error) {
+        return new RequestDetail(request.promptTokens(), request.success() ? request.outputTokens() : 0,
+                request.ttftNs() / NS_PER_SECOND,
+                Arrays.stream(request.itlNs()).mapToObj(ns -> ns / NS_PER_SECOND).toList(),
+                generatedText, error);
+    }
+}

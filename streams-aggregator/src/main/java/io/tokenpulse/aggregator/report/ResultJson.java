@@ -1,0 +1,134 @@
+package io.tokenpulse.aggregator.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.RunResult;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * vLLM's result file ({@code --save-result}): the component names, in snake case, are the keys, in
+ * vLLM's order. Two parts have keys that depend on the run and are written in place: the
+ * {@code --metadata} pairs (after {@code num_prompts}, where vLLM puts them) and the per-metric keys
+ * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
+ * left out unless {@link #withDetails} was called. Beyond vLLM's mid-2025 keys it writes
+ * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
+ * versions do, and {@code itl_exact}. Immutable.
+ *
+ * @see "METRICS.md, The result file"
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ResultJson(
+        String date,
+        String backend,
+        String modelId,
+        String tokenizerId,
+        int numPrompts,
+        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class) Map<String, String> metadata,
+        @JsonSerialize(using = PythonJson.RequestRateText.class) double requestRate,
+        double burstiness,
+        Integer maxConcurrency,
+        double duration,
+        long completed,
+        long failed,
+        long totalInputTokens,
+        long totalOutputTokens,
+        double requestThroughput,
+        Double requestGoodput,
+        double outputThroughput,
+        double totalTokenThroughput,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> inputLens,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> outputLens,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> ttfts,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<List<Double>> itls,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<String> generatedTexts,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<String> errors,
+        double maxOutputTokensPerS,
+        long maxConcurrentRequests,
+        boolean itlExact,
+        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class) Map<String, Double> metricValues) {
+
+    private static final Set<String> FIXED_KEYS = Arrays.stream(ResultJson.class.getRecordComponents())
+            .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
+            .collect(Collectors.toUnmodifiableSet());
+
+    public ResultJson {
+        metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
+        for (String key : metadata.keySet()) {
+            if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
+                throw new IllegalArgumentException("--metadata key '" + key + "' would overwrite a result key: rename it");
+            }
+        }
+    }
+
+    /** The result of one run without the per-request lists. */
+    public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata) {
+        Map<String, Double> metricValues = new LinkedHashMap<>();
+        for (MetricStats stats : result.metrics()) {
+            String key = stats.metric().key();
+            metricValues.put("mean_" + key + "_ms", stats.meanMs());
+            metricValues.put("median_" + key + "_ms", stats.medianMs());
+            metricValues.put("std_" + key + "_ms", stats.stdMs());
+            for (MetricStats.PercentileValue p : stats.percentiles()) {
+                metricValues.put("p" + PythonFloats.percentileWord(p.percentile()) + "_" + key + "_ms", p.valueMs());
+            }
+        }
+        return new ResultJson(config.date(), config.backend(), config.modelId(), config.tokenizerId(),
+                config.numPrompts(), metadata, config.requestRate(), config.burstiness(),
+                config.maxConcurrency().isPresent() ? config.maxConcurrency().getAsInt() : null,
+                result.durationSeconds(), result.completed(), result.failed(), result.totalInputTokens(),
+                result.totalOutputTokens(), result.requestThroughput(),
+                result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null,
+                result.outputThroughput(), result.totalTokenThroughput(), null, null, null, null, null, null,
+                result.maxOutputTokensPerS(), result.maxConcurrentRequests(), result.itlExact(), metricValues);
+    }
+
+    /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
+    public ResultJson withDetails(List<RequestDetail> requests) {
+        return new ResultJson(date, backend, modelId, tokenizerId, numPrompts, metadata, requestRate, burstiness,
+                maxConcurrency, duration, completed, failed, totalInputTokens, totalOutputTokens, requestThroughput,
+                requestGoodput, outputThroughput, totalTokenThroughput,
+                requests.stream().map(RequestDetail::inputLen).toList(),
+                requests.stream().map(RequestDetail::outputLen).toList(),
+                requests.stream().map(RequestDetail::ttftS).toList(),
+                requests.stream().map(RequestDetail::itlS).toList(),
+                requests.stream().map(RequestDetail::generatedText).toList(),
+                requests.stream().map(RequestDetail::error).toList(),
+                maxOutputTokensPerS, maxConcurrentRequests, itlExact, metricValues);
+    }
+
+    /**
+     * Parses {@code --metadata KEY=VALUE ...} into ordered pairs; key and value are trimmed, the value is
+     * everything after the first '=' (vLLM drops text after a second '='), and a later key wins.
+     */
+    public static Map<String, String> parseMetadata(List<String> keyValues) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        for (String item : keyValues) {
+            int eq = item.indexOf('=');
+            if (eq <= 0 || item.substring(0, eq).isBlank()) {
+                throw new IllegalArgumentException("bad --metadata '" + item + "': write KEY=VALUE, e.g. version=0.3.3");
+            }
+            pairs.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+        }
+        return pairs;
+    }
+
+    /** The object as {@code json.dump} writes it: one line, no trailing newline. */
+    public String toJson() {
+        try {
+            return PythonJson.WRITER.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a result record always serializes", e);
+        }
+    }
+}
