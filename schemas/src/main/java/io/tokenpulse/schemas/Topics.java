@@ -8,7 +8,10 @@ import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.SchemaRegistry;
 import io.tokenpulse.schemas.serde.AvroSerdes;
+import io.tokenpulse.schemas.serde.AvroSerializer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -75,6 +78,23 @@ public record Topics(
   /** Every topic, in pipeline order (for creating them, or listing them). */
   public List<TopicSpec<?>> all() {
     return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter);
+  }
+
+  /**
+   * Registers (when auto-registering) or looks up every value schema now, so that a missing schema
+   * or an unreachable registry stops a run before its first request rather than at its first
+   * record. Returns the schema id per subject, in topic order.
+   *
+   * @throws org.apache.kafka.common.errors.SerializationException saying which subject failed and why
+   */
+  public Map<String, Integer> resolveSchemaIds() {
+    Map<String, Integer> ids = new LinkedHashMap<>();
+    for (TopicSpec<?> topic : all()) {
+      if (topic.valueSerde().serializer() instanceof AvroSerializer<?> serializer) {
+        ids.put(serializer.subject(), serializer.schemaId());
+      }
+    }
+    return ids;
   }
 
   private static <T extends SpecificRecord> TopicSpec<T> avro(

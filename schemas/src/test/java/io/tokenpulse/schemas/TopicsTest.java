@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.registry.InMemorySchemaRegistry;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,30 @@ class TopicsTest {
         .serialize(topics.runSummaries().name(), summary))
         .hasMessageContaining("not registered under subject tokenpulse.run-summaries-value");
     assertThat(registry.latest("tokenpulse.run-summaries-value")).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void resolvingSchemaIdsUpFrontRegistersEveryAvroValueSchemaOnce() {
+    Topics topics = Topics.create(registry, true);
+
+    Map<String, Integer> ids = topics.resolveSchemaIds();
+
+    assertThat(ids.keySet()).containsExactly("tokenpulse.runs-value", "tokenpulse.requests-value",
+        "tokenpulse.chunks-value", "tokenpulse.request-metrics-value",
+        "tokenpulse.window-metrics-value", "tokenpulse.run-summaries-value");
+    assertThat(ids.values()).doesNotHaveDuplicates();
+    int calls = registry.calls();
+    assertThat(topics.resolveSchemaIds()).isEqualTo(ids);
+    assertThat(registry.calls()).as("ids are cached by the serializers").isEqualTo(calls);
+  }
+
+  @Test
+  void resolvingSchemaIdsFailsOnTheFirstMissingSchemaWithoutAutoRegister() {
+    Topics topics = Topics.create(registry, false);
+
+    assertThatThrownBy(topics::resolveSchemaIds)
+        .hasMessage("the schema of io.tokenpulse.schemas.avro.RunEvent is not registered under"
+            + " subject tokenpulse.runs-value; register it first or turn on auto-registration");
   }
 
   @Test

@@ -88,7 +88,13 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     }
   }
 
-  private int schemaId() {
+  /**
+   * The schema id this serializer writes, registering or looking it up now if not done yet; lets a
+   * run check the registry before its first request instead of failing on its first record.
+   *
+   * @throws SerializationException when the registry cannot be reached or lacks the schema
+   */
+  public int schemaId() {
     int id = schemaId;
     if (id != NO_ID) {
       return id;
