@@ -95,12 +95,12 @@ public final class AggregatorTopology {
                 .processValues(RunStage.RunSide::new, Named.as("run-stage-runs"), RunStage.storeNames())
                 .merge(requestsByRun.processValues(RunStage.RequestSide::new, Named.as("run-stage-requests"),
                         RunStage.storeNames()), Named.as("run-stage"))
-                .split(Named.as("run-stage-"))
+                .split(Named.as("run-output-"))
                 .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
                 .defaultBranch(Branched.as("summaries"));
-        KStream<String, RequestMetrics> resolved = runStage.get("run-stage-requests")
+        KStream<String, RequestMetrics> resolved = runStage.get("run-output-requests")
                 .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"));
-        KStream<String, RunSummary> summaries = runStage.get("run-stage-summaries")
+        KStream<String, RunSummary> summaries = runStage.get("run-output-summaries")
                 .mapValues(value -> (RunSummary) value, Named.as("run-summaries"));
 
         // Per-request output keeps the inputs' key, so a consumer can find one request.

@@ -61,12 +61,15 @@ public record StreamsSettings(
         }
     }
 
-    /** Defaults for one broker (replication 1), 10 s windows with 30 s grace, state under the temp dir. */
+    /**
+     * Defaults for one broker (replication 1), 10 s windows with 30 s grace, state under
+     * {@code ~/.tokenpulse/streams} (not the OS temp dir, which may be cleaned during a 24-hour run).
+     */
     public static StreamsSettings defaults(String bootstrapServers) {
         return new StreamsSettings(
                 DEFAULT_APPLICATION_ID,
                 bootstrapServers,
-                Path.of(System.getProperty("java.io.tmpdir"), "tokenpulse-streams"),
+                Path.of(System.getProperty("user.home"), ".tokenpulse", "streams"),
                 100,
                 1,
                 DEFAULT_WINDOW_SIZE,

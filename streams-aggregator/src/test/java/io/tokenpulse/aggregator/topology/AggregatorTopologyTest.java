@@ -1,0 +1,319 @@
+package io.tokenpulse.aggregator.topology;
+
+import static io.tokenpulse.aggregator.topology.TopologyFixture.ANCHOR_MS;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.ANCHOR_NS;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.MS;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.RUN;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.key;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.success;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowLatency;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AggregatorTopologyTest {
+    @TempDir
+    Path stateDir;
+    TopologyFixture f;
+
+    @BeforeEach
+    void start() {
+        f = new TopologyFixture(stateDir);
+    }
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    @Test
+    void requestMetricsWaitForEveryChunkWhateverTheOrder() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        // seq 2 before the finish, then the finish, then seq 0 and 1 (out of order, after the finish)
+        f.chunk(RUN, 0, 0, 2, 250 * MS);
+        f.finished(RUN, 0, 0, success(900, 1000, 10, 3, 100, 150, 250));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
+        f.chunk(RUN, 0, 0, 1, 150 * MS);
+
+        List<KeyValue<String, RequestMetrics>> out = f.requestMetrics.readKeyValuesToList();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).key).isEqualTo(key(RUN, 0));
+        RequestMetrics m = out.get(0).value;
+        assertThat(m.getSuccess()).isTrue();
+        assertThat(m.getTtftNs()).isEqualTo(100 * MS);                 // first - sent
+        assertThat(m.getItlNs()).containsExactly(50 * MS, 100 * MS);   // one sample per event after the first
+        assertThat(m.getE2elNs()).isEqualTo(250 * MS);                 // last - sent
+        assertThat(m.getTpotNs()).isEqualTo(75.0 * MS);                // (250 - 100) / (3 - 1)
+        assertThat(m.getTokenLatencyNs()).isCloseTo(250.0 * MS / 3, within(1e-6));
+        assertThat(m.getQueueDelayNs()).isEqualTo(100 * MS);           // sent 1000 - scheduled 900
+        assertThat(m.getSentEpochNs()).isEqualTo(ANCHOR_NS + 1000 * MS);
+        assertThat(m.getFinishedEpochNs()).isEqualTo(ANCHOR_NS + 1250 * MS);
+        assertThat(m.getOutputTokens()).isEqualTo(3);
+        assertThat(m.getGeneratedText()).isEqualTo("text");
+    }
+
+    @Test
+    void joinStateIsDeletedOnceTheMetricsAreEmitted() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request0();
+        assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
+        for (String store : RequestJoin.storeNames()) {
+            KeyValueStore<String, Object> kv = f.driver.getKeyValueStore(store);
+            try (var all = kv.all()) {
+                assertThat(all.hasNext()).as(store).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void duplicateChunkDoesNotCompleteARequestEarly() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.finished(RUN, 0, 0, success(900, 1000, 10, 3, 100, 150, 250));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.chunk(RUN, 0, 0, 1, 150 * MS);
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
+        f.chunk(RUN, 0, 0, 2, 250 * MS);
+        assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void tpotIsAbsentWithOneOutputTokenAndUsesTheTokenizerCountWhenUsageIsMissing() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request1();
+        RequestMetrics m = f.requestMetrics.readValue();
+        assertThat(m.getOutputTokens()).isEqualTo(1);
+        assertThat(m.getTpotNs()).isNull();
+        assertThat(m.getTokenLatencyNs()).isEqualTo(200.0 * MS);   // E2EL 200 ms / n 1
+        assertThat(m.getTtftNs()).isEqualTo(200 * MS);
+        assertThat(m.getItlNs()).isEmpty();
+
+        // n = 4 from the tokenizer, usage absent: TPOT = (400 - 100) / (4 - 1) = 100 ms
+        f.finished(RUN, 0, 7, success(0, 0, 5, 4, 100, 400).setUsageCompletionTokens(null));
+        f.chunk(RUN, 0, 7, 0, 100 * MS);
+        f.chunk(RUN, 0, 7, 1, 400 * MS);
+        assertThat(f.requestMetrics.readValue().getTpotNs()).isEqualTo(100.0 * MS);
+    }
+
+    @Test
+    void failedRequestWithoutChunksIsEmittedAtOnceWithItsReason() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request2();
+        RequestMetrics m = f.requestMetrics.readValue();
+        assertThat(m.getSuccess()).isFalse();
+        assertThat(m.getError()).isEqualTo("HTTP 500");
+        assertThat(m.getHttpStatus()).isEqualTo(500);
+        assertThat(m.getTtftNs()).isNull();
+        assertThat(m.getE2elNs()).isNull();
+        assertThat(m.getFinishedEpochNs()).isEqualTo(ANCHOR_NS + 3050 * MS);
+    }
+
+    @Test
+    void requestBeforeItsShardStartedWaitsForTheAnchor() {
+        f.request0();
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        assertThat(f.requestMetrics.readValue().getSentEpochNs()).isEqualTo(ANCHOR_NS + 1000 * MS);
+    }
+
+    @Test
+    void runSummaryHasEveryFieldWorkedOutByHand() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request0();
+        f.request1();
+        f.request2();
+        assertThat(f.summaries.isEmpty()).isTrue();
+        f.runFinished(RUN, 0, 1, 3, ANCHOR_NS + 3050 * MS);
+
+        List<KeyValue<String, RunSummary>> out = f.summaries.readKeyValuesToList();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).key).isEqualTo(RUN);
+        RunSummary s = out.get(0).value;
+        double seconds = 3.05;   // schedule start to the failure's end at 3050 ms
+        assertThat(s.getDurationNs()).isEqualTo(3050 * MS);
+        assertThat(s.getNumPrompts()).isEqualTo(3);
+        assertThat(s.getCompleted()).isEqualTo(2);
+        assertThat(s.getFailed()).isEqualTo(1);
+        assertThat(s.getTotalInputTokens()).isEqualTo(30);     // 10 + 20; the failure's 30 not counted
+        assertThat(s.getTotalOutputTokens()).isEqualTo(4);     // 3 + 1
+        assertThat(s.getRequestThroughput()).isCloseTo(2 / seconds, within(1e-9));
+        assertThat(s.getOutputThroughput()).isCloseTo(4 / seconds, within(1e-9));
+        assertThat(s.getTotalTokenThroughput()).isCloseTo(34 / seconds, within(1e-9));
+        assertThat(s.getRequestGoodput()).isCloseTo(1 / seconds, within(1e-9));   // ttft:150 met by request 0 only
+        assertThat(s.getMaxOutputTokensPerS()).isEqualTo(3.0);   // request 0's three events in second 0
+        assertThat(s.getMaxConcurrentRequests()).isEqualTo(1);
+        assertThat(s.getItlExact()).isTrue();
+        assertThat(s.getErrors()).isEqualTo(Map.of("HTTP 500", 1L));
+        assertThat(s.getShards()).isEqualTo(1);
+        assertThat(s.getRecordsNotDelivered()).isEqualTo(2);
+        assertThat(s.getBackend()).isEqualTo("vllm");
+        assertThat(s.getDate()).matches("\\d{8}-\\d{6}");
+        assertThat(s.getMetrics()).extracting(MetricSummary::getMetric).containsExactly("ttft", "tpot", "itl", "e2el");
+        // ttft [100, 200]: mean 150, std 50, P99 at position 0.99 -> 199
+        assertStats(s.getMetrics().get(0), 150, 150, 50, 150, 199);
+        // tpot [75] (request 1 has n = 1)
+        assertStats(s.getMetrics().get(1), 75, 75, 0, 75, 75);
+        // itl [50, 100]: P99 = 50 + 0.99 * 50
+        assertStats(s.getMetrics().get(2), 75, 75, 25, 75, 99.5);
+        // e2el [250, 200]: P99 = 200 + 0.99 * 50
+        assertStats(s.getMetrics().get(3), 225, 225, 25, 225, 249.5);
+    }
+
+    private static void assertStats(MetricSummary m, double mean, double median, double std, double p50, double p99) {
+        assertThat(m.getMeanMs()).as(m.getMetric() + " mean").isCloseTo(mean, within(1e-9));
+        assertThat(m.getMedianMs()).as(m.getMetric() + " median").isCloseTo(median, within(1e-9));
+        assertThat(m.getStdMs()).as(m.getMetric() + " std").isCloseTo(std, within(1e-9));
+        assertThat(m.getPercentiles()).extracting(PercentileValue::getPercentile).containsExactly(50.0, 99.0);
+        assertThat(m.getPercentiles().get(0).getValueMs()).as(m.getMetric() + " p50").isCloseTo(p50, within(1e-9));
+        assertThat(m.getPercentiles().get(1).getValueMs()).as(m.getMetric() + " p99").isCloseTo(p99, within(1e-9));
+    }
+
+    @Test
+    void summaryWaitsForEveryShardAndIsEmittedOnce() {
+        long anchor1 = ANCHOR_NS + 500 * MS;
+        f.runStarted(RUN, 0, 2, ANCHOR_NS);
+        f.runStarted(RUN, 1, 2, anchor1);
+        f.request0();
+        f.runFinished(RUN, 0, 2, 1, ANCHOR_NS + 1250 * MS);
+        assertThat(f.summaries.isEmpty()).as("shard 1 has not finished").isTrue();
+
+        // shard 1: request 5 sent 0 ms after its own schedule start, one event at +300 ms
+        f.finished(RUN, 1, 5, success(0, 0, 7, 1, 300));
+        assertThat(f.summaries.isEmpty()).as("the request's chunk is missing").isTrue();
+        f.chunk(RUN, 1, 5, 0, 300 * MS);
+        assertThat(f.summaries.isEmpty()).as("shard 1's RunFinished is missing").isTrue();
+        f.runFinished(RUN, 1, 2, 1, anchor1 + 300 * MS);
+
+        RunSummary s = f.summaries.readValue();
+        assertThat(s.getShards()).isEqualTo(2);
+        assertThat(s.getNumPrompts()).isEqualTo(2);
+        assertThat(s.getCompleted()).isEqualTo(2);
+        assertThat(s.getTotalInputTokens()).isEqualTo(17);
+        assertThat(s.getDurationNs()).isEqualTo(1250 * MS);   // both end at +1250 ms of shard 0's start
+        assertThat(s.getRecordsNotDelivered()).isEqualTo(4);
+
+        f.runFinished(RUN, 1, 2, 1, anchor1 + 300 * MS);   // a duplicate
+        f.request1();                                     // a request nobody announced
+        assertThat(f.summaries.isEmpty()).isTrue();
+    }
+
+    @Test
+    void runWithoutRequestsIsSummarizedWithZeros() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2000 * MS);
+        RunSummary s = f.summaries.readValue();
+        assertThat(s.getCompleted()).isZero();
+        assertThat(s.getFailed()).isZero();
+        assertThat(s.getDurationNs()).isEqualTo(2000 * MS);
+        assertThat(s.getRequestThroughput()).isZero();
+        assertThat(s.getMaxOutputTokensPerS()).isZero();
+        assertThat(s.getMetrics()).allSatisfy(m -> assertThat(m.getMeanMs()).isZero());
+    }
+
+    @Test
+    void summaryWaitsForRequestsStillInFlightWhenTheShardFinishes() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.runFinished(RUN, 0, 1, 1, ANCHOR_NS + 2000 * MS);
+        assertThat(f.summaries.isEmpty()).isTrue();
+        f.request2();
+        assertThat(f.summaries.readValue().getFailed()).isEqualTo(1);
+    }
+
+    @Test
+    void windowCountsRequestsAndSamplesInTheWindowOfTheirFinish() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request0();
+        f.request1();
+        f.request2();
+        WindowMetrics w = latestWindows(f.windowMetrics.readKeyValuesToList()).get(ANCHOR_MS);
+        assertThat(w.getRunId()).isEqualTo(RUN);
+        assertThat(w.getWindowEndEpochMs()).isEqualTo(ANCHOR_MS + 10_000);
+        assertThat(w.getCompleted()).isEqualTo(2);
+        assertThat(w.getFailed()).isEqualTo(1);
+        assertThat(w.getInputTokens()).isEqualTo(30);
+        assertThat(w.getOutputTokens()).isEqualTo(4);
+        assertThat(w.getRequestThroughput()).isCloseTo(0.2, within(1e-12));    // 2 / 10 s
+        assertThat(w.getOutputThroughput()).isCloseTo(0.4, within(1e-12));
+        assertThat(w.getTotalTokenThroughput()).isCloseTo(3.4, within(1e-12));
+        Map<String, WindowLatency> byMetric = new java.util.HashMap<>();
+        w.getLatencies().forEach(l -> byMetric.put(l.getMetric(), l));
+        assertThat(byMetric.keySet()).containsExactlyInAnyOrder("ttft", "tpot", "itl", "e2el", "queue_delay");
+        assertThat(byMetric.get("ttft").getCount()).isEqualTo(2);
+        assertThat(byMetric.get("ttft").getMeanMs()).isCloseTo(150, within(1e-9));
+        assertThat(byMetric.get("ttft").getP90Ms()).isCloseTo(190, within(1e-9));   // 100 + 0.9 * 100
+        assertThat(byMetric.get("itl").getCount()).isEqualTo(2);
+        assertThat(byMetric.get("itl").getP99Ms()).isCloseTo(99.5, within(1e-9));
+        assertThat(byMetric.get("queue_delay").getMeanMs()).isCloseTo(50, within(1e-9));   // 100 and 0
+    }
+
+    @Test
+    void requestFinishingAfterItsWindowClosedMissesTheWindowButCountsInTheSummary() {
+        f.close();
+        f = new TopologyFixture(TopologyFixture.plainTopics(), stateDir.resolve("no-grace"), Duration.ZERO);
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request0();                                                        // finishes at +1.25 s
+        f.finished(RUN, 0, 9, success(25_000, 25_000, 1, 1, 100));            // finishes at +25.1 s
+        f.chunk(RUN, 0, 9, 0, 100 * MS);
+        f.windowMetrics.readKeyValuesToList();
+        f.request1();                                                        // finishes at +2.2 s: late
+        f.runFinished(RUN, 0, 1, 3, ANCHOR_NS + 25_100 * MS);
+
+        assertThat(f.windowMetrics.readKeyValuesToList()).isEmpty();
+        assertThat(f.summaries.readValue().getCompleted()).isEqualTo(3);
+    }
+
+    @Test
+    void unreadableRecordGoesToTheDeadLetterTopicWithItsOriginAndTheAppCarriesOn() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        byte[] garbage = {1, 2, 3};
+        f.rawChunks.pipeInput(key(RUN, 0), garbage);
+        f.request0();
+
+        TestRecord<String, byte[]> dead = f.deadLetters.readRecord();
+        assertThat(dead.key()).isEqualTo(key(RUN, 0));
+        assertThat(dead.value()).isEqualTo(garbage);
+        Headers h = dead.headers();
+        assertThat(header(h, DeadLetters.SOURCE_TOPIC)).isEqualTo("chunks");
+        assertThat(header(h, DeadLetters.SOURCE_PARTITION)).isEqualTo("0");
+        assertThat(header(h, DeadLetters.SOURCE_OFFSET)).isEqualTo("0");
+        assertThat(header(h, DeadLetters.REASON)).isNotBlank();
+        assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
+        assertThat(deadLetteredTotal()).isEqualTo(1.0);
+    }
+
+    double deadLetteredTotal() {
+        return f.driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(DeadLetters.METRIC_OPERATION + "-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
+    }
+
+    static String header(Headers headers, String name) {
+        return new String(headers.lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    static Map<Long, WindowMetrics> latestWindows(List<KeyValue<String, WindowMetrics>> updates) {
+        Map<Long, WindowMetrics> latest = new java.util.TreeMap<>();
+        updates.forEach(kv -> latest.put(kv.value.getWindowStartEpochMs(), kv.value));
+        return latest;
+    }
+}
