@@ -59,6 +59,7 @@ public final class KafkaChildProcess implements AutoCloseable {
 
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // Kafka's own start script gives a broker 1 GiB; without a cap the child could take a quarter of RAM.
         "-Xmx1g",
         "-cp", System.getProperty("java.class.path"),
         KafkaChildMain.class.getName()));
@@ -111,6 +112,11 @@ public final class KafkaChildProcess implements AutoCloseable {
   /** Where the child's stdout and stderr go. */
   public Path logFile() {
     return logFile;
+  }
+
+  /** The child JVM's process id, for signals the API does not cover (a test's SIGTERM, SIGSTOP). */
+  public long pid() {
+    return process.pid();
   }
 
   public boolean isAlive() {

@@ -83,6 +83,7 @@ class EmbeddedKafkaIT {
       createTopics(first.bootstrapServers(), "kept");
       produce(first.bootstrapServers(), "kept", List.of("before-restart-1", "before-restart-2"));
     }
+    assertThat(KafkaChildProcessIT.cleanShutdownMarker(dataDir)).exists();
 
     try (EmbeddedKafka second = timedStart(KafkaSettings.of(dataDir), "in-process, restart on same data dir")) {
       assertThat(second.clusterId()).isEqualTo(clusterId);

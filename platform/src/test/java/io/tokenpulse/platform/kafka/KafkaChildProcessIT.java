@@ -29,6 +29,7 @@ class KafkaChildProcessIT {
       first.kill();
 
       assertThat(first.isAlive()).isFalse();
+      assertThat(cleanShutdownMarker(dataDir)).doesNotExist();
     }
 
     try (KafkaChildProcess second = timedStart(KafkaSettings.of(dataDir), "child JVM, restart after kill -9")) {
@@ -43,8 +44,22 @@ class KafkaChildProcessIT {
 
     assertThat(child.stop()).isZero();
     assertThat(child.isAlive()).isFalse();
+    assertThat(cleanShutdownMarker(dataDir)).exists();
     assertThat(child.logFile()).isEqualTo(dataDir.resolve("kafka-child.log"));
     assertThat(Files.readString(child.logFile())).contains("READY " + child.bootstrapServers());
+  }
+
+  @Test
+  void sigtermShutsTheChildBrokerDownCleanly(@TempDir Path dataDir) throws Exception {
+    try (KafkaChildProcess child = KafkaChildProcess.start(KafkaSettings.of(dataDir))) {
+      ProcessHandle jvm = ProcessHandle.of(child.pid()).orElseThrow();
+
+      jvm.destroy();
+      jvm.onExit().get(30, TimeUnit.SECONDS);
+
+      assertThat(child.isAlive()).isFalse();
+      assertThat(cleanShutdownMarker(dataDir)).exists();
+    }
   }
 
   @Test
@@ -69,6 +84,11 @@ class KafkaChildProcessIT {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("num.network.threads")
         .hasMessageContaining(dataDir.resolve("kafka-child.log").toString());
+  }
+
+  /** Kafka's log manager writes this file only when it shut down cleanly. */
+  static Path cleanShutdownMarker(Path dataDir) {
+    return dataDir.resolve(EmbeddedKafka.STORAGE_DIR).resolve(".kafka_cleanshutdown");
   }
 
   private static KafkaChildProcess timedStart(KafkaSettings settings, String what) {
