@@ -5,7 +5,7 @@ package io.tokenpulse.simulator;
  * are compared with. Both clocks are System.nanoTime(), so the comparison only holds in one process
  * (or across processes on one Linux host, where nanoTime is CLOCK_MONOTONIC).
  *
- * <p>Threading: called on the connection's event loop right after the bytes were flushed to the
+ * <p>Threading: called on the connection's event loop right after the bytes were written to the
  * socket; must be quick and must not block.
  */
 @FunctionalInterface
@@ -17,7 +17,7 @@ public interface SendListener {
      * @param seq    position of the SSE event in the response, 0 for the first (chat's role event,
      *               the usage event and {@code [DONE]} count too)
      * @param dueNs  when the latency model wanted it sent; {@code sentNs - dueNs} is the timer's lateness
-     * @param sentNs System.nanoTime() after the write was flushed to the socket
+     * @param sentNs System.nanoTime() immediately before the bytes were written to the socket
      */
     void onSent(String requestId, int seq, long dueNs, long sentNs);
 }

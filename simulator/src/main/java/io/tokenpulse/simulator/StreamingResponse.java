@@ -141,12 +141,11 @@ final class StreamingResponse implements Generation {
             }
             format.doneEvent(out);
             sentEvents++;
-            ctx.writeAndFlush(new DefaultLastHttpContent(out));
-        } else {
-            ctx.writeAndFlush(new DefaultHttpContent(out));
         }
-        // On the event loop a flush writes to the socket before returning, so this is the send time.
+        // Stamped just before the write, like a client's "sent": on the event loop the flush reaches
+        // the socket before returning, so a reader can see the bytes before a stamp taken after it.
         long sentNs = System.nanoTime();
+        ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
         for (int seq = firstSeq; seq < sentEvents; seq++) {
             sendListener.onSent(requestId, seq, dueNs, sentNs);
         }
