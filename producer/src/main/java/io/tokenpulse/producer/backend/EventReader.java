@@ -1,0 +1,167 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/**
+ * Reads an OpenAI-style streamed event with Jackson's streaming parser: it runs once per chunk,
+ * and pulling the four fields it needs while skipping the rest is several times faster than
+ * building a tree of the whole event. Stateless and thread-safe.
+ */
+final class EventReader {
+
+    /** Where the first choice keeps its text. */
+    enum TextField {
+        /** completions: {@code choices[0].text} */
+        TEXT,
+        /** chat: {@code choices[0].delta.content} */
+        DELTA_CONTENT
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int MAX_REASON_CHARS = 200;
+
+    private final TextField textField;
+
+    EventReader(TextField textField) {
+        this.textField = textField;
+    }
+
+    StreamEvent read(byte[] data, int offset, int length) {
+        try (JsonParser p = JSON.createParser(data, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return StreamEvent.malformed("not a JSON object");
+            }
+            boolean hasChoices = false;
+            String text = "";
+            StreamEvent.Usage usage = null;
+            String error = null;
+            boolean objectIsError = false;
+            String message = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "choices" -> {
+                        if (value == JsonToken.START_ARRAY && p.nextToken() == JsonToken.START_OBJECT) {
+                            hasChoices = true;
+                            text = readFirstChoice(p);
+                            while (p.nextToken() != JsonToken.END_ARRAY) {
+                                p.skipChildren();
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "usage" -> {
+                        if (value == JsonToken.START_OBJECT) {
+                            usage = readUsage(p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "error" -> error = readError(p, value);
+                    // vLLM's older error body: {"object": "error", "message": ...}
+                    case "object" -> objectIsError = value == JsonToken.VALUE_STRING && "error".equals(p.getText());
+                    case "message" -> message = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) {
+                return StreamEvent.malformed("content after the JSON object");
+            }
+            if (error == null && objectIsError) {
+                error = "server error: " + (message == null ? "(no message)" : shorten(message));
+            }
+            return new StreamEvent(hasChoices, text, usage, error);
+        } catch (JsonProcessingException e) {
+            return StreamEvent.malformed(shorten(e.getOriginalMessage()));
+        } catch (IOException e) {
+            // Parsing a byte array does no I/O; kept distinct for an honest message anyway.
+            return StreamEvent.malformed(shorten(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /** At the first choice's START_OBJECT; returns its text and leaves the parser at its end. */
+    private String readFirstChoice(JsonParser p) throws IOException {
+        String text = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (textField == TextField.TEXT && field.equals("text")) {
+                text = value == JsonToken.VALUE_STRING ? p.getText() : "";
+            } else if (textField == TextField.DELTA_CONTENT && field.equals("delta")
+                    && value == JsonToken.START_OBJECT) {
+                text = readDeltaContent(p);
+            } else {
+                p.skipChildren();
+            }
+        }
+        return text;
+    }
+
+    private static String readDeltaContent(JsonParser p) throws IOException {
+        String content = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("content") && value == JsonToken.VALUE_STRING) {
+                content = p.getText();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return content;
+    }
+
+    private static StreamEvent.Usage readUsage(JsonParser p) throws IOException {
+        Integer promptTokens = null;
+        Integer completionTokens = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("prompt_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
+                promptTokens = p.getIntValue();
+            } else if (field.equals("completion_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
+                completionTokens = p.getIntValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return new StreamEvent.Usage(promptTokens, completionTokens);
+    }
+
+    /** {@code "error": {"message": ...}} as OpenAI and vLLM send it, or a bare string. */
+    private static String readError(JsonParser p, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (value == JsonToken.VALUE_STRING) {
+            return "server error: " + shorten(p.getText());
+        }
+        String message = null;
+        if (value == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("message") && v == JsonToken.VALUE_STRING) {
+                    message = p.getText();
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } else {
+            p.skipChildren();
+        }
+        return "server error: " + (message == null ? "(no message)" : shorten(message));
+    }
+
+    /** Reasons end up in the failure table: one line, bounded length. */
+    private static String shorten(String s) {
+        String oneLine = s.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= MAX_REASON_CHARS ? oneLine : oneLine.substring(0, MAX_REASON_CHARS) + "...";
+    }
+}

@@ -1,0 +1,48 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
+/**
+ * OpenAI Chat Completions ({@code /v1/chat/completions}) as vLLM's
+ * {@code async_request_openai_chat_completions} speaks it: the prompt as one user message of
+ * text content, {@code max_completion_tokens}, text from {@code delta.content}.
+ */
+final class OpenAiChatBackend extends OpenAiBackend {
+
+    OpenAiChatBackend() {
+        super("openai-chat", "chat/completions", EventReader.TextField.DELTA_CONTENT);
+    }
+
+    @Override
+    public void check(BackendSettings settings) {
+        super.check(settings);
+        if (settings.sampling().logprobs() != null) {
+            // vLLM silently drops it for chat; saying so beats benchmarking something else.
+            throw new IllegalArgumentException(
+                    "--logprobs is not supported by backend openai-chat; remove --logprobs");
+        }
+    }
+
+    @Override
+    void writeInput(JsonGenerator json, BackendSettings settings, PromptRequest request) throws IOException {
+        json.writeArrayFieldStart("messages");
+        json.writeStartObject();
+        json.writeStringField("role", "user");
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", request.prompt());
+        json.writeEndObject();
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeEndArray();
+        json.writeNumberField("temperature", settings.sampling().temperatureOrGreedy());
+        json.writeNumberField("max_completion_tokens", request.maxTokens());
+    }
+
+    @Override
+    boolean anyEventMarksLast() {
+        return true;
+    }
+}

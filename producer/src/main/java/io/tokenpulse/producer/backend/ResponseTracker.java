@@ -1,0 +1,145 @@
+package io.tokenpulse.producer.backend;
+
+/**
+ * The state of one streamed response: turns each data event into a timing step and, at the
+ * end, into the request's outcome (METRICS.md, timing points and success).
+ *
+ * <ul>
+ *   <li>{@code first} is the first event with a non-empty {@code choices} array, even when its
+ *       text is empty (e.g. chat's role-only first chunk); each later such event is one ITL
+ *       sample, measured from the previous such event.</li>
+ *   <li>{@code last} is the last {@code choices} event for completions; for chat, any later
+ *       well-formed event (the trailing usage-only event) moves it, as in vLLM.</li>
+ *   <li>Success needs HTTP 200, no error or unreadable event, and at least one {@code choices}
+ *       event. vLLM counts a chat stream without any as a success with TTFT 0; here it fails,
+ *       because a request without {@code first} has no TTFT to report.</li>
+ * </ul>
+ *
+ * <p>Timestamps are the {@link System#nanoTime()} values the caller passes. Not thread-safe:
+ * one tracker per request, fed on the connection's I/O thread.
+ */
+public final class ResponseTracker {
+
+    private final EventReader reader;
+    private final boolean anyEventMarksLast;
+    private final StringBuilder text = new StringBuilder();
+
+    private int chunks;
+    private long firstNs;
+    private long previousChunkNs;
+    private long lastNs;
+    private StreamEvent.Usage usage;
+    private Integer previousCompletionTokens;
+    private String error;
+    private boolean finished;
+
+    ResponseTracker(EventReader reader, boolean anyEventMarksLast) {
+        this.reader = reader;
+        this.anyEventMarksLast = anyEventMarksLast;
+    }
+
+    /**
+     * Reads one event's payload ({@code data[offset, offset + length)}, UTF-8) that arrived at
+     * {@code arrivalNs}. An unreadable or error event does not throw: it makes the request fail
+     * at {@link #finish}.
+     */
+    public Step onEvent(byte[] data, int offset, int length, long arrivalNs) {
+        if (finished) {
+            throw new IllegalStateException("event after the response finished");
+        }
+        StreamEvent event = reader.read(data, offset, length);
+        if (event.error() != null) {
+            if (error == null) {
+                error = event.error();
+            }
+            return new Step(-1, 0, null, event);
+        }
+        if (event.usage() != null) {
+            usage = event.usage();
+        }
+        if (!event.hasChoices()) {
+            if (anyEventMarksLast && chunks > 0) {
+                lastNs = arrivalNs;
+            }
+            return new Step(-1, 0, null, event);
+        }
+        text.append(event.text());
+        int seq = chunks++;
+        long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
+        if (seq == 0) {
+            firstNs = arrivalNs;
+        }
+        previousChunkNs = arrivalNs;
+        lastNs = arrivalNs;
+        return new Step(seq, gapNs, tokensOf(event), event);
+    }
+
+    /** With continuous usage stats, the growth of completion_tokens is this event's tokens. */
+    private Integer tokensOf(StreamEvent event) {
+        if (event.usage() == null || event.usage().completionTokens() == null) {
+            return null;
+        }
+        int total = event.usage().completionTokens();
+        Integer tokens = total - (previousCompletionTokens == null ? 0 : previousCompletionTokens);
+        previousCompletionTokens = total;
+        return tokens;
+    }
+
+    /**
+     * The outcome of a response whose body ended normally.
+     *
+     * @param httpStatus the response status
+     * @param doneSeen whether the {@code [DONE]} sentinel arrived (reported, not required: vLLM
+     *     does not require it either)
+     */
+    public RequestOutcome finish(int httpStatus, boolean doneSeen) {
+        if (httpStatus != 200) {
+            return fail(httpStatus, "HTTP " + httpStatus);
+        }
+        if (error != null) {
+            return fail(httpStatus, error, doneSeen);
+        }
+        if (chunks == 0) {
+            return fail(httpStatus, "no streamed event carried choices", doneSeen);
+        }
+        finished = true;
+        return new RequestOutcome(true, httpStatus, "", chunks, firstNs, lastNs, usage,
+                text.toString(), doneSeen);
+    }
+
+    /**
+     * The outcome of a response that failed outside the stream (connection reset, timeout,
+     * an error status with a body worth quoting). Keeps the timing seen so far.
+     *
+     * @param httpStatus the response status, 0 when none arrived
+     * @param reason one line saying what went wrong
+     */
+    public RequestOutcome fail(int httpStatus, String reason) {
+        return fail(httpStatus, reason, false);
+    }
+
+    private RequestOutcome fail(int httpStatus, String reason, boolean doneSeen) {
+        finished = true;
+        return new RequestOutcome(false, httpStatus, reason, chunks,
+                chunks == 0 ? null : firstNs, chunks == 0 ? null : lastNs, usage, text.toString(), doneSeen);
+    }
+
+    /**
+     * What one event meant for timing.
+     *
+     * @param seq position among the request's timing events (0 = {@code first}), or -1 when the
+     *     event is not one (usage-only, error or unreadable): publish a chunk only for
+     *     {@code seq >= 0}
+     * @param gapNs ns since the previous timing event (an ITL sample); 0 for the first and for
+     *     non-timing events
+     * @param tokens tokens the event carried when the server reports usage per event, else null
+     * @param event what the payload said
+     */
+    public record Step(int seq, long gapNs, Integer tokens, StreamEvent event) {
+
+        /** Whether this event is a timing event ({@code first} or an {@code event_i}). */
+        public boolean isChunk() {
+            return seq >= 0;
+        }
+    }
+}
