@@ -1,0 +1,137 @@
+package io.tokenpulse.aggregator.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.MetricPercentiles;
+import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.RequestTiming;
+import io.tokenpulse.aggregator.metrics.RequestValues;
+import io.tokenpulse.aggregator.metrics.RunResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fixed raw timings through the whole path (per-request values, accumulator, run result, report) to
+ * the exact console text and result file. The expected files were checked against vLLM's own
+ * formatting code run by Python on the same per-request values (see the report of this change).
+ */
+class GoldenReportTest {
+
+    private static final long MS = 1_000_000L;
+
+    private static RequestTiming timing(boolean success, long scheduledMs, long sentMs, long lastMs, long finishedMs,
+                                        int prompt, int n, long... eventsMs) {
+        long[] events = new long[eventsMs.length];
+        for (int i = 0; i < events.length; i++) {
+            events[i] = eventsMs[i] * MS;
+        }
+        return new RequestTiming(success, scheduledMs * MS, sentMs * MS, events, lastMs * MS, finishedMs * MS,
+                prompt, n);
+    }
+
+    // Request 2 waited 200 ms for its send and ended with a usage-only event; request 3 failed.
+    private static final List<RequestTiming> TIMINGS = List.of(
+            timing(true, 0, 1, 301, 301, 10, 5, 101, 151, 211, 301),
+            timing(true, 500, 500, 580, 580, 12, 1, 580),
+            timing(true, 1000, 1200, 1500, 1500, 8, 3, 1320, 1370, 1460),
+            timing(false, 1500, 1500, 1500, 1600, 9, 0));
+    private static final List<String> TEXTS = List.of("Hello world", "\u00e9t\u00e9", "a\"b\n", "");
+    private static final List<String> ERRORS = List.of("", "", "", "Internal Server Error");
+
+    private static final RunConfig CONFIG = new RunConfig("20250515-134619", "vllm", "facebook/opt-125m",
+            "facebook/opt-125m", 4, 4.0, 1.0, OptionalInt.of(2));
+
+    private record Run(RunResult result, List<RequestDetail> details) {
+    }
+
+    private static Run run() {
+        GoodputSlo slo = GoodputSlo.parse(List.of("ttft:100", "tpot:60", "e2el:400"));
+        MetricsAccumulator acc = new MetricsAccumulator(1 * MS, slo); // origin: the earliest send
+        List<RequestDetail> details = new ArrayList<>();
+        for (int i = 0; i < TIMINGS.size(); i++) {
+            RequestValues values = RequestValues.of(TIMINGS.get(i));
+            acc.add(values);
+            details.add(RequestDetail.of(values, TEXTS.get(i), ERRORS.get(i)));
+        }
+        long scheduleStartNs = 0;
+        RunResult result = RunResult.of(acc, acc.lastFinishedNs() - scheduleStartNs,
+                PercentileMetrics.parse("ttft,tpot,itl,e2el,token_latency"), MetricPercentiles.parse("50,90,99.9"));
+        return new Run(result, details);
+    }
+
+    @Test
+    void consoleBlockMatchesGoldenFile() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(true).print(CONFIG, run().result(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertMatchesGolden(bytes.toString(StandardCharsets.UTF_8), "golden-console.txt");
+    }
+
+    @Test
+    void detailedResultFileMatchesGoldenFile(@TempDir Path dir) throws IOException {
+        Run run = run();
+        ResultJson json = ResultJson.of(CONFIG, run.result(), ResultJson.parseMetadata(List.of("version=0.3.3", " tp = 1")))
+                .withDetails(run.details());
+        Path file = ResultFile.path(CONFIG, Optional.of(dir.resolve("results")), Optional.empty());
+        ResultFile.write(file, json, false);
+        assertThat(file.getFileName().toString()).isEqualTo("vllm-4.0qps-concurrency2-opt-125m-20250515-134619.json");
+        assertMatchesGolden(Files.readString(file), "golden-result.json");
+    }
+
+    /** On a mismatch the actual text lands in target/golden-actual/ for a diff. */
+    private static void assertMatchesGolden(String actual, String name) throws IOException {
+        String expected = ConsoleReportTest.resource(name);
+        if (!actual.equals(expected)) {
+            Path out = Path.of("target", "golden-actual", name);
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, actual);
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    @Test
+    void appendResultAddsOneObjectPerLine(@TempDir Path dir) throws IOException {
+        ResultJson json = ResultJson.of(CONFIG, run().result(), Map.of());
+        Path file = dir.resolve("r.json");
+        ResultFile.write(file, json, true);
+        ResultFile.write(file, json, true);
+        assertThat(Files.readString(file)).isEqualTo(json.toJson() + "\n" + json.toJson());
+    }
+
+    @Test
+    void withoutSaveDetailedThePerRequestListsAreLeftOut() {
+        String text = ResultJson.of(CONFIG, run().result(), Map.of()).toJson();
+        assertThat(text).doesNotContain("\"ttfts\"", "\"itls\"", "\"input_lens\"", "\"errors\"")
+                .contains("\"request_goodput\": 1.25, ");
+    }
+
+    @Test
+    void infiniteRateIsNamedAndSavedAsInf() {
+        RunConfig inf = new RunConfig("20250101-000000", "openai-chat", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B", 4,
+                Double.POSITIVE_INFINITY, 1.0, OptionalInt.empty());
+        assertThat(ResultFile.defaultName(inf)).isEqualTo("openai-chat-infqps-Qwen3-8B-20250101-000000.json");
+        assertThat(ResultJson.of(inf, run().result(), Map.of()).toJson())
+                .contains("\"request_rate\": \"inf\", \"burstiness\": 1.0, \"max_concurrency\": null, ");
+    }
+
+    @Test
+    void metadataThatWouldOverwriteAResultKeyIsRejected() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                        ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("backend=x"))))
+                .hasMessage("--metadata key 'backend' would overwrite a result key: rename it");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultJson.parseMetadata(List.of("novalue")))
+                .hasMessageContaining("write KEY=VALUE");
+    }
+}
