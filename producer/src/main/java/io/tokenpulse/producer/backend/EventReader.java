@@ -8,8 +8,9 @@ import java.io.IOException;
 
 /**
  * Reads an OpenAI-style streamed event with Jackson's streaming parser: it runs once per chunk,
- * and pulling the four fields it needs while skipping the rest is several times faster than
- * building a tree of the whole event. Stateless and thread-safe.
+ * and pulling the four fields it needs while skipping the rest took about 1.0 us per 240-byte
+ * vLLM chunk against 1.5 us for building a tree and walking it (measured here, warmed up).
+ * Stateless and thread-safe.
  */
 final class EventReader {
 
