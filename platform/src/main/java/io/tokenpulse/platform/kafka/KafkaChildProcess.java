@@ -61,6 +61,10 @@ public final class KafkaChildProcess implements AutoCloseable {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         // Kafka's own start script gives a broker 1 GiB; without a cap the child could take a quarter of RAM.
         "-Xmx1g",
+        // C1 only: C2 compiling Kafka's start-up paths took about half of the start CPU (3.6 s vs
+        // 1.9 s measured), and on 2 shared cores start-to-ready went from ~13 s to ~3-6 s under load.
+        // C1 code is ample for a benchmark's record rates and leaves more CPU to the load generator.
+        "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"),
         KafkaChildMain.class.getName()));
     command.addAll(KafkaChildMain.toArgs(settings));
