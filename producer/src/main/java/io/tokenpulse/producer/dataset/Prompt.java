@@ -1,0 +1,31 @@
+package io.tokenpulse.producer.dataset;
+
+import io.tokenpulse.tokenizers.ChatMessage;
+import java.util.List;
+import java.util.Objects;
+
+/** What a request sends: plain text for completion backends, messages for chat backends. */
+public sealed interface Prompt {
+
+    /** Prompt text, sent as is ({@code prompt} of a completions request). */
+    record Text(String text) implements Prompt {
+        public Text {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** Chat messages ({@code messages} of a chat completions request); the server applies its template. */
+    record Chat(List<ChatMessage> messages) implements Prompt {
+        public Chat {
+            messages = List.copyOf(messages);
+            if (messages.isEmpty()) {
+                throw new IllegalArgumentException("a chat prompt needs at least one message");
+            }
+        }
+    }
+
+    /** A prompt in the form the backend sends: the text itself, or the text as one user message. */
+    static Prompt of(String text, PromptStyle style) {
+        return style == PromptStyle.CHAT ? new Chat(List.of(ChatMessage.user(text))) : new Text(text);
+    }
+}

@@ -1,0 +1,114 @@
+package io.tokenpulse.producer.dataset;
+
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * vLLM's {@code random} dataset: synthetic prompts of token ids taken from the vocabulary.
+ *
+ * <p>Per request: an input length uniform in {@code [floor(X(1-r)), ceil(X(1+r))]} where
+ * {@code X = --random-input-len - num_special_tokens_to_add} and {@code r = --random-range-ratio};
+ * an output length uniform in {@code [max(1, floor(Y(1-r))), max(1, ceil(Y(1+r)))]}; a random
+ * offset. The prompt is one shared random prefix of {@code --random-prefix-len} tokens followed by
+ * the consecutive allowed ids {@code (offset + index + k) mod |allowed|}, decoded and re-encoded
+ * until it has exactly {@code prefix + input length} tokens ({@link TokenSequencePrompt}).
+ */
+final class RandomDataset implements Dataset {
+
+    static final String NAME = "random";
+
+    private static final Logger log = LoggerFactory.getLogger(RandomDataset.class);
+
+    private final Tokenizer tokenizer;
+    private final DatasetOptions.Random flags;
+    private final PromptStyle style;
+    private final int[] allowedIds;
+    private final int inputLow;
+    private final int inputHigh;
+    private final int outputLow;
+    private final int outputHigh;
+
+    RandomDataset(Tokenizer tokenizer, DatasetOptions.Random flags, PromptStyle style) {
+        this.tokenizer = tokenizer;
+        this.flags = flags;
+        this.style = style;
+        Set<Integer> special = tokenizer.specialTokenIds();
+        this.allowedIds = IntStream.range(0, tokenizer.vocabSize()).filter(id -> !special.contains(id)).toArray();
+        int realInputLen = Math.max(0, flags.inputLen() - tokenizer.numSpecialTokensToAdd());
+        double ratio = flags.rangeRatio();
+        this.inputLow = (int) Math.floor(realInputLen * (1 - ratio));
+        this.inputHigh = (int) Math.ceil(realInputLen * (1 + ratio));
+        this.outputLow = Math.max(1, (int) Math.floor(flags.outputLen() * (1 - ratio)));
+        this.outputHigh = Math.max(1, (int) Math.ceil(flags.outputLen() * (1 + ratio)));
+        if (flags.prefixLen() + inputLow < 1) {
+            throw new IllegalArgumentException("--random-input-len " + flags.inputLen() + " is too small: with "
+                    + tokenizer.numSpecialTokensToAdd() + " special tokens and range ratio " + ratio
+                    + " a prompt could have 0 tokens; raise --random-input-len or --random-prefix-len");
+        }
+        log.info("Sampling input_len from [{}, {}] and output_len from [{}, {}]", inputLow, inputHigh, outputLow, outputHigh);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<SampledRequest> sample(int numRequests, long seed) {
+        if (numRequests < 0) {
+            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        // Drawn in vLLM's order: all input lengths, all output lengths, all offsets, then the prefix.
+        int[] inputLens = draw(random, numRequests, inputLow, inputHigh + 1);
+        int[] outputLens = draw(random, numRequests, outputLow, outputHigh + 1);
+        int[] offsets = draw(random, numRequests, 0, tokenizer.vocabSize());
+        int[] prefix = prefix(random);
+
+        List<SampledRequest> requests = new ArrayList<>(numRequests);
+        int mismatchTotal = 0;
+        for (int i = 0; i < numRequests; i++) {
+            int target = prefix.length + inputLens[i];
+            int[] ids = new int[target];
+            System.arraycopy(prefix, 0, ids, 0, prefix.length);
+            for (int k = 0; k < inputLens[i]; k++) {
+                ids[prefix.length + k] = allowedIds[(int) (((long) offsets[i] + i + k) % allowedIds.length)];
+            }
+            TokenSequencePrompt prompt = TokenSequencePrompt.fit(tokenizer, ids, target, allowedIds, random);
+            mismatchTotal += prompt.tokenCount() - target;
+            requests.add(new SampledRequest(Prompt.of(prompt.text(), style), prompt.tokenCount(), outputLens[i], i));
+        }
+        if (mismatchTotal != 0) {
+            log.warn("random prompts have {} tokens {} than asked after decoding and re-encoding",
+                    Math.abs(mismatchTotal), mismatchTotal > 0 ? "more" : "fewer");
+        }
+        return requests;
+    }
+
+    /** The shared prefix as re-encoded ids, so every prompt starts with the same tokens. */
+    private int[] prefix(SplittableRandom random) {
+        if (flags.prefixLen() == 0) {
+            return new int[0];
+        }
+        int[] ids = new int[flags.prefixLen()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = allowedIds[random.nextInt(allowedIds.length)];
+        }
+        TokenSequencePrompt prefix = TokenSequencePrompt.fit(tokenizer, ids, flags.prefixLen(), allowedIds, random);
+        return tokenizer.encode(prefix.text());
+    }
+
+    private static int[] draw(SplittableRandom random, int count, int lowInclusive, int highExclusive) {
+        int[] values = new int[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = random.nextInt(lowInclusive, highExclusive);
+        }
+        return values;
+    }
+}

@@ -1,0 +1,47 @@
+package io.tokenpulse.producer.dataset;
+
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * Turns token ids into prompt text that re-encodes to a wanted number of tokens, as vLLM's
+ * {@code gen_prompt_decode_to_target_len}: decoding then encoding does not keep the count (GPT-2:
+ * [6880, 6881] "Ġcalls"+"here" re-encodes as "Ġcall"+"sh"+"ere"), so the sequence is cut when long,
+ * topped up with random tokens when short, and tried again, up to {@value #MAX_RETRIES} times.
+ *
+ * @param text the prompt; {@code tokenizer.encode(text).length == tokenCount}
+ * @param tokenCount its length in tokens, which differs from the target only when retries ran out
+ */
+record TokenSequencePrompt(String text, int tokenCount) {
+
+    static final int MAX_RETRIES = 10;
+
+    /**
+     * @param allowedIds the ids to top up from (the vocabulary without special tokens)
+     * @param random consumed only when a top-up is needed
+     */
+    static TokenSequencePrompt fit(Tokenizer tokenizer, int[] ids, int targetLen, int[] allowedIds,
+                                   SplittableRandom random) {
+        int[] sequence = ids;
+        String text;
+        for (int retriesLeft = MAX_RETRIES; ; retriesLeft--) {
+            text = tokenizer.decode(sequence);
+            sequence = tokenizer.encode(text);
+            if (retriesLeft == 0 || sequence.length == targetLen) {
+                break;
+            }
+            if (sequence.length > targetLen) {
+                sequence = Arrays.copyOf(sequence, targetLen);
+            } else {
+                // vLLM tops up from the whole vocabulary; drawing from allowedIds keeps special tokens out.
+                int have = sequence.length;
+                sequence = Arrays.copyOf(sequence, targetLen);
+                for (int i = have; i < targetLen; i++) {
+                    sequence[i] = allowedIds[random.nextInt(allowedIds.length)];
+                }
+            }
+        }
+        return new TokenSequencePrompt(text, sequence.length);
+    }
+}
