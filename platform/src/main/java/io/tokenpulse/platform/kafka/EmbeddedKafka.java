@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.slf4j.Logger;
@@ -41,12 +42,14 @@ public final class EmbeddedKafka implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
 
+  private final DataDirLock lock;
   private final KafkaRaftServer server;
   private final String bootstrapServers;
   private final String clusterId;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String clusterId) {
+  private EmbeddedKafka(DataDirLock lock, KafkaRaftServer server, String bootstrapServers, String clusterId) {
+    this.lock = lock;
     this.server = server;
     this.bootstrapServers = bootstrapServers;
     this.clusterId = clusterId;
@@ -58,19 +61,31 @@ public final class EmbeddedKafka implements AutoCloseable {
     Path storageDir = settings.dataDir().resolve(STORAGE_DIR);
     int kafkaPort = Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
     int controllerPort = Ports.claim("127.0.0.1", settings.controllerPort(), "--controller-port", kafkaPort);
-    formatOnce(storageDir);
-
-    KafkaConfig config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);
-    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+    KafkaConfig config;
+    try {
+      config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException("Kafka rejected a broker property: " + e.getMessage(), e);
+    }
+    DataDirLock lock = DataDirLock.acquire(settings.dataDir());
+    KafkaRaftServer server = null;
     String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
     try {
+      formatOnce(storageDir);
+      server = new KafkaRaftServer(config, Time.SYSTEM);
       server.startup();
       String clusterId = awaitReady(bootstrapServers);
       log.info("Kafka broker ready at {} (cluster {}, data {}) in {} ms", bootstrapServers, clusterId,
           settings.dataDir(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
-      return new EmbeddedKafka(server, bootstrapServers, clusterId);
+      return new EmbeddedKafka(lock, server, bootstrapServers, clusterId);
     } catch (RuntimeException e) {
-      shutdown(server);
+      if (server != null) {
+        shutdown(server);
+      }
+      lock.close();
+      if (e instanceof IllegalArgumentException) {
+        throw e;
+      }
       throw new IllegalStateException("Kafka broker in " + settings.dataDir() + " failed to start: " + e.getMessage(), e);
     }
   }
@@ -89,6 +104,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       shutdown(server);
+      lock.close();
       log.info("Kafka broker at {} stopped", bootstrapServers);
     }
   }

@@ -106,6 +106,16 @@ class EmbeddedKafkaIT {
     }
   }
 
+  @Test
+  void brokerPropertyKafkaRejectsFailsWithOneLineMessageNamingIt(@TempDir Path dataDir) {
+    KafkaSettings settings = new KafkaSettings(dataDir, 0, 0, null, Map.of("num.network.threads", "many"));
+
+    assertThatThrownBy(() -> EmbeddedKafka.start(settings))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Kafka rejected a broker property: Invalid value many for configuration num.network.threads:"
+            + " Not a number of type INT");
+  }
+
   static EmbeddedKafka timedStart(KafkaSettings settings, String what) {
     long startNs = System.nanoTime();
     EmbeddedKafka started = EmbeddedKafka.start(settings);

@@ -63,6 +63,17 @@ class KafkaChildProcessIT {
   }
 
   @Test
+  void aSecondBrokerRefusesTheDataDirAChildBrokerIsUsing(@TempDir Path dataDir) {
+    try (KafkaChildProcess child = KafkaChildProcess.start(KafkaSettings.of(dataDir))) {
+
+      assertThatThrownBy(() -> EmbeddedKafka.start(KafkaSettings.of(dataDir)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Kafka data dir " + dataDir + " is in use by another running broker: stop it or pass another --data-dir");
+      assertThat(child.isAlive()).isTrue();
+    }
+  }
+
+  @Test
   void explicitPortInUseFailsBeforeAChildJvmStarts(@TempDir Path dataDir) throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
