@@ -35,12 +35,15 @@ final class PlatformCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    Platform.Settings settings = new Platform.Settings(
-        dataDir == null ? Platform.Settings.defaultDataDir() : dataDir, kafkaPort, registryPort);
+    Platform.Settings settings;
     Platform platform;
     try {
+      settings = new Platform.Settings(
+          dataDir == null ? Platform.Settings.defaultDataDir() : dataDir, kafkaPort, registryPort);
       platform = Platform.start(settings);
-    } catch (IllegalArgumentException | IllegalStateException e) {
+    } catch (IllegalArgumentException e) {
+      throw UserError.usage(e.getMessage());
+    } catch (IllegalStateException e) {
       throw UserError.failure(e.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
