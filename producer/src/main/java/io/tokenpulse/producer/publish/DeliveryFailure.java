@@ -1,0 +1,47 @@
+package io.tokenpulse.producer.publish;
+
+import org.apache.kafka.clients.producer.BufferExhaustedException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/** Why a record did not reach Kafka. Every such record is counted under exactly one reason. */
+public enum DeliveryFailure {
+    /** The producer's bounded buffer was full: Kafka was slower than the load generator. */
+    BUFFER_FULL,
+    /**
+     * Kafka did not acknowledge in time (delivery.timeout.ms), or had no metadata for the topic:
+     * with the broker unreachable the producer drops its metadata, and records fail at once.
+     */
+    TIMEOUT,
+    /** The record is larger than the producer or the broker accepts. */
+    RECORD_TOO_LARGE,
+    /** The record could not be serialized (a required field missing, the registry unreachable). */
+    SERIALIZATION,
+    /** Still unacknowledged when the publisher was closed, or published after it was closed. */
+    CLOSED,
+    /** Any other error Kafka reported; the log names the first one. */
+    KAFKA_ERROR;
+
+    static DeliveryFailure of(Exception e, boolean closing) {
+        if (closing) {
+            return CLOSED;
+        }
+        if (e instanceof BufferExhaustedException) {
+            return BUFFER_FULL; // checked before TimeoutException, which it extends
+        }
+        if (e instanceof TimeoutException) {
+            return TIMEOUT;
+        }
+        if (e instanceof RecordTooLargeException) {
+            return RECORD_TOO_LARGE;
+        }
+        if (e instanceof SerializationException) {
+            return SERIALIZATION;
+        }
+        if (e instanceof IllegalStateException) {
+            return CLOSED;
+        }
+        return KAFKA_ERROR;
+    }
+}

@@ -1,0 +1,31 @@
+package io.tokenpulse.producer.publish;
+
+import java.util.Map;
+
+/**
+ * What became of the records handed to an {@link EventPublisher}:
+ * {@code published = delivered + failed (all reasons) + pending}.
+ *
+ * @param published records handed to {@code publish*}
+ * @param delivered records Kafka acknowledged (acks=all)
+ * @param failed    records that will never arrive, by reason
+ * @param pending   records neither acknowledged nor failed yet
+ */
+public record PublishCounts(long published, long delivered, Map<DeliveryFailure, Long> failed, long pending) {
+
+    public PublishCounts {
+        failed = Map.copyOf(failed);
+        if (published < 0 || delivered < 0 || pending < 0) {
+            throw new IllegalArgumentException("counts must be >= 0");
+        }
+    }
+
+    public long failedTotal() {
+        return failed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Records that did not arrive, or not yet: what RunFinished.records_not_delivered reports. */
+    public long notDelivered() {
+        return failedTotal() + pending;
+    }
+}

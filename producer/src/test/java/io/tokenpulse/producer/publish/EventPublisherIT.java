@@ -1,0 +1,151 @@
+package io.tokenpulse.producer.publish;
+
+import io.tokenpulse.platform.kafka.EmbeddedKafka;
+import io.tokenpulse.platform.kafka.KafkaSettings;
+import io.tokenpulse.platform.registry.LocalSchemaRegistry;
+import io.tokenpulse.schemas.Topics;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestStarted;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunFinished;
+import io.tokenpulse.schemas.registry.SchemaRegistryClient;
+import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventPublisherIT {
+
+    private static final String RUN = "run-1";
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void everyPublishedRecordArrivesKeyedByRequest() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+             LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
+
+            publisher.publishRun(runFinished());
+            for (int request = 0; request < 10; request++) {
+                publisher.publishRequest(requestStarted(request));
+                for (int seq = 0; seq < 100; seq++) {
+                    publisher.publishChunk(chunk(request, seq));
+                }
+            }
+            PublishCounts counts = publisher.close(Duration.ofSeconds(30));
+
+            assertThat(counts.published()).isEqualTo(1 + 10 + 1000);
+            assertThat(counts.delivered()).isEqualTo(counts.published());
+            assertThat(counts.notDelivered()).isZero();
+            List<ConsumerRecord<byte[], byte[]>> chunks = readAll(kafka, topics.chunks().name(), 1000);
+            assertThat(chunks).hasSize(1000);
+            ConsumerRecord<byte[], byte[]> last = chunks.get(chunks.size() - 1);
+            Chunk decoded = topics.chunks().valueSerde().deserializer().deserialize(last.topic(), last.value());
+            assertThat(new String(last.key(), StandardCharsets.UTF_8)).isEqualTo(RUN + "/" + decoded.getRequestIndex());
+            assertThat(readAll(kafka, topics.requests().name(), 10)).hasSize(10);
+            assertThat(readAll(kafka, topics.runs().name(), 1)).hasSize(1);
+        }
+    }
+
+    @Test
+    void withTheBrokerDownPublishingReturnsAtOnceAndCountsEveryUndeliveredRecord() throws Exception {
+        EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+        try (LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
+            for (int seq = 0; seq < 10; seq++) {
+                publisher.publishChunk(chunk(0, seq));
+            }
+            assertThat(publisher.flush(Duration.ofSeconds(30)).delivered()).isEqualTo(10);
+            kafka.close();
+
+            long slowestNs = 0;
+            for (int seq = 0; seq < 20_000; seq++) {
+                long startNs = System.nanoTime();
+                publisher.publishChunk(chunk(1, seq));
+                slowestNs = Math.max(slowestNs, System.nanoTime() - startNs);
+            }
+            PublishCounts counts = publisher.close(Duration.ofMillis(500));
+
+            // Kafka would wait max.block.ms (60 s by default) or a request timeout (30 s); the bound
+            // leaves room for a busy CI machine descheduling the thread.
+            assertThat(slowestNs).as("slowest publish call, ns").isLessThan(1_000_000_000L);
+            assertThat(counts.published()).as(counts.toString()).isEqualTo(20_010);
+            assertThat(counts.delivered()).isEqualTo(10);
+            assertThat(counts.pending()).isZero();
+            assertThat(counts.notDelivered()).isEqualTo(20_000);
+            // Which reason depends on how far the producer got: metadata dropped (TIMEOUT at once),
+            // buffered and then dropped at close (CLOSED), or the buffer full.
+            assertThat(counts.failed().get(DeliveryFailure.TIMEOUT) + counts.failed().get(DeliveryFailure.CLOSED)
+                    + counts.failed().get(DeliveryFailure.BUFFER_FULL)).as(counts.toString()).isEqualTo(20_000);
+        } finally {
+            kafka.close();
+        }
+    }
+
+    private static Topics createTopics(EmbeddedKafka kafka, LocalSchemaRegistry registry) throws Exception {
+        Topics topics = Topics.create("it.", new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString())), true);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topics.runs().name(), 1, (short) 1),
+                    new NewTopic(topics.requests().name(), 3, (short) 1),
+                    new NewTopic(topics.chunks().name(), 3, (short) 1))).all().get();
+        }
+        return topics;
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic, int expected) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadlineNs) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
+    }
+
+    private static RunEvent runFinished() {
+        return RunEvent.newBuilder().setRunId(RUN).setShardIndex(0).setShardCount(1)
+                .setEvent(RunFinished.newBuilder().setFinishedEpochNs(1).setRequestsStarted(10).setRequestsSucceeded(10)
+                        .setRequestsFailed(0).setChunkEvents(1000).setRecordsNotDelivered(0).build())
+                .build();
+    }
+
+    private static RequestEvent requestStarted(int request) {
+        return RequestEvent.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setRequestId("req-" + request)
+                .setEvent(RequestStarted.newBuilder().setPromptLen(10).setExpectedOutputLen(100).setScheduledOffsetNs(0)
+                        .setPermitOffsetNs(0).setSentOffsetNs(0).setConnectNs(0).build())
+                .build();
+    }
+
+    private static Chunk chunk(int request, int seq) {
+        return Chunk.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setSeq(seq)
+                .setOffsetNs(seq * 20_000_000L).setGapNs(seq == 0 ? 0 : 20_000_000L).setArrivedEpochNs(1_700_000_000_000_000_000L)
+                .setBytes(180).build();
+    }
+}
