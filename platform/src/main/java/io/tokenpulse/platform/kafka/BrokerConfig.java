@@ -8,7 +8,7 @@ final class BrokerConfig {
 
   static final int NODE_ID = 1;
   static final String CONTROLLER_LISTENER = "CONTROLLER";
-  private static final String CONTROLLER_HOST = "127.0.0.1";
+  static final String CONTROLLER_HOST = "127.0.0.1";
 
   private BrokerConfig() {}
 

@@ -31,9 +31,12 @@ import org.slf4j.LoggerFactory;
  * the broker answers an AdminClient {@code describeCluster}. {@link #close} shuts down cleanly and
  * may be called from any thread, more than once.
  *
- * <p>Bad input (a port in use, an unusable directory) fails with a one-line
+ * <p>One broker per data dir: a second one, in this JVM or another, is refused. Bad input (a port or
+ * data dir in use, an unusable directory, a broker property Kafka rejects) fails with a one-line
  * {@link IllegalArgumentException}; a broker that does not come up fails with
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. Kafka halts the whole JVM on a fatal metadata fault (its
+ * {@code ProcessTerminatingFaultHandler}): where that must not take the caller down, use
+ * {@link KafkaChildProcess}.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -60,7 +63,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     long startNs = System.nanoTime();
     Path storageDir = settings.dataDir().resolve(STORAGE_DIR);
     int kafkaPort = Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
-    int controllerPort = Ports.claim("127.0.0.1", settings.controllerPort(), "--controller-port", kafkaPort);
+    int controllerPort = Ports.claim(BrokerConfig.CONTROLLER_HOST, settings.controllerPort(), "--controller-port",
+        kafkaPort);
     KafkaConfig config;
     try {
       config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);

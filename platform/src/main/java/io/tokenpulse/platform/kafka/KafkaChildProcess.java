@@ -52,8 +52,12 @@ public final class KafkaChildProcess implements AutoCloseable {
   /** Starts a child JVM running the broker and returns when it is ready for clients. */
   public static KafkaChildProcess start(KafkaSettings settings) {
     // Checked here too so that a taken port fails with the same one-line message, without a JVM start.
-    Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
-    Ports.claim("127.0.0.1", settings.controllerPort(), "--controller-port", -1);
+    if (settings.kafkaPort() != 0) {
+      Ports.requireFree(settings.bindHost(), settings.kafkaPort(), "--kafka-port");
+    }
+    if (settings.controllerPort() != 0) {
+      Ports.requireFree(BrokerConfig.CONTROLLER_HOST, settings.controllerPort(), "--controller-port");
+    }
     Path logFile = settings.dataDir().resolve(LOG_FILE);
     Writer logWriter = openLog(logFile);
 

@@ -18,10 +18,7 @@ final class Ports {
    */
   static int claim(String host, int port, String flag, int avoid) {
     if (port != 0) {
-      if (!isFree(host, port)) {
-        throw new IllegalArgumentException(host + ":" + port + " is already in use: pass another " + flag
-            + " or omit it to pick a free one");
-      }
+      requireFree(host, port, flag);
       return port;
     }
     while (true) {
@@ -32,7 +29,15 @@ final class Ports {
     }
   }
 
-  static boolean isFree(String host, int port) {
+  /** Fails with a one-line message naming {@code host:port} and {@code flag} when the port is taken. */
+  static void requireFree(String host, int port, String flag) {
+    if (!isFree(host, port)) {
+      throw new IllegalArgumentException(host + ":" + port + " is already in use: pass another " + flag
+          + " or omit it to pick a free one");
+    }
+  }
+
+  private static boolean isFree(String host, int port) {
     try {
       bindAndRelease(host, port);
       return true;
