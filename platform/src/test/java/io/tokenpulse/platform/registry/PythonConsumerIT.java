@@ -17,16 +17,15 @@ import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.RegisteredSchema;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -45,7 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
  * and decodes every record; Java reads the Python-registered schema back.
  */
 class PythonConsumerIT {
-  private static final String PYTHON = "/usr/bin/python3";
   private static final String PYTHON_SUBJECT = "analytics.request-latency-value";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,7 +54,7 @@ class PythonConsumerIT {
   @Test
   void pythonDecodesEveryJavaRecordAndJavaReadsThePythonRegisteredSchema(@TempDir Path dataDir) throws Exception {
     Path example = exampleDir();
-    requirePythonClients();
+    DebianPython.requireClients();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
          LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers(),
              LocalSchemaRegistry.DEFAULT_TOPIC, new InetSocketAddress("127.0.0.1", 0))) {
@@ -72,14 +70,14 @@ class PythonConsumerIT {
       written.addAll(write(kafka, client, topics.windowMetrics(), AvroSamples.filled(WindowMetrics.class, 0)));
       written.addAll(write(kafka, client, topics.runSummaries(), AvroSamples.filled(RunSummary.class, 0)));
 
-      List<String> command = new ArrayList<>(List.of(PYTHON, example.resolve("consumer.py").toString(),
+      List<String> args = new ArrayList<>(List.of(
           "--bootstrap-servers", kafka.bootstrapServers(),
           "--schema-registry-url", registry.url().toString(),
           "--max-records", String.valueOf(written.size()),
           "--idle-timeout", "60",
           "--register-schema", PYTHON_SUBJECT, example.resolve("request_latency_row.avsc").toString()));
-      written.stream().map(Written::topic).distinct().forEach(topic -> command.addAll(List.of("--topic", topic)));
-      Run run = run(command, dataDir);
+      written.stream().map(Written::topic).distinct().forEach(topic -> args.addAll(List.of("--topic", topic)));
+      DebianPython.Run run = DebianPython.run(example.resolve("consumer.py"), args, dataDir, Duration.ofSeconds(120));
 
       assertThat(run.exitCode()).as("consumer.py exit code; stderr:%n%s", run.stderr()).isZero();
       Map<String, JsonNode> linesByPlace = new HashMap<>();
@@ -124,20 +122,6 @@ class PythonConsumerIT {
     return written;
   }
 
-  private record Run(int exitCode, String stdout, String stderr) {
-  }
-
-  private static Run run(List<String> command, Path workDir) throws IOException, InterruptedException {
-    Path stdout = workDir.resolve("consumer.out");
-    Path stderr = workDir.resolve("consumer.err");
-    Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("consumer.py did not finish in 120 s; stderr:\n" + Files.readString(stderr));
-    }
-    return new Run(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
-  }
-
   /** The example lives at the repository root; Failsafe runs in the module directory. */
   private static Path exampleDir() {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
@@ -147,13 +131,5 @@ class PythonConsumerIT {
       }
     }
     throw new AssertionError("examples/python-consumer/consumer.py not found above " + Path.of("").toAbsolutePath());
-  }
-
-  private static void requirePythonClients() throws IOException, InterruptedException {
-    Process check = new ProcessBuilder(PYTHON, "-c", "import confluent_kafka, avro, requests")
-        .redirectErrorStream(true).start();
-    String output = new String(check.getInputStream().readAllBytes());
-    assertThat(check.waitFor()).as("Debian's Python Kafka clients are missing (%s); run scripts/test, or "
-        + "apt-get install python3-confluent-kafka python3-avro python3-requests", output.strip()).isZero();
   }
 }
