@@ -46,6 +46,11 @@ public enum Metric {
                         + keys(allowed)));
     }
 
+    /** Looks a metric up by its key, e.g. in a stored run summary; unknown keys fail with the list. */
+    public static Metric fromKey(String key) {
+        return ofKey(key, all());
+    }
+
     static String keys(List<Metric> metrics) {
         return metrics.stream().map(Metric::key).collect(Collectors.joining(", "));
     }

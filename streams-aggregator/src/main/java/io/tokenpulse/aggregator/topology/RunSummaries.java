@@ -152,6 +152,7 @@ final class RunSummaries {
     static MetricSummary summary(MetricStats stats) {
         return MetricSummary.newBuilder()
                 .setMetric(stats.metric().key())
+                .setCount(stats.count())
                 .setMeanMs(stats.meanMs())
                 .setMedianMs(stats.medianMs())
                 .setStdMs(stats.stdMs())
