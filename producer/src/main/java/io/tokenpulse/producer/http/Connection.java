@@ -56,15 +56,24 @@ final class Connection extends ChannelInboundHandlerAdapter {
         channel = ctx.channel();
     }
 
-    /** Writes the request; the caller made sure this connection is open and idle. */
-    void start(StreamRequest request, StreamListener listener) {
+    /**
+     * Reports the connect time and writes the request; the caller made sure this connection is
+     * open and idle.
+     *
+     * @param connectNs time spent opening this connection for the request, 0 when reused
+     */
+    void start(StreamRequest request, StreamListener listener, long connectNs) {
         if (exchange != null) {
             throw new IllegalStateException("bug: a second request was given to a connection that is still streaming");
         }
+        Exchange started = new Exchange(listener, System.nanoTime());
+        exchange = started;
+        if (!notifyInFlight(started, () -> listener.onConnected(connectNs))) {
+            return;
+        }
         FullHttpRequest http = encode(request);
         long sentNs = System.nanoTime();
-        Exchange started = new Exchange(listener, sentNs);
-        exchange = started;
+        started.sentAt(sentNs);
         if (!notifyInFlight(started, () -> listener.onRequestSent(sentNs))) {
             http.release();
             return;

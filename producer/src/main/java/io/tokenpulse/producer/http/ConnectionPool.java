@@ -59,8 +59,7 @@ final class ConnectionPool {
         if (reused != null) {
             reused.channel().eventLoop().execute(() -> {
                 if (reused.channel().isActive()) {
-                    listener.onConnected(0);
-                    reused.start(request, listener);
+                    reused.start(request, listener, 0);
                 } else {
                     send(request, listener); // closed by the server meanwhile: take another
                 }
@@ -74,8 +73,7 @@ final class ConnectionPool {
                 return;
             }
             long connectNs = System.nanoTime() - connectStartNs;
-            listener.onConnected(connectNs);
-            connect.channel().pipeline().get(Connection.class).start(request, listener);
+            connect.channel().pipeline().get(Connection.class).start(request, listener, connectNs);
         });
     }
 

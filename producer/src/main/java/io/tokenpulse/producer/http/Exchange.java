@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 final class Exchange {
 
     final StreamListener listener;
-    final long sentNs;
+    /** Last read, or the send while nothing was read yet: what the read-idle timeout counts from. */
     long lastReadNs;
     int status;
     boolean keepAlive = true;
@@ -18,10 +18,13 @@ final class Exchange {
     ScheduledFuture<?> idleTimer;
     private final StringBuilder errorBody = new StringBuilder();
 
-    Exchange(StreamListener listener, long sentNs) {
+    Exchange(StreamListener listener, long startNs) {
         this.listener = listener;
-        this.sentNs = sentNs;
-        this.lastReadNs = sentNs;
+        this.lastReadNs = startNs;
+    }
+
+    void sentAt(long sentNs) {
+        lastReadNs = sentNs;
     }
 
     void keepErrorBody(ByteBuf content, int maxBytes) {
