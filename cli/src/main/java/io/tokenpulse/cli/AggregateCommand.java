@@ -1,0 +1,68 @@
+package io.tokenpulse.cli;
+
+import io.tokenpulse.aggregator.topology.Aggregator;
+import io.tokenpulse.aggregator.topology.StreamsSettings;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tokenpulse aggregate}: the Kafka Streams aggregator as a long-running service. Several
+ * instances with the same application id share the work through Kafka Streams' partitions.
+ */
+@Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Run the aggregator (Kafka Streams, exactly once) until Ctrl-C.")
+final class AggregateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin KafkaOptions kafka;
+
+  @Option(names = "--application-id", defaultValue = StreamsSettings.DEFAULT_APPLICATION_ID,
+      description = "Kafka Streams application id; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
+  String applicationId;
+
+  @Option(names = "--window-size-ms", defaultValue = "10000",
+      description = "Size of the live metric windows in ms (default: ${DEFAULT-VALUE}).")
+  long windowSizeMs;
+
+  @Option(names = "--window-grace-ms", defaultValue = "30000",
+      description = "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
+  long windowGraceMs;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    if (windowSizeMs <= 0 || windowGraceMs < 0) {
+      throw UserError.usage("--window-size-ms must be > 0 and --window-grace-ms >= 0");
+    }
+    Pipeline pipeline = Pipeline.connect(kafka);
+    StreamsSettings settings = StreamsSettings.defaults(pipeline.bootstrapServers())
+        .withApplicationId(applicationId)
+        .withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
+    Properties overrides = pipeline.clientProperties();
+    Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      aggregator.close();
+      pipeline.close();
+      stopped.countDown();
+    }, "aggregate-shutdown"));
+    if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
+      throw UserError.failure("the aggregator did not reach RUNNING within 60 s (state "
+          + aggregator.state() + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
+    }
+    out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
+        + (pipeline.embedded() ? " (embedded)" : "") + ". Ctrl-C stops it.");
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+}
