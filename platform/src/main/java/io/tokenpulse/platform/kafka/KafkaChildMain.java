@@ -25,7 +25,8 @@ final class KafkaChildMain {
     try {
       kafka = EmbeddedKafka.start(fromArgs(List.of(args)));
     } catch (RuntimeException e) {
-      System.out.println(FAILED + e.getMessage().replace('\n', ' '));
+      String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+      System.out.println(FAILED + reason.replace('\n', ' '));
       throw e;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "kafka-child-shutdown"));
