@@ -163,6 +163,8 @@ final class KafkaSchemaStore implements SchemaStore {
     // A registered id must survive a broker failure and never be written twice.
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    // Each write is awaited on its own: batching would only add Kafka 4's default 5 ms linger.
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
     config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
     config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
     config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());

@@ -31,6 +31,18 @@ public final class LocalSchemaRegistry implements AutoCloseable {
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
   private static final int HTTP_THREADS = 4;
 
+  /** The JDK server's only switch for TCP_NODELAY; read once, when its first server is created. */
+  private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+  static {
+    // Without it the JDK server sends headers and body as two segments, and Nagle's algorithm with
+    // the client's delayed ACK holds the body ~40 ms: measured 45 ms per GET, 0.5 ms with it.
+    // Set only when the user has not chosen; it has no effect if another JDK server came first.
+    if (System.getProperty(NODELAY_PROPERTY) == null) {
+      System.setProperty(NODELAY_PROPERTY, "true");
+    }
+  }
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final SchemaStore store;
