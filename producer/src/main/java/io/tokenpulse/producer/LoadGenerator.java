@@ -1,0 +1,311 @@
+package io.tokenpulse.producer;
+
+import io.tokenpulse.producer.backend.Backend;
+import io.tokenpulse.producer.backend.BackendSettings;
+import io.tokenpulse.producer.backend.Backends;
+import io.tokenpulse.producer.backend.HttpCall;
+import io.tokenpulse.producer.backend.PromptRequest;
+import io.tokenpulse.producer.backend.RequestOutcome;
+import io.tokenpulse.producer.dataset.Datasets;
+import io.tokenpulse.producer.dataset.Prompt;
+import io.tokenpulse.producer.dataset.SampledRequest;
+import io.tokenpulse.producer.http.HttpClientSettings;
+import io.tokenpulse.producer.http.StreamRequest;
+import io.tokenpulse.producer.http.StreamingHttpClient;
+import io.tokenpulse.producer.publish.EventPublisher;
+import io.tokenpulse.producer.publish.PublishCounts;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunFinished;
+import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one load-generator shard of a benchmark the way vLLM's serving benchmark runs, while
+ * publishing every request's and every streamed event's timing to Kafka.
+ *
+ * <p>In order: sample the dataset; wait for {@code <base url>/health}; send the initial single
+ * prompt test run (dataset request 0; not counted, not published; its failure stops the run);
+ * print vLLM's traffic lines; start the progress bar; anchor the schedule start and publish
+ * RunStarted; send each request at {@code start + offset} from a scheduler that never waits on
+ * responses (only on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per
+ * timing event from the I/O thread, and RequestFinished; once every request finished, flush
+ * Kafka for at most {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
+ *
+ * <p>Timing never waits on Kafka: publishing only appends to the producer's bounded buffer, and
+ * what cannot be delivered is counted ({@link LoadResult#recordsNotDelivered()}). Server errors
+ * are failed requests with reasons, never an exception. Only counters outlive a finished
+ * request, so memory stays bounded in duration mode.
+ */
+public final class LoadGenerator {
+
+    /** How long the end of a run waits for Kafka to acknowledge what it was given. */
+    static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadGenerator.class);
+
+    private LoadGenerator() {
+    }
+
+    /**
+     * Runs the shard described by {@code settings} and returns its counts. Prints vLLM's
+     * pre-run lines and the progress bar to {@code out}; logs nothing secret.
+     *
+     * @param publisher an open publisher; left open (the caller closes it)
+     * @param tokenizer the tokenizer named by {@code settings.workload().tokenizerId()}
+     * @throws IllegalArgumentException when the dataset cannot be built from the settings
+     * @throws IllegalStateException when the server is not ready within the readiness timeout, or
+     *     the initial test run fails (vLLM's message, with the error)
+     * @throws InterruptedException when interrupted; requests in flight are then cancelled, and
+     *     RunFinished is still published
+     */
+    public static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out)
+            throws InterruptedException {
+        return run(settings, publisher, tokenizer, out, HttpClientSettings.defaults());
+    }
+
+    static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out,
+                          HttpClientSettings httpSettings) throws InterruptedException {
+        LoadSettings.Workload workload = settings.workload();
+        Backend backend = Backends.get(settings.target().backend());
+        BackendSettings backendSettings = settings.target().backendSettings();
+        // Sampled before anything is timed, as vLLM does.
+        List<SampledRequest> samples = Datasets.create(workload.dataset(), tokenizer)
+                .sample(workload.numPrompts(), workload.arrivals().seed());
+
+        HealthCheck.awaitReady(settings.target().healthUrl(), settings.readinessTimeout(), out);
+        ExecutorService counting = Executors.newSingleThreadExecutor(daemon("tp-token-count"));
+        try (StreamingHttpClient client = new StreamingHttpClient(httpSettings)) {
+            testRun(client, backend, backendSettings, samples.get(0), settings.requestIdPrefix(), out);
+            printTraffic(workload, out);
+            Shard shard = new Shard(settings.shardIndex(), settings.shardCount());
+            RequestPlan plan = workload.durationMinutes() == null
+                    ? RequestPlan.fixed(workload.arrivals(), shard, samples)
+                    : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
+            samples = null; // the plan holds what is still to send
+            return sendAll(settings, plan, client, backend, backendSettings, publisher, tokenizer, counting, out);
+        } finally {
+            counting.shutdownNow();
+        }
+    }
+
+    /** vLLM's initial single prompt test run, with vLLM's messages. */
+    private static void testRun(StreamingHttpClient client, Backend backend, BackendSettings backendSettings,
+                                SampledRequest sample, String requestIdPrefix, PrintStream out)
+            throws InterruptedException {
+        out.println("Starting initial single prompt test run...");
+        ProbeRequest probe = new ProbeRequest(backend.newResponse());
+        // vLLM sends the test request without a request id; one is required here, so it gets a
+        // name that cannot be mistaken for a request index.
+        client.send(streamRequest(backend.buildRequest(backendSettings,
+                new PromptRequest(requestIdPrefix + "test", promptText(sample.prompt()), sample.expectedOutputLen()))),
+                probe);
+        RequestOutcome outcome;
+        try {
+            outcome = probe.outcome().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the initial test run failed unexpectedly: " + e.getCause(), e.getCause());
+        }
+        if (!outcome.success()) {
+            throw new IllegalStateException("Initial test run failed - Please make sure benchmark arguments are"
+                    + " correctly specified. Error: " + outcome.error());
+        }
+        out.println("Initial test run completed. Starting main benchmark run...");
+    }
+
+    private static void printTraffic(LoadSettings.Workload workload, PrintStream out) {
+        var arrivals = workload.arrivals();
+        if (arrivals.rampUp() != null) {
+            out.println("Traffic ramp-up strategy: " + arrivals.rampUp().strategy().name().toLowerCase() + ".");
+            out.println("Will increase RPS from " + rps(arrivals.rampUp().startRps()) + " to "
+                    + rps(arrivals.rampUp().endRps()) + " RPS over the duration of the benchmark.");
+        } else {
+            out.println("Traffic request rate: " + PythonFloat.repr(arrivals.requestRate()));
+        }
+        out.println("Burstiness factor: " + PythonFloat.repr(arrivals.burstiness()) + " ("
+                + (arrivals.burstiness() == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
+        out.println("Maximum request concurrency: "
+                + (workload.maxConcurrency() == null ? "None" : workload.maxConcurrency()));
+        if (workload.durationMinutes() != null) {
+            out.println("Benchmark duration: " + PythonFloat.repr(workload.durationMinutes()) + " minutes");
+        }
+    }
+
+    /** vLLM's ramp-up flags are ints: a whole rate prints without ".0". */
+    private static String rps(double rate) {
+        return rate == Math.rint(rate) ? Long.toString((long) rate) : PythonFloat.repr(rate);
+    }
+
+    private static LoadResult sendAll(LoadSettings settings, RequestPlan plan, StreamingHttpClient client,
+                                      Backend backend, BackendSettings backendSettings, EventPublisher publisher,
+                                      Tokenizer tokenizer, ExecutorService counting, PrintStream out)
+            throws InterruptedException {
+        LoadSettings.Workload workload = settings.workload();
+        RunTally tally = new RunTally();
+        Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
+        try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
+            Anchor anchor = Anchor.now();
+            publisher.publishRun(runStarted(settings, anchor, plan.plannedSize()));
+            RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor, sink(publisher), tally,
+                    tokenizer, counting, settings.keepGeneratedText(), () -> {
+                        dispatcher.releasePermit();
+                        progress.step();
+                    });
+            long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
+            try {
+                dispatcher.run(anchor.startNs(), endNs, plan, request -> {
+                    String requestId = settings.requestId(request.index());
+                    StreamRequest http = streamRequest(backend.buildRequest(backendSettings, new PromptRequest(
+                            requestId, promptText(request.sample().prompt()), request.sample().expectedOutputLen())));
+                    return permitNs -> {
+                        tally.requestStarted();
+                        long launchedNs = System.nanoTime();
+                        client.send(http, new RequestStream(run, backend.newResponse(), request, requestId,
+                                permitNs, launchedNs));
+                    };
+                });
+                tally.sendingEnded();
+                awaitAll(tally);
+            } catch (InterruptedException e) {
+                LOG.warn("run {} interrupted: cancelling the requests in flight", settings.runId());
+                tally.sendingEnded();
+                client.close(); // fails every request in flight, so each still gets its RequestFinished
+                awaitAll(tally);
+                Thread.currentThread().interrupt();
+            }
+            return finish(settings, anchor, tally, publisher);
+        }
+    }
+
+    /** Waits for every request's RequestFinished; a second interrupt is remembered, not obeyed. */
+    private static void awaitAll(RunTally tally) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                tally.allFinished().get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static LoadResult finish(LoadSettings settings, Anchor anchor, RunTally tally, EventPublisher publisher) {
+        long lastNs = tally.lastFinishedNs(anchor.startNs());
+        PublishCounts beforeFinish = publisher.flush(FLUSH_TIMEOUT);
+        publisher.publishRun(event(settings, RunFinished.newBuilder()
+                .setFinishedEpochNs(anchor.epochNs(lastNs))
+                .setRequestsStarted(tally.started())
+                .setRequestsSucceeded(tally.succeeded())
+                .setRequestsFailed(tally.failed())
+                .setChunkEvents(tally.chunkEvents())
+                .setRecordsNotDelivered(beforeFinish.notDelivered())
+                .build()));
+        PublishCounts counts = publisher.flush(FLUSH_TIMEOUT);
+        if (counts.notDelivered() > 0) {
+            LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(), counts.notDelivered(),
+                    counts.failed());
+        }
+        return new LoadResult(tally.started(), tally.succeeded(), tally.failed(), tally.chunkEvents(),
+                counts.notDelivered(), sortedByCount(tally.failureReasons()), anchor.startEpochNs(),
+                anchor.offsetNs(lastNs));
+    }
+
+    private static RunEvent runStarted(LoadSettings settings, Anchor anchor, int plannedSize) {
+        LoadSettings.Target target = settings.target();
+        LoadSettings.Workload workload = settings.workload();
+        LoadSettings.Reporting reporting = settings.reporting();
+        return event(settings, RunStarted.newBuilder()
+                .setScheduleStartEpochNs(anchor.startEpochNs())
+                .setBackend(target.backend())
+                .setModelId(target.model())
+                .setTokenizerId(workload.tokenizerId())
+                .setEndpointUrl(target.endpointUrl().toString())
+                .setNumPrompts(plannedSize < 0 ? null : plannedSize)
+                .setRequestRate(workload.arrivals().requestRate())
+                .setBurstiness(workload.arrivals().burstiness())
+                .setMaxConcurrency(workload.maxConcurrency())
+                .setPercentileMetrics(reporting.percentileMetrics())
+                .setMetricPercentiles(reporting.metricPercentiles())
+                .setGoodput(reporting.goodput())
+                .setConfigJson(reporting.configJson())
+                .setTokenpulseVersion(version())
+                .build());
+    }
+
+    private static RunEvent event(LoadSettings settings, Object startedOrFinished) {
+        return RunEvent.newBuilder()
+                .setRunId(settings.runId())
+                .setShardIndex(settings.shardIndex())
+                .setShardCount(settings.shardCount())
+                .setEvent(startedOrFinished)
+                .build();
+    }
+
+    private static RecordSink sink(EventPublisher publisher) {
+        return new RecordSink() {
+            @Override
+            public void publishRequest(RequestEvent event) {
+                publisher.publishRequest(event);
+            }
+
+            @Override
+            public void publishChunk(Chunk chunk) {
+                publisher.publishChunk(chunk);
+            }
+        };
+    }
+
+    private static StreamRequest streamRequest(HttpCall call) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        call.headers().forEach(h -> headers.put(h.name(), h.value()));
+        return new StreamRequest(call.uri(), headers, call.body());
+    }
+
+    /** The text the backend sends; chat prompts are one user message (see {@code PromptStyle}). */
+    private static String promptText(Prompt prompt) {
+        if (prompt instanceof Prompt.Text text) {
+            return text.text();
+        }
+        return ((Prompt.Chat) prompt).messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
+    }
+
+    private static Map<String, Long> sortedByCount(Map<String, Long> reasons) {
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        reasons.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
+    }
+
+    private static String version() {
+        String version = LoadGenerator.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,33 @@
+package io.tokenpulse.producer;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one shard's run did, as its RunFinished record reports it, for the caller's console and
+ * exit code. The metrics themselves are computed downstream from the records.
+ *
+ * @param started requests sent, excluding the initial test request
+ * @param succeeded requests that succeeded (METRICS.md, success)
+ * @param failed requests that failed; {@code started == succeeded + failed}
+ * @param chunkEvents chunk records handed to Kafka
+ * @param recordsNotDelivered records of any kind not delivered to Kafka when the run ended,
+ *     including its RunFinished record if that one did not make it either
+ * @param failureReasons failed requests by reason, most frequent first; reasons beyond the first
+ *     {@value RunTally#MAX_REASONS} distinct ones are counted under {@link RunTally#OTHER_REASON}
+ * @param scheduleStartEpochNs wall clock at the schedule start, ns since the Unix epoch
+ * @param durationNs benchmark duration: from the schedule start until the last request finished
+ *     (METRICS.md, benchmark duration); 0 when nothing was sent
+ */
+public record LoadResult(long started, long succeeded, long failed, long chunkEvents, long recordsNotDelivered,
+                         Map<String, Long> failureReasons, long scheduleStartEpochNs, long durationNs) {
+
+    public LoadResult {
+        failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));
+        if (started != succeeded + failed) {
+            throw new IllegalArgumentException("started (" + started + ") must equal succeeded (" + succeeded
+                    + ") + failed (" + failed + ")");
+        }
+    }
+}

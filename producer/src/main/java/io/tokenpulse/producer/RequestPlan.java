@@ -1,0 +1,93 @@
+package io.tokenpulse.producer;
+
+import io.tokenpulse.producer.dataset.SampledRequest;
+import io.tokenpulse.producer.schedule.ArrivalSchedule;
+import io.tokenpulse.producer.schedule.ArrivalSettings;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
+
+/**
+ * The requests one shard sends, in schedule order, with their offsets. Every shard draws the
+ * whole run's schedule from the same seed and keeps the requests it owns, so together the shards
+ * send exactly the schedule one load generator would.
+ *
+ * <ul>
+ *   <li>Fixed count: the precomputed schedule of {@code numPrompts} requests; request {@code i}
+ *       sends sample {@code i}. Samples are dropped as they are handed out.</li>
+ *   <li>Duration mode: offsets drawn lazily until the duration ends; request {@code i} sends
+ *       sample {@code i % samples}, so a 24-hour run keeps only the sampled pool.</li>
+ * </ul>
+ * Not thread-safe: the scheduler alone iterates it.
+ */
+final class RequestPlan implements Iterator<PlannedRequest> {
+
+    private final Shard shard;
+    private final PrimitiveIterator.OfLong offsetsNs;
+    private final SampledRequest[] samples;
+    private final boolean cycle;
+    private final int plannedSize;
+    private int nextIndex;
+    private PlannedRequest next;
+
+    private RequestPlan(Shard shard, PrimitiveIterator.OfLong offsetsNs, SampledRequest[] samples, boolean cycle,
+                        int plannedSize) {
+        this.shard = shard;
+        this.offsetsNs = offsetsNs;
+        this.samples = samples;
+        this.cycle = cycle;
+        this.plannedSize = plannedSize;
+    }
+
+    /** {@code samples.size()} requests on the precomputed schedule. */
+    static RequestPlan fixed(ArrivalSettings arrivals, Shard shard, List<SampledRequest> samples) {
+        ArrivalSchedule schedule = ArrivalSchedule.precompute(arrivals, samples.size());
+        return new RequestPlan(shard, Arrays.stream(schedule.offsetsNs()).iterator(),
+                samples.toArray(SampledRequest[]::new), false, shard.sizeOf(samples.size()));
+    }
+
+    /** Requests until {@code durationNs}, cycling through {@code samples}. */
+    static RequestPlan forDuration(ArrivalSettings arrivals, long durationNs, Shard shard, List<SampledRequest> samples) {
+        if (samples.isEmpty()) {
+            throw new IllegalArgumentException("--num-prompts must be >= 1 to have prompts to cycle through");
+        }
+        return new RequestPlan(shard, ArrivalSchedule.forDuration(arrivals, durationNs),
+                samples.toArray(SampledRequest[]::new), true, -1);
+    }
+
+    /** Requests this shard will send, or -1 when the duration decides. */
+    int plannedSize() {
+        return plannedSize;
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (next == null && offsetsNs.hasNext()) {
+            long offsetNs = offsetsNs.nextLong();
+            int index = nextIndex++;
+            if (index < 0) {
+                throw new IllegalStateException("more than 2^31 requests in one run; split it into several runs");
+            }
+            if (shard.owns(index)) {
+                int slot = cycle ? index % samples.length : index;
+                next = new PlannedRequest(index, offsetNs, samples[slot]);
+                if (!cycle) {
+                    samples[slot] = null; // sent once: let the prompt go
+                }
+            }
+        }
+        return next != null;
+    }
+
+    @Override
+    public PlannedRequest next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        PlannedRequest planned = next;
+        next = null;
+        return planned;
+    }
+}

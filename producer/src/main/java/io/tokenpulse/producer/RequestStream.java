@@ -1,0 +1,165 @@
+package io.tokenpulse.producer;
+
+import io.tokenpulse.producer.backend.RequestOutcome;
+import io.tokenpulse.producer.backend.ResponseTracker;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestFinished;
+import io.tokenpulse.schemas.avro.RequestStarted;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One benchmark request's records: RequestStarted when the response starts (or the request
+ * fails first), one Chunk per timing event straight from the I/O callback, and RequestFinished
+ * at the end, every one handed to the sink without waiting.
+ *
+ * <p>RequestStarted is published once the status line arrived rather than just before the write:
+ * serializing a record there would sit between {@code sent} and the bytes leaving.
+ *
+ * <p>RequestFinished (METRICS.md, per-request values): output tokens are
+ * {@code usage.completion_tokens} when the server reported a count above 0, else the tokenizer's
+ * count of the generated text (done off the I/O thread); prompt length is
+ * {@code usage.prompt_tokens} when reported, else the dataset's count. A request that was never
+ * written (connect failed) reports {@code sent} as the moment it was handed to the client.
+ * Offsets count from the shard's schedule start; {@code first_ns}/{@code last_ns} and chunk
+ * offsets from {@code sent}.
+ *
+ * <p>Threading: I/O-thread confined, like its {@link StreamReader}; the state it keeps lives only
+ * until the request finished.
+ */
+final class RequestStream extends StreamReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestStream.class);
+
+    private final RunContext run;
+    private final int index;
+    private final String requestId;
+    private final int datasetPromptLen;
+    private final int expectedOutputLen;
+    private final long scheduledOffsetNs;
+    private final long permitNs;
+    private final long launchedNs;
+    private boolean startPublished;
+
+    /**
+     * @param scheduledOffsetNs the request's slot, ns after the schedule start
+     * @param permitNs when it got its permit, or {@link Dispatcher#NO_LIMIT}
+     * @param launchedNs when it was handed to the HTTP client
+     */
+    RequestStream(RunContext run, ResponseTracker tracker, PlannedRequest request, String requestId,
+                  long permitNs, long launchedNs) {
+        super(tracker);
+        this.run = run;
+        this.index = request.index();
+        this.requestId = requestId;
+        this.datasetPromptLen = request.sample().promptLen();
+        this.expectedOutputLen = request.sample().expectedOutputLen();
+        this.scheduledOffsetNs = request.offsetNs();
+        this.permitNs = permitNs;
+        this.launchedNs = launchedNs;
+    }
+
+    @Override
+    void responseStarted() {
+        publishStarted();
+    }
+
+    @Override
+    void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {
+        run.sink().publishChunk(Chunk.newBuilder()
+                .setRunId(run.runId())
+                .setShardIndex(run.shardIndex())
+                .setRequestIndex(index)
+                .setSeq(step.seq())
+                .setOffsetNs(arrivalNs - effectiveSentNs())
+                .setGapNs(step.gapNs())
+                .setArrivedEpochNs(run.anchor().epochNs(arrivalNs))
+                .setTokens(step.tokens())
+                .setBytes(bytes)
+                .build());
+        run.tally().chunkPublished();
+    }
+
+    @Override
+    void ended(RequestOutcome outcome, long endNs) {
+        publishStarted();
+        run.onEnd().run();
+        Integer reported = outcome.reportedOutputTokens();
+        if (reported != null || outcome.generatedText().isEmpty()) {
+            publishFinished(outcome, reported == null ? 0 : reported, endNs);
+        } else {
+            run.counting().execute(() -> publishFinished(outcome, countTokens(outcome.generatedText()), endNs));
+        }
+    }
+
+    /** A tokenizer failure must not lose the request's record (the run waits for every one). */
+    private int countTokens(String text) {
+        try {
+            return run.tokenizer().countTokens(text);
+        } catch (RuntimeException e) {
+            LOG.warn("request {}: counting the output tokens failed, reporting 0: {}", requestId, e.toString());
+            return 0;
+        }
+    }
+
+    private void publishStarted() {
+        if (startPublished) {
+            return;
+        }
+        startPublished = true;
+        run.sink().publishRequest(event(RequestStarted.newBuilder()
+                .setPromptLen(datasetPromptLen)
+                .setExpectedOutputLen(expectedOutputLen)
+                .setScheduledOffsetNs(scheduledOffsetNs)
+                .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
+                .setSentOffsetNs(run.anchor().offsetNs(effectiveSentNs()))
+                .setConnectNs(connectNs())
+                .build()));
+    }
+
+    private void publishFinished(RequestOutcome outcome, int outputTokens, long endNs) {
+        long sentNs = effectiveSentNs();
+        Integer usagePrompt = outcome.usage() == null ? null : outcome.usage().promptTokens();
+        Integer usageCompletion = outcome.usage() == null ? null : outcome.usage().completionTokens();
+        run.sink().publishRequest(event(RequestFinished.newBuilder()
+                .setSuccess(outcome.success())
+                .setHttpStatus(outcome.httpStatus())
+                .setError(outcome.error())
+                .setPromptLen(usagePrompt != null ? usagePrompt : datasetPromptLen)
+                .setOutputTokens(outputTokens)
+                .setUsagePromptTokens(usagePrompt)
+                .setUsageCompletionTokens(usageCompletion)
+                .setChunkEvents(outcome.chunkEvents())
+                .setScheduledOffsetNs(scheduledOffsetNs)
+                .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
+                .setSentOffsetNs(run.anchor().offsetNs(sentNs))
+                .setConnectNs(connectNs())
+                .setFirstNs(outcome.firstNs() == null ? null : outcome.firstNs() - sentNs)
+                .setLastNs(outcome.lastNs() == null ? null : outcome.lastNs() - sentNs)
+                .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
+                .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
+                .build()));
+        run.tally().finished(outcome.success(), outcome.error(), endNs);
+    }
+
+    private RequestEvent event(Object startedOrFinished) {
+        return RequestEvent.newBuilder()
+                .setRunId(run.runId())
+                .setShardIndex(run.shardIndex())
+                .setRequestIndex(index)
+                .setRequestId(requestId)
+                .setEvent(startedOrFinished)
+                .build();
+    }
+
+    /** {@code sent}; for a request never written, when it was handed to the client. */
+    private long effectiveSentNs() {
+        return sentNs() >= 0 ? sentNs() : launchedNs;
+    }
+
+    /** {@code permit}; without a concurrency limit it equals {@code sent} (METRICS.md). */
+    private long effectivePermitNs() {
+        return permitNs == Dispatcher.NO_LIMIT ? effectiveSentNs() : permitNs;
+    }
+}

@@ -1,0 +1,22 @@
+package io.tokenpulse.producer;
+
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.util.concurrent.Executor;
+
+/**
+ * What every request of a shard's run shares.
+ *
+ * @param runId the run's id
+ * @param shardIndex this shard
+ * @param anchor the schedule start, for offsets and epoch times
+ * @param sink where records go
+ * @param tally the run's counters
+ * @param tokenizer counts output tokens when the server reports none
+ * @param counting runs that counting off the I/O threads (a long output takes the tokenizer
+ *     milliseconds, which would delay the arrival stamps of the other streams of that thread)
+ * @param keepGeneratedText put the generated text into RequestFinished
+ * @param onEnd called once per request when its stream ended (permit release, progress)
+ */
+record RunContext(String runId, int shardIndex, Anchor anchor, RecordSink sink, RunTally tally,
+                  Tokenizer tokenizer, Executor counting, boolean keepGeneratedText, Runnable onEnd) {
+}

@@ -1,0 +1,108 @@
+package io.tokenpulse.producer;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The run's counters and its end: how many requests started, succeeded and failed (failures by
+ * reason), how many chunk records were published, when the last request finished, and a future
+ * that completes once sending has ended and every started request has finished. Only counters
+ * live here, never per-request data, so a 24-hour run stays bounded.
+ *
+ * <p>Threading: every method may be called from any thread (the scheduler and the I/O threads).
+ */
+final class RunTally {
+
+    /** Distinct failure reasons kept; servers that put request ids in errors would grow it without end. */
+    static final int MAX_REASONS = 100;
+    static final String OTHER_REASON = "(other reasons)";
+
+    private final LongAdder started = new LongAdder();
+    private final LongAdder succeeded = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder chunks = new LongAdder();
+    private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
+    private final AtomicLong lastFinishedNs = new AtomicLong(Long.MIN_VALUE);
+    /** Requests not finished yet, plus one for the scheduler until it stops sending. */
+    private final AtomicLong outstanding = new AtomicLong(1);
+    private final CompletableFuture<Void> allFinished = new CompletableFuture<>();
+
+    /** A request is about to be handed to the HTTP client. */
+    void requestStarted() {
+        outstanding.incrementAndGet();
+        started.increment();
+    }
+
+    void chunkPublished() {
+        chunks.increment();
+    }
+
+    /** A started request ended at {@code finishedNs}; call exactly once per started request. */
+    void finished(boolean success, String reason, long finishedNs) {
+        if (success) {
+            succeeded.increment();
+        } else {
+            failed.increment();
+            reasonCounter(reason).increment();
+        }
+        lastFinishedNs.accumulateAndGet(finishedNs, Math::max);
+        release();
+    }
+
+    /** The scheduler sent its last request. */
+    void sendingEnded() {
+        release();
+    }
+
+    /** Completes when sending has ended and every started request finished. */
+    CompletableFuture<Void> allFinished() {
+        return allFinished;
+    }
+
+    long started() {
+        return started.sum();
+    }
+
+    long succeeded() {
+        return succeeded.sum();
+    }
+
+    long failed() {
+        return failed.sum();
+    }
+
+    long chunkEvents() {
+        return chunks.sum();
+    }
+
+    /** {@link System#nanoTime()} when the last request finished, or {@code fallbackNs} when none did. */
+    long lastFinishedNs(long fallbackNs) {
+        long last = lastFinishedNs.get();
+        return last == Long.MIN_VALUE ? fallbackNs : last;
+    }
+
+    Map<String, Long> failureReasons() {
+        Map<String, Long> copy = new LinkedHashMap<>();
+        reasons.forEach((reason, count) -> copy.put(reason, count.sum()));
+        return copy;
+    }
+
+    private LongAdder reasonCounter(String reason) {
+        LongAdder counter = reasons.get(reason);
+        if (counter != null) {
+            return counter;
+        }
+        // A racy size check may admit a few more than MAX_REASONS: the bound only has to hold roughly.
+        return reasons.computeIfAbsent(reasons.size() < MAX_REASONS ? reason : OTHER_REASON, r -> new LongAdder());
+    }
+
+    private void release() {
+        if (outstanding.decrementAndGet() == 0) {
+            allFinished.complete(null);
+        }
+    }
+}

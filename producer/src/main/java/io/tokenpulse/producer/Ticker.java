@@ -1,0 +1,34 @@
+package io.tokenpulse.producer;
+
+import java.util.concurrent.locks.LockSupport;
+
+/** The scheduler's clock: a seam so that tests can drive the schedule with a fake one. */
+interface Ticker {
+
+    /** Monotonic time in ns. */
+    long nanoTime();
+
+    /** Returns at {@code deadlineNs} or soon after; at once when it has passed. */
+    void sleepUntil(long deadlineNs) throws InterruptedException;
+
+    /**
+     * {@link System#nanoTime()} and {@link LockSupport#parkNanos}: wakes 50-100 us late on Linux,
+     * which is the send-time error; spinning would be closer but burn a core the I/O threads need.
+     */
+    Ticker SYSTEM = new Ticker() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void sleepUntil(long deadlineNs) throws InterruptedException {
+            for (long leftNs = deadlineNs - System.nanoTime(); leftNs > 0; leftNs = deadlineNs - System.nanoTime()) {
+                LockSupport.parkNanos(leftNs);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for the next scheduled request");
+                }
+            }
+        }
+    };
+}
