@@ -23,7 +23,7 @@ final class PythonFloat {
         double magnitude = Math.abs(value);
         // Python writes plain digits for 1e-4 <= |x| < 1e16, exponent notation outside.
         if (value == 0 || (magnitude >= 1e-4 && magnitude < 1e16)) {
-            String plain = new BigDecimal(Double.toString(value)).toPlainString();
+            String plain = new BigDecimal(Double.toString(value)).stripTrailingZeros().toPlainString();
             return plain.contains(".") ? plain : plain + ".0";
         }
         // Rates and minutes never get here in practice; the digits match, the exponent style not quite.
