@@ -29,6 +29,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoadGenerator {
 
+    /** How long an interrupted run waits for its cancelled requests to report their end. */
+    static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
     /** How long the end of a run waits for Kafka to acknowledge what it was given. */
     static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(30);
 
@@ -183,49 +187,68 @@ public final class LoadGenerator {
                 LOG.warn("run {} interrupted: cancelling the requests in flight", settings.runId());
                 tally.sendingEnded();
                 client.close(); // fails every request in flight, so each still gets its RequestFinished
-                awaitAll(tally);
+                if (!awaitAll(tally, CANCEL_TIMEOUT)) {
+                    LOG.warn("run {}: {} requests did not end within {} of being cancelled; counted as failed"
+                            + " without a RequestFinished record", settings.runId(), tally.unfinished(), CANCEL_TIMEOUT);
+                }
                 Thread.currentThread().interrupt();
             }
             return finish(settings, anchor, tally, publisher);
         }
     }
 
-    /** Waits for every request's RequestFinished; a second interrupt is remembered, not obeyed. */
+    /** Waits for every request's RequestFinished; an interrupt meanwhile is remembered, not obeyed. */
     private static void awaitAll(RunTally tally) {
+        awaitAll(tally, null);
+    }
+
+    /** As {@link #awaitAll(RunTally)}, for at most {@code timeout} (null: no limit); false when it ran out. */
+    private static boolean awaitAll(RunTally tally, Duration timeout) {
+        long deadlineNs = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
         boolean interrupted = false;
-        while (true) {
-            try {
-                tally.allFinished().get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+        try {
+            while (true) {
+                try {
+                    if (timeout == null) {
+                        tally.allFinished().get();
+                    } else {
+                        tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    }
+                    return true;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (TimeoutException e) {
+                    return false;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
     private static LoadResult finish(LoadSettings settings, Anchor anchor, RunTally tally, EventPublisher publisher) {
         long lastNs = tally.lastFinishedNs(anchor.startNs());
+        RunTally.Counts counts = tally.counts();
         PublishCounts beforeFinish = publisher.flush(FLUSH_TIMEOUT);
         publisher.publishRun(event(settings, RunFinished.newBuilder()
                 .setFinishedEpochNs(anchor.epochNs(lastNs))
-                .setRequestsStarted(tally.started())
-                .setRequestsSucceeded(tally.succeeded())
-                .setRequestsFailed(tally.failed())
-                .setChunkEvents(tally.chunkEvents())
+                .setRequestsStarted(counts.started())
+                .setRequestsSucceeded(counts.succeeded())
+                .setRequestsFailed(counts.failed())
+                .setChunkEvents(counts.chunkEvents())
                 .setRecordsNotDelivered(beforeFinish.notDelivered())
                 .build()));
-        PublishCounts counts = publisher.flush(FLUSH_TIMEOUT);
-        if (counts.notDelivered() > 0) {
-            LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(), counts.notDelivered(),
-                    counts.failed());
+        PublishCounts delivery = publisher.flush(FLUSH_TIMEOUT);
+        if (delivery.notDelivered() > 0) {
+            LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(), delivery.notDelivered(),
+                    delivery.failed());
         }
-        return new LoadResult(tally.started(), tally.succeeded(), tally.failed(), tally.chunkEvents(),
-                counts.notDelivered(), sortedByCount(tally.failureReasons()), anchor.startEpochNs(),
+        return new LoadResult(counts.started(), counts.succeeded(), counts.failed(), counts.chunkEvents(),
+                delivery.notDelivered(), sortedByCount(counts.failureReasons()), anchor.startEpochNs(),
                 anchor.offsetNs(lastNs));
     }
 

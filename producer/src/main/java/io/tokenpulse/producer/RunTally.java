@@ -20,6 +20,7 @@ final class RunTally {
     /** Distinct failure reasons kept; servers that put request ids in errors would grow it without end. */
     static final int MAX_REASONS = 100;
     static final String OTHER_REASON = "(other reasons)";
+    static final String UNFINISHED_REASON = "cancelled: the run was interrupted and the request never reported its end";
 
     private final LongAdder started = new LongAdder();
     private final LongAdder succeeded = new LongAdder();
@@ -63,32 +64,38 @@ final class RunTally {
         return allFinished;
     }
 
-    long started() {
-        return started.sum();
+    /** Requests started but not finished yet. */
+    long unfinished() {
+        return Math.max(0, started.sum() - succeeded.sum() - failed.sum());
     }
 
-    long succeeded() {
-        return succeeded.sum();
+    /**
+     * The counts now. Requests that started and have not finished (only after a cancelled run gave
+     * up waiting for them) count as failed under {@link #UNFINISHED_REASON}, so that
+     * {@code started == succeeded + failed} always holds.
+     */
+    Counts counts() {
+        long succeededNow = succeeded.sum();
+        long failedNow = failed.sum();
+        long startedNow = started.sum();
+        Map<String, Long> reasonsNow = new LinkedHashMap<>();
+        reasons.forEach((reason, count) -> reasonsNow.put(reason, count.sum()));
+        long unfinished = Math.max(0, startedNow - succeededNow - failedNow);
+        if (unfinished > 0) {
+            reasonsNow.merge(UNFINISHED_REASON, unfinished, Long::sum);
+        }
+        return new Counts(succeededNow + failedNow + unfinished, succeededNow, failedNow + unfinished, chunks.sum(),
+                reasonsNow);
     }
 
-    long failed() {
-        return failed.sum();
-    }
-
-    long chunkEvents() {
-        return chunks.sum();
+    /** A snapshot of the counters; {@code started == succeeded + failed}. */
+    record Counts(long started, long succeeded, long failed, long chunkEvents, Map<String, Long> failureReasons) {
     }
 
     /** {@link System#nanoTime()} when the last request finished, or {@code fallbackNs} when none did. */
     long lastFinishedNs(long fallbackNs) {
         long last = lastFinishedNs.get();
         return last == Long.MIN_VALUE ? fallbackNs : last;
-    }
-
-    Map<String, Long> failureReasons() {
-        Map<String, Long> copy = new LinkedHashMap<>();
-        reasons.forEach((reason, count) -> copy.put(reason, count.sum()));
-        return copy;
     }
 
     private LongAdder reasonCounter(String reason) {

@@ -69,8 +69,8 @@ class RequestStreamTest {
         assertThat(finished.getFinishedOffsetNs()).isEqualTo(83 * MS);
         assertThat(finished.getGeneratedText()).isEqualTo("abc");
         assertThat(requests.get(1).getRequestId()).isEqualTo("bench-7");
-        assertThat(tally.succeeded()).isEqualTo(1);
-        assertThat(tally.chunkEvents()).isEqualTo(3);
+        assertThat(tally.counts().succeeded()).isEqualTo(1);
+        assertThat(tally.counts().chunkEvents()).isEqualTo(3);
         assertThat(ends).isEqualTo(1);
     }
 
@@ -106,8 +106,8 @@ class RequestStreamTest {
         assertThat(finished.getError()).isEqualTo("HTTP 500: {\"error\": {\"message\": \"boom\"}}");
         assertThat(finished.getFirstNs()).isNull();
         assertThat(finished.getChunkEvents()).isZero();
-        assertThat(tally.failed()).isEqualTo(1);
-        assertThat(tally.failureReasons()).containsEntry(finished.getError(), 1L);
+        assertThat(tally.counts().failed()).isEqualTo(1);
+        assertThat(tally.counts().failureReasons()).containsEntry(finished.getError(), 1L);
     }
 
     @Test
