@@ -32,7 +32,13 @@ public final class Aggregator implements AutoCloseable {
      * defaults of {@link StreamsSettings#toProperties}.
      */
     public static Aggregator start(Topics topics, StreamsSettings settings, Properties overrides) {
-        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(topics, settings),
+        return start(topics, settings, overrides, TopologyListener.NONE);
+    }
+
+    /** As {@link #start(Topics, StreamsSettings, Properties)}, with live metrics fed to {@code listener}. */
+    public static Aggregator start(Topics topics, StreamsSettings settings, Properties overrides,
+                                   TopologyListener listener) {
+        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(topics, settings, listener),
                 settings.toProperties(overrides));
         Aggregator aggregator = new Aggregator(streams);
         streams.setStateListener((now, before) -> aggregator.onStateChange(now, before));

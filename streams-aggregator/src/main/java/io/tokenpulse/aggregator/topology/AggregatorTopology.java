@@ -53,6 +53,11 @@ public final class AggregatorTopology {
     }
 
     public static Topology build(Topics topics, StreamsSettings settings) {
+        return build(topics, settings, TopologyListener.NONE);
+    }
+
+    /** As {@link #build(Topics, StreamsSettings)}, showing the records to {@code listener} on the way. */
+    public static Topology build(Topics topics, StreamsSettings settings, TopologyListener listener) {
         StreamsBuilder builder = new StreamsBuilder();
         RequestJoin.stores().forEach(builder::addStateStore);
         RunStage.stores().forEach(builder::addStateStore);
@@ -73,6 +78,7 @@ public final class AggregatorTopology {
         // One request's chunks and finish share a key and a partition: join them into its metrics
         // once the finish and every chunk it announces are in, whatever the order.
         KStream<String, RequestMetrics> joined = chunks
+                .peek((key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
                 .process(RequestJoin.ChunkSide::new, Named.as("join-chunks"), RequestJoin.storeNames())
                 .merge(finishes.process(RequestJoin.FinishSide::new, Named.as("join-finishes"),
                         RequestJoin.storeNames()), Named.as("joined-requests"));
@@ -87,7 +93,8 @@ public final class AggregatorTopology {
         KStream<String, RunEvent> runsByRun = runs
                 .selectKey((key, event) -> event.getRunId(), Named.as("key-runs-by-run"))
                 .repartition(Repartitioned.with(Serdes.String(), runSerde)
-                        .withName("runs-by-run").withNumberOfPartitions(settings.runPartitions()));
+                        .withName("runs-by-run").withNumberOfPartitions(settings.runPartitions()))
+                .peek((runId, event) -> listener.onRunEvent(event), Named.as("observe-runs"));
 
         // Per run: put epoch times on requests once their shard's start is known, keep them, and
         // summarize the run once every shard finished and every started request is in.
@@ -99,9 +106,11 @@ public final class AggregatorTopology {
                 .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
                 .defaultBranch(Branched.as("summaries"));
         KStream<String, RequestMetrics> resolved = runStage.get("run-output-requests")
-                .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"));
+                .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"))
+                .peek((runId, metrics) -> listener.onRequestMetrics(metrics), Named.as("observe-requests"));
         KStream<String, RunSummary> summaries = runStage.get("run-output-summaries")
-                .mapValues(value -> (RunSummary) value, Named.as("run-summaries"));
+                .mapValues(value -> (RunSummary) value, Named.as("run-summaries"))
+                .peek((runId, summary) -> listener.onRunSummary(summary), Named.as("observe-summaries"));
 
         // Per-request output keeps the inputs' key, so a consumer can find one request.
         resolved.selectKey((runId, metrics) -> requestKey(metrics), Named.as("key-request-metrics"))
@@ -118,6 +127,7 @@ public final class AggregatorTopology {
                 .toStream(Named.as("window-updates"))
                 .map((window, acc) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, acc)),
                         Named.as("window-metrics"))
+                .peek((runId, window) -> listener.onWindowMetrics(window), Named.as("observe-windows"))
                 .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));
 
         // Exactly one summary per run (the run stage deletes the run's state as it emits it).

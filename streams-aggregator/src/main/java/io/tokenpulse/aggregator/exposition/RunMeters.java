@@ -1,0 +1,224 @@
+package io.tokenpulse.aggregator.exposition;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.WindowLatency;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The meters of one run, tagged {@code run_id}, {@code model}, {@code backend}. They are
+ * registered once the run's tags are known ({@link #tag}); chunks counted before that are kept
+ * and show up with the counter. Threading: any thread; the hot paths take no lock.
+ */
+final class RunMeters {
+    static final String UNKNOWN = "unknown";
+
+    /** Latency timers span 100 µs (ITL of multi-event reads) to 15 min (E2EL under overload). */
+    private static final Duration MIN_EXPECTED = Duration.ofNanos(100_000);
+    private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
+    private static final double MS_PER_S = 1e3;
+
+    private final String runId;
+    private final MeterRegistry registry;
+    private final LongAdder chunkEvents = new LongAdder();
+    private final WindowGauges window = new WindowGauges();
+    private volatile Registered meters;
+    private volatile double configuredRequestRate = Double.NaN;
+    private volatile long finishedAtMs = -1;
+
+    RunMeters(String runId, MeterRegistry registry) {
+        this.runId = runId;
+        this.registry = registry;
+    }
+
+    /** Registers the run's meters under these tags; later calls change nothing. */
+    synchronized void tag(String model, String backend, double requestRate) {
+        if (meters == null) {
+            configuredRequestRate = requestRate;
+            meters = new Registered(Tags.of("run_id", runId, "model", model, "backend", backend));
+        }
+    }
+
+    /** The meters, registered with unknown model and backend if the run's start was never seen. */
+    private Registered meters() {
+        Registered registered = meters;
+        if (registered == null) {
+            tag(UNKNOWN, UNKNOWN, Double.NaN);
+            registered = meters;
+        }
+        return registered;
+    }
+
+    void chunk() {
+        chunkEvents.increment();
+    }
+
+    /**
+     * Counts a request by outcome; a successful one adds its tokens and latency samples (METRICS.md,
+     * run values: failures add no tokens and no latency samples, as in vLLM's numbers).
+     */
+    void request(RequestMetrics m) {
+        Registered r = meters();
+        r.requests(m.getSuccess(), failureReason(m)).increment();
+        if (!m.getSuccess()) {
+            return;
+        }
+        r.inputTokens.increment(m.getPromptLen());
+        r.outputTokens.increment(m.getOutputTokens());
+        r.queueDelay.record(m.getQueueDelayNs(), TimeUnit.NANOSECONDS);
+        if (m.getTtftNs() != null) {
+            r.ttft.record(m.getTtftNs(), TimeUnit.NANOSECONDS);
+        }
+        if (m.getE2elNs() != null) {
+            r.e2el.record(m.getE2elNs(), TimeUnit.NANOSECONDS);
+        }
+        if (m.getTpotNs() != null) {
+            r.tpot.record(Math.round(m.getTpotNs()), TimeUnit.NANOSECONDS);
+        }
+        for (Long itlNs : m.getItlNs()) {
+            r.itl.record(itlNs, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    void window(WindowMetrics w) {
+        window.update(meters(), w);
+    }
+
+    void finished(long nowMs) {
+        if (finishedAtMs < 0) {
+            finishedAtMs = nowMs;
+        }
+    }
+
+    boolean active() {
+        return meters != null && finishedAtMs < 0;
+    }
+
+    boolean expired(long nowMs, long retentionMs) {
+        return finishedAtMs >= 0 && nowMs - finishedAtMs >= retentionMs;
+    }
+
+    /** Removes every meter of this run from the registry. */
+    void remove() {
+        List<Meter> ours = registry.getMeters().stream()
+                .filter(meter -> runId.equals(meter.getId().getTag("run_id")))
+                .toList();
+        ours.forEach(registry::remove);
+    }
+
+    /**
+     * A bounded failure class: the HTTP status when the server answered with another than 200,
+     * {@code stream} when it answered 200 and the stream failed, {@code no_response} when no
+     * status arrived (connect failure, timeout, reset before the headers). The free-text reasons
+     * are in the run summary's {@code errors}.
+     */
+    static String failureReason(RequestMetrics m) {
+        if (m.getSuccess()) {
+            return "none";
+        }
+        int status = m.getHttpStatus();
+        if (status == 200) {
+            return "stream";
+        }
+        return status >= 100 && status <= 599 ? "http_" + status : "no_response";
+    }
+
+    private final class Registered {
+        final Tags tags;
+        final Timer ttft;
+        final Timer tpot;
+        final Timer itl;
+        final Timer e2el;
+        final Timer queueDelay;
+        final Counter inputTokens;
+        final Counter outputTokens;
+        final Map<String, Counter> requestsByReason = new ConcurrentHashMap<>();
+
+        Registered(Tags tags) {
+            this.tags = tags;
+            ttft = timer("tokenpulse.request.ttft", "Time to first token of successful requests");
+            tpot = timer("tokenpulse.request.tpot", "Time per output token after the first, requests with n > 1");
+            itl = timer("tokenpulse.request.itl", "Inter-token latency: one sample per streamed event after the first");
+            e2el = timer("tokenpulse.request.e2el", "End-to-end latency of successful requests");
+            queueDelay = timer("tokenpulse.request.queue.delay", "Client-side wait from scheduled to sent");
+            inputTokens = Counter.builder("tokenpulse.input.tokens").tags(tags).baseUnit("tokens")
+                    .description("Prompt tokens of successful requests").register(registry);
+            outputTokens = Counter.builder("tokenpulse.output.tokens").tags(tags).baseUnit("tokens")
+                    .description("Output tokens of successful requests").register(registry);
+            FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue).tags(tags)
+                    .description("Streamed events (chunk records) the aggregator processed").register(registry);
+            Gauge.builder("tokenpulse.run.configured.requests.per.second", RunMeters.this,
+                            run -> run.configuredRequestRate).tags(tags).strongReference(true)
+                    .description("--request-rate of the run (+Inf for inf)").register(registry);
+        }
+
+        private Timer timer(String name, String description) {
+            return Timer.builder(name).tags(tags).description(description)
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(MIN_EXPECTED)
+                    .maximumExpectedValue(MAX_EXPECTED)
+                    .register(registry);
+        }
+
+        Counter requests(boolean success, String reason) {
+            return requestsByReason.computeIfAbsent(reason, r -> Counter.builder("tokenpulse.requests").tags(tags)
+                    .tag("status", success ? "success" : "failure").tag("reason", r)
+                    .description("Finished requests by outcome").register(registry));
+        }
+    }
+
+    /**
+     * The latest window's values as gauges: a window update older than the newest window seen is
+     * ignored. A scrape during an update may mix two windows' values for one metric.
+     */
+    private final class WindowGauges {
+        private final Map<String, Cell> cells = new ConcurrentHashMap<>();
+        private long latestStartMs = Long.MIN_VALUE;
+
+        synchronized void update(Registered r, WindowMetrics w) {
+            if (w.getWindowStartEpochMs() < latestStartMs) {
+                return;
+            }
+            latestStartMs = w.getWindowStartEpochMs();
+            set(r, "tokenpulse.window.requests.per.second", null, null, w.getRequestThroughput());
+            set(r, "tokenpulse.window.output.tokens.per.second", null, null, w.getOutputThroughput());
+            set(r, "tokenpulse.window.total.tokens.per.second", null, null, w.getTotalTokenThroughput());
+            for (WindowLatency latency : w.getLatencies()) {
+                String name = "tokenpulse.window." + latency.getMetric().replace('_', '.');
+                set(r, name, "0.5", "seconds", latency.getMedianMs() / MS_PER_S);
+                set(r, name, "0.9", "seconds", latency.getP90Ms() / MS_PER_S);
+                set(r, name, "0.99", "seconds", latency.getP99Ms() / MS_PER_S);
+                set(r, name + ".mean", null, "seconds", latency.getMeanMs() / MS_PER_S);
+            }
+        }
+
+        private void set(Registered r, String name, String quantile, String baseUnit, double value) {
+            cells.computeIfAbsent(name + '|' + quantile, key -> {
+                Cell cell = new Cell();
+                Gauge.Builder<Cell> gauge = Gauge.builder(name, cell, c -> c.value).tags(r.tags).baseUnit(baseUnit)
+                        .strongReference(true).description("Latest window of the run (event time)");
+                if (quantile != null) {
+                    gauge.tag("quantile", quantile);
+                }
+                gauge.register(registry);
+                return cell;
+            }).value = value;
+        }
+    }
+
+    private static final class Cell {
+        volatile double value = Double.NaN;
+    }
+}

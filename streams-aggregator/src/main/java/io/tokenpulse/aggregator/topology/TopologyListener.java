@@ -1,0 +1,42 @@
+package io.tokenpulse.aggregator.topology;
+
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+
+/**
+ * Sees records as they pass through {@link AggregatorTopology} (live metrics hang off it).
+ *
+ * <p>Threading: called on the Kafka Streams threads, several at once when there are several; an
+ * implementation must be thread-safe, must not block and must not throw. Under exactly-once a
+ * record is seen again when its transaction is retried, so what a listener counts is live
+ * telemetry, not the run's result.
+ */
+public interface TopologyListener {
+
+    /** Listens to nothing. */
+    TopologyListener NONE = new TopologyListener() {
+    };
+
+    /** A decoded chunk, before the request join. */
+    default void onChunk(Chunk chunk) {
+    }
+
+    /** A shard's run record, on the instance that runs that run's summary stage. */
+    default void onRunEvent(RunEvent event) {
+    }
+
+    /** A request's metrics with epoch times resolved, as written to the request-metrics topic. */
+    default void onRequestMetrics(RequestMetrics metrics) {
+    }
+
+    /** An update of one run's window, as written to the window-metrics topic. */
+    default void onWindowMetrics(WindowMetrics window) {
+    }
+
+    /** A run's summary, as written to the run-summaries topic. */
+    default void onRunSummary(RunSummary summary) {
+    }
+}

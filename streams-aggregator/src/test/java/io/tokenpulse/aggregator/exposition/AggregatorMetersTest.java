@@ -1,0 +1,257 @@
+package io.tokenpulse.aggregator.exposition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowLatency;
+import io.tokenpulse.schemas.avro.WindowMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AggregatorMetersTest {
+    static final String RUN = "r1";
+    static final String TAGS = "backend=\"vllm\",model=\"m\",run_id=\"r1\"";
+    static final String QUANTILE_TAGS = "backend=\"vllm\",model=\"m\",quantile=\"%s\",run_id=\"r1\"";
+    static final long MS = 1_000_000L;
+    static final long EPOCH_MS = 1_700_000_000_000L;
+
+    final MockClock clock = new MockClock();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
+            new PrometheusRegistry(), clock);
+    final AggregatorMeters meters = new AggregatorMeters(registry, Duration.ofMinutes(5), clock, null);
+
+    @AfterEach
+    void close() {
+        meters.close();
+    }
+
+    @Test
+    void requestMetersAppearWithPrometheusNamesTagsAndBaseUnits() {
+        meters.onRunEvent(started(RUN, 4.0));
+        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(20 * MS, 30 * MS, 50 * MS), 11));
+        meters.onRequestMetrics(failure(RUN, 1, 503));
+
+        String scrape = registry.scrape();
+
+        assertThat(scrape)
+                .contains("# TYPE tokenpulse_request_ttft_seconds histogram")
+                .contains("tokenpulse_request_ttft_seconds_count{" + TAGS + "} 1")
+                .contains("tokenpulse_request_ttft_seconds_sum{" + TAGS + "} 0.12")
+                .contains("tokenpulse_request_itl_seconds_count{" + TAGS + "} 3")
+                .contains("tokenpulse_request_tpot_seconds_sum{" + TAGS + "} 0.1")
+                .contains("tokenpulse_request_e2el_seconds_sum{" + TAGS + "} 1.12")
+                .contains("tokenpulse_request_queue_delay_seconds_count{" + TAGS + "} 1")
+                .contains("tokenpulse_requests_total{" + TAGS.replace(",run_id", ",reason=\"none\",run_id")
+                        + ",status=\"success\"} 1")
+                .contains("tokenpulse_requests_total{" + TAGS.replace(",run_id", ",reason=\"http_503\",run_id")
+                        + ",status=\"failure\"} 1")
+                .contains("tokenpulse_output_tokens_total{" + TAGS + "} 11")
+                .contains("tokenpulse_input_tokens_total{" + TAGS + "} 100")
+                .contains("tokenpulse_run_configured_requests_per_second{" + TAGS + "} 4.0")
+                .contains("tokenpulse_runs_active 1");
+        assertThat(scrape).doesNotContain("request_id");
+    }
+
+    @Test
+    void latencyBucketsReachBeyondTenMinutesSoHistogramQuantileIsNotClamped() {
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onRequestMetrics(success(RUN, 0, 90_000 * MS, 600_000 * MS, List.of(), 1));
+
+        String scrape = registry.scrape();
+
+        double largestFiniteLe = 0;
+        double smallestLe = Double.MAX_VALUE;
+        Matcher le = Pattern.compile("tokenpulse_request_e2el_seconds_bucket\\{[^}]*le=\"([0-9.eE+-]+)\"").matcher(scrape);
+        int buckets = 0;
+        while (le.find()) {
+            double bound = Double.parseDouble(le.group(1));
+            largestFiniteLe = Math.max(largestFiniteLe, bound);
+            smallestLe = Math.min(smallestLe, bound);
+            buckets++;
+        }
+        assertThat(largestFiniteLe).isGreaterThanOrEqualTo(900.0);
+        assertThat(smallestLe).isLessThanOrEqualTo(0.0001);
+        assertThat(buckets).as("buckets per histogram series").isBetween(20, 120);
+        assertThat(scrape).contains("tokenpulse_request_e2el_seconds_bucket{" + TAGS + ",le=\"+Inf\"} 1");
+    }
+
+    @Test
+    void windowGaugesShowTheNewestWindowAndIgnoreLateUpdatesOfOlderOnes() {
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onWindowMetrics(window(RUN, EPOCH_MS + 10_000, 250.0, 2.5));
+        meters.onWindowMetrics(window(RUN, EPOCH_MS, 999.0, 9.9));
+
+        String scrape = registry.scrape();
+
+        assertThat(scrape)
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.5") + "} 0.1")
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.9") + "} 0.2")
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.25")
+                .contains("tokenpulse_window_ttft_mean_seconds{" + TAGS + "} 0.12")
+                .contains("tokenpulse_window_queue_delay_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.25")
+                .contains("tokenpulse_window_requests_per_second{" + TAGS + "} 2.5")
+                .contains("tokenpulse_window_output_tokens_per_second{" + TAGS + "} 25.0");
+    }
+
+    @Test
+    void chunksCountedBeforeTheRunStartWasSeenAppearUnderTheRunsTags() {
+        meters.onChunk(chunk(RUN, EPOCH_MS * MS));
+        meters.onChunk(chunk(RUN, EPOCH_MS * MS));
+        assertThat(registry.scrape()).doesNotContain("tokenpulse_chunk_events_total");
+
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onChunk(chunk(RUN, EPOCH_MS * MS));
+
+        assertThat(registry.scrape()).contains("tokenpulse_chunk_events_total{" + TAGS + "} 3");
+    }
+
+    @Test
+    void requestsOfARunWhoseStartWasNeverSeenAreTaggedUnknown() {
+        meters.onRequestMetrics(success(RUN, 0, 100 * MS, 200 * MS, List.of(), 1));
+
+        assertThat(registry.scrape()).contains(
+                "tokenpulse_request_ttft_seconds_count{backend=\"unknown\",model=\"unknown\",run_id=\"r1\"} 1");
+    }
+
+    @Test
+    void freshnessIsNowMinusTheNewestChunkArrival() {
+        clock.add(EPOCH_MS - clock.wallTime(), TimeUnit.MILLISECONDS);
+        assertThat(registry.get("tokenpulse.aggregator.freshness").gauge().value()).isNaN();
+
+        meters.onChunk(chunk(RUN, (EPOCH_MS - 2_000) * MS));
+        meters.onChunk(chunk(RUN, (EPOCH_MS - 7_000) * MS));   // older: not newer than what was processed
+        clock.add(Duration.ofMillis(3_500));
+
+        assertThat(registry.scrape()).contains("tokenpulse_aggregator_freshness_seconds 5.5");
+    }
+
+    @Test
+    void seriesOfAFinishedRunAreRemovedAfterTheRetentionAndStayRemoved() {
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onRunEvent(started("r2", 1.0));
+        meters.onRequestMetrics(success(RUN, 0, 100 * MS, 200 * MS, List.of(MS), 2));
+        meters.onWindowMetrics(window(RUN, EPOCH_MS, 1.0, 1.0));
+        meters.onRunSummary(RunSummary.newBuilder(summaryTemplate()).setRunId(RUN).build());
+
+        clock.add(Duration.ofMinutes(4));
+        meters.removeExpiredRuns();
+        assertThat(registry.scrape()).contains("run_id=\"r1\"").contains("tokenpulse_runs_active 1");
+
+        clock.add(Duration.ofMinutes(1));
+        meters.removeExpiredRuns();
+        meters.onRequestMetrics(success(RUN, 1, 100 * MS, 200 * MS, List.of(), 1));   // late record
+        String scrape = registry.scrape();
+
+        assertThat(scrape).doesNotContain("run_id=\"r1\"").contains("run_id=\"r2\"").contains("tokenpulse_runs_active 1");
+    }
+
+    @Test
+    void deadLetteredRecordsAreSummedOverStreamThreadsPerSourceTopic() {
+        Map<MetricName, Metric> metrics = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 2),
+                deadLetterMetric("chunks", "thread-2", 3), deadLetterMetric("runs", "thread-1", 1));
+        meters.bindDeadLetters(() -> metrics, List.of("runs", "requests", "chunks"));
+
+        assertThat(registry.scrape())
+                .contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 5.0")
+                .contains("tokenpulse_dead_lettered_records_total{topic=\"runs\"} 1.0")
+                .contains("tokenpulse_dead_lettered_records_total{topic=\"requests\"} 0.0");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "success                         | true  | 200 | none",
+        "server said 503                 | false | 503 | http_503",
+        "200 then the stream broke       | false | 200 | stream",
+        "no status (connect, reset)      | false | 0   | no_response",
+    })
+    void failureReasonIsABoundedClassOfTheOutcome(String why, boolean success, int status, String reason) {
+        RequestMetrics m = success ? success(RUN, 0, MS, 2 * MS, List.of(), 1) : failure(RUN, 0, status);
+        m.setHttpStatus(status);
+
+        assertThat(RunMeters.failureReason(m)).isEqualTo(reason);
+    }
+
+    // ---- records ----
+
+    static RunEvent started(String run, double rate) {
+        return new RunEvent(run, 0, 1, RunStarted.newBuilder()
+                .setScheduleStartEpochNs(EPOCH_MS * MS).setBackend("vllm").setModelId("m").setTokenizerId("t")
+                .setEndpointUrl("http://127.0.0.1:8000/v1/completions").setNumPrompts(3).setRequestRate(rate)
+                .setBurstiness(1.0).setMaxConcurrency(null).setPercentileMetrics("ttft,tpot,itl")
+                .setMetricPercentiles("99").setGoodput(null).setConfigJson("{}").setTokenpulseVersion("test").build());
+    }
+
+    static RequestMetrics success(String run, int index, long ttftNs, long e2elNs, List<Long> itlNs, int outputTokens) {
+        return RequestMetrics.newBuilder().setRunId(run).setShardIndex(0).setRequestIndex(index)
+                .setRequestId("req-" + index).setSuccess(true).setHttpStatus(200).setError("").setPromptLen(100)
+                .setOutputTokens(outputTokens).setTtftNs(ttftNs).setE2elNs(e2elNs)
+                .setTpotNs(outputTokens > 1 ? (double) (e2elNs - ttftNs) / (outputTokens - 1) : null)
+                .setTokenLatencyNs(outputTokens > 0 ? (double) e2elNs / outputTokens : null)
+                .setQueueDelayNs(2 * MS).setConnectNs(0).setItlNs(itlNs)
+                .setSentEpochNs(EPOCH_MS * MS).setFinishedEpochNs(EPOCH_MS * MS + e2elNs).build();
+    }
+
+    static RequestMetrics failure(String run, int index, int status) {
+        return RequestMetrics.newBuilder().setRunId(run).setShardIndex(0).setRequestIndex(index)
+                .setRequestId("req-" + index).setSuccess(false).setHttpStatus(status).setError("HTTP " + status + ": busy")
+                .setPromptLen(100).setOutputTokens(0).setTtftNs(null).setE2elNs(null).setTpotNs(null)
+                .setTokenLatencyNs(null).setQueueDelayNs(0).setConnectNs(0).setItlNs(List.of())
+                .setSentEpochNs(EPOCH_MS * MS).setFinishedEpochNs(EPOCH_MS * MS + MS).build();
+    }
+
+    static Chunk chunk(String run, long arrivedEpochNs) {
+        return new Chunk(run, 0, 0, 0, 10 * MS, 0L, arrivedEpochNs, 1, 10);
+    }
+
+    /** A window whose TTFT and queue delay are median 100 ms, P90 200 ms, P99 {@code p99Ms}, mean 120 ms. */
+    static WindowMetrics window(String run, long startMs, double p99Ms, double requestsPerSecond) {
+        List<WindowLatency> latencies = List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
+                .map(metric -> new WindowLatency(metric, 10L, 120.0, 100.0, 200.0, p99Ms, 5.0)).toList();
+        return new WindowMetrics(run, startMs, startMs + 10_000, 25L, 0L, 2_500L, 250L, requestsPerSecond,
+                requestsPerSecond * 10, requestsPerSecond * 110, latencies);
+    }
+
+    static RunSummary summaryTemplate() {
+        return RunSummary.newBuilder().setRunId(RUN).setDate("20240101-000000").setBackend("vllm").setModelId("m")
+                .setTokenizerId("t").setNumPrompts(1).setRequestRate(1.0).setBurstiness(1.0).setMaxConcurrency(null)
+                .setDurationNs(1).setCompleted(1).setFailed(0).setTotalInputTokens(1).setTotalOutputTokens(1)
+                .setRequestThroughput(1).setRequestGoodput(null).setOutputThroughput(1).setTotalTokenThroughput(1)
+                .setMaxOutputTokensPerS(1).setMaxConcurrentRequests(1).setItlExact(true).setMetrics(List.of())
+                .setErrors(Map.of()).setShards(1).setRecordsNotDelivered(0).build();
+    }
+
+    static Map.Entry<MetricName, Metric> deadLetterMetric(String topic, String thread, double value) {
+        MetricName name = new MetricName("dead-lettered-records-total", "stream-tokenpulse-metrics",
+                "", Map.of("thread-id", thread, "tokenpulse-id", topic));
+        Metric metric = new Metric() {
+            @Override
+            public MetricName metricName() {
+                return name;
+            }
+
+            @Override
+            public Object metricValue() {
+                return value;
+            }
+        };
+        return Map.entry(name, metric);
+    }
+}
