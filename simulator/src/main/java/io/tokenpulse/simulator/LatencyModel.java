@@ -12,4 +12,8 @@ public interface LatencyModel {
 
     /** Starts producing the tokens of one request; returns at once. */
     void generate(Generation generation);
+
+    /** Called once when the server stops: releases the model's own threads, if it has any. */
+    default void close() {
+    }
 }
