@@ -1,11 +1,29 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.MetricPercentiles;
+import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.report.ResultJson;
+import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.producer.backend.BackendSettings;
+import io.tokenpulse.producer.dataset.DatasetOptions;
+import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.simulator.DeterministicModel;
+import io.tokenpulse.simulator.SendListener;
+import io.tokenpulse.simulator.SimulatorConfig;
+import io.tokenpulse.simulator.SimulatorServer;
+import io.tokenpulse.tokenizers.Tokenizer;
+import io.tokenpulse.tokenizers.TokenizerLoader;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Optional;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -172,11 +190,77 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin KafkaOptions kafka;
 
+  @Option(names = "--summary-timeout-s", defaultValue = "120",
+      description = "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
+  int summaryTimeoutS;
+
   @Override
-  public Integer call() {
-    spec.commandLine().getOut().println(PythonNamespace.format(spec));
-    spec.commandLine().getOut().flush();
-    throw new UnsupportedOperationException("bench: the benchmark run is not wired yet");
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    out.println(PythonNamespace.format(spec));
+    BenchRun.Plan plan;
+    Tokenizer loaded;
+    String modelId = model != null ? model : simulate ? SIMULATED_MODEL : null;
+    if (modelId == null) {
+      throw UserError.usage("--model is required (or use --simulate to benchmark the built-in simulator)");
+    }
+    try (SimulatorServer simulator = simulate ? startSimulator(modelId) : null) {
+      try {
+        loaded = TokenizerLoader.fromEnvironment().load(tokenizer == null ? modelId : tokenizer);
+        plan = plan(modelId, simulator);
+      } catch (IllegalArgumentException e) {
+        throw UserError.usage(e.getMessage());
+      }
+      try (Pipeline pipeline = Pipeline.connect(kafka)) {
+        return BenchRun.run(plan, pipeline, loaded, out);
+      }
+    }
+  }
+
+  /** With --simulate and no --model: a GPT-2-family name, whose tokenizer works offline. */
+  static final String SIMULATED_MODEL = "facebook/opt-125m";
+
+  private SimulatorServer startSimulator(String modelId) throws InterruptedException {
+    // Until the calibrated batching profile lands: a fixed 50 ms TTFT and 20 ms between tokens.
+    return SimulatorServer.start(new SimulatorConfig(SimulatorConfig.DEFAULT_HOST, 0,
+        servedModelName != null ? servedModelName : modelId,
+        DeterministicModel.of(Duration.ofMillis(50), Duration.ofMillis(20)), 16, 1, SendListener.NONE));
+  }
+
+  private BenchRun.Plan plan(String modelId, SimulatorServer simulator) {
+    if (durationMinutes == null && numPrompts < 1) {
+      throw new IllegalArgumentException("--num-prompts must be >= 1, got " + numPrompts);
+    }
+    URI base = simulator != null ? simulator.baseUri()
+        : URI.create(baseUrl != null ? baseUrl : "http://" + host + ":" + port);
+    BackendSettings.Sampling sampling = new BackendSettings.Sampling(temperature, topP, topK, minP, logprobs, ignoreEos);
+    LoadSettings.Target target = new LoadSettings.Target(backend, base, endpoint, modelId, servedModelName,
+        System.getenv("OPENAI_API_KEY"), headers, sampling);
+    DatasetOptions dataset = new DatasetOptions(datasetName, datasetPath == null ? null : Path.of(datasetPath),
+        target.promptStyle(),
+        new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
+        new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen));
+    ArrivalSettings arrivals = rampUpStrategy == null
+        ? ArrivalSettings.constant(requestRate, burstiness, seed)
+        : ArrivalSettings.rampUp(ArrivalSettings.RampUp.of(rampUpStrategy, rampUpStartRps, rampUpEndRps), burstiness, seed);
+    LoadSettings.Workload workload = new LoadSettings.Workload(dataset, tokenizer == null ? modelId : tokenizer,
+        numPrompts, durationMinutes, arrivals, maxConcurrency);
+    // Validated here so that a typo fails before the run, not after it.
+    PercentileMetrics.parse(percentileMetrics);
+    MetricPercentiles.parse(metricPercentiles);
+    GoodputSlo slo = goodput == null ? GoodputSlo.NONE : GoodputSlo.parse(goodput);
+    LoadSettings.Reporting reporting = new LoadSettings.Reporting(percentileMetrics, metricPercentiles,
+        goodput == null ? null : String.join(" ", goodput), RunConfigJson.of(spec));
+    LoadSettings load = new LoadSettings(runId != null ? runId : RunIds.next(), shardIndex, shardCount, target,
+        workload, reporting, requestIdPrefix, LoadSettings.DEFAULT_READINESS_TIMEOUT, disableTqdm,
+        saveDetailed);
+    BenchRun.ResultOptions report = new BenchRun.ResultOptions(saveResult, saveDetailed, appendResult,
+        Optional.ofNullable(resultDir).map(Path::of), Optional.ofNullable(resultFilename),
+        ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+    if (summaryTimeoutS < 1) {
+      throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
+    }
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS));
   }
 
   /** vLLM's backend list, for the help text. */

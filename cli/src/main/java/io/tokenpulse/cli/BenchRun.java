@@ -1,0 +1,120 @@
+package io.tokenpulse.cli;
+
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.report.ConsoleReport;
+import io.tokenpulse.aggregator.report.ResultFile;
+import io.tokenpulse.aggregator.report.ResultJson;
+import io.tokenpulse.aggregator.report.RunConfig;
+import io.tokenpulse.aggregator.report.SummaryRecords;
+import io.tokenpulse.aggregator.results.RunResults;
+import io.tokenpulse.aggregator.topology.Aggregator;
+import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.producer.LoadGenerator;
+import io.tokenpulse.producer.LoadResult;
+import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.producer.publish.EventPublisher;
+import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * One {@code tokenpulse bench} run, start to end: pipeline (embedded or given), aggregator
+ * in-process on the embedded platform, load, then the report read back from the run-summary topic.
+ * It lives in {@code cli} because it is the one place that may join the load generator and the
+ * aggregator: those two modules only meet through Kafka.
+ */
+final class BenchRun {
+
+  /**
+   * What the run does beyond the load itself.
+   *
+   * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
+   * @param goodput parsed --goodput SLOs (already validated)
+   * @param report whether and where to save the result file
+   * @param summaryTimeout how long to wait for the summary after the last response
+   */
+  record Plan(LoadSettings load, GoodputSlo goodput, ResultOptions report, Duration summaryTimeout) {}
+
+  /** --save-result and friends. */
+  record ResultOptions(boolean save, boolean detailed, boolean append, Optional<Path> dir,
+      Optional<String> filename, Map<String, String> metadata) {
+    boolean anyFile() {
+      return save || append || detailed;
+    }
+  }
+
+  private BenchRun() {}
+
+  static int run(Plan plan, Pipeline pipeline, Tokenizer tokenizer, PrintStream out)
+      throws IOException, InterruptedException {
+    Aggregator aggregator = null;
+    try {
+      if (pipeline.embedded()) {
+        // One command, one process: the aggregator runs beside the load generator.
+        aggregator = Aggregator.start(pipeline.topics(),
+            StreamsSettings.defaults(pipeline.bootstrapServers())
+                .withStateDir(pipeline.dataDir().resolve("streams")),
+            pipeline.clientProperties());
+      }
+      Instant since = Instant.now().minusSeconds(60);
+      try (RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(),
+              plan.load().runId(), since, plan.report().detailed());
+           EventPublisher publisher = EventPublisher.open(
+               PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)),
+               pipeline.topics())) {
+        LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out);
+        Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+        if (summary.isEmpty()) {
+          throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
+              + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
+              + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
+              + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
+                  : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+        }
+        report(summary.get(), results, plan, out);
+        return 0;
+      }
+    } finally {
+      if (aggregator != null) {
+        aggregator.close();
+      }
+    }
+  }
+
+  private static void report(RunSummary summary, RunResults results, Plan plan, PrintStream out) throws IOException {
+    RunConfig config = SummaryRecords.config(summary);
+    var result = SummaryRecords.result(summary);
+    new ConsoleReport(false).print(config, result, out);
+    if (!summary.getErrors().isEmpty()) {
+      out.println("Failures by reason:");
+      summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
+    }
+    if (summary.getRecordsNotDelivered() > 0) {
+      out.println("Warning: " + summary.getRecordsNotDelivered()
+          + " records were not delivered to Kafka; the figures above miss them.");
+    }
+    if (plan.report().anyFile()) {
+      ResultJson json = ResultJson.of(config, result, plan.report().metadata());
+      if (plan.report().detailed()) {
+        json = json.withDetails(results.requests().stream().map(SummaryRecords::detail).toList());
+      }
+      Path file = ResultFile.path(config, plan.report().dir(), plan.report().filename());
+      ResultFile.write(file, json, plan.report().append());
+      out.println("Result saved to " + file);
+    }
+  }
+
+  private static Map<String, String> stringMap(Pipeline pipeline) {
+    return pipeline.clientProperties().entrySet().stream()
+        .filter(e -> !e.getKey().equals("bootstrap.servers"))
+        .collect(Collectors.toMap(e -> String.valueOf(e.getKey()), e -> String.valueOf(e.getValue())));
+  }
+}
