@@ -33,20 +33,29 @@ final class ChunkFormat {
         this.createdEpochSeconds = createdEpochSeconds;
     }
 
-    static String text(int firstToken, int tokens) {
-        StringBuilder text = new StringBuilder(tokens * 7);
+    /** The euro sign: three bytes in UTF-8, so a write can be split inside it. */
+    static final String MULTI_BYTE = "\u20ac";
+
+    static String text(int firstToken, int tokens, boolean multiByte) {
+        StringBuilder text = new StringBuilder(tokens * 8);
         for (int i = firstToken; i < firstToken + tokens; i++) {
-            text.append("tok").append(i).append(' ');
+            text.append("tok").append(i);
+            if (multiByte) {
+                text.append(MULTI_BYTE);
+            }
+            text.append(' ');
         }
         return text.toString();
     }
 
-    /** The chat stream's first event: the assistant role with empty content. */
-    void roleEvent(ByteBuf out) {
+    /** The chat stream's first event: the assistant role with empty content (none at all when {@code roleOnly}). */
+    void roleEvent(ByteBuf out, boolean roleOnly) {
         event(out, g -> {
             g.writeObjectFieldStart("delta");
             g.writeStringField("role", "assistant");
-            g.writeStringField("content", "");
+            if (!roleOnly) {
+                g.writeStringField("content", "");
+            }
             g.writeEndObject();
             g.writeNullField("logprobs");
             g.writeNullField("finish_reason");
@@ -86,6 +95,14 @@ final class ChunkFormat {
 
     void doneEvent(ByteBuf out) {
         write(out, DONE);
+    }
+
+    /** An event whose JSON breaks off in the middle, as a server bug or a proxy's truncation would leave it. */
+    void malformedEvent(ByteBuf out) {
+        write(out, DATA);
+        out.writeCharSequence("{\"id\":\"" + id + "\",\"object\":\"" + endpoint.chunkObject + "\",\"choices\":[{\"index\":0,",
+                StandardCharsets.UTF_8);
+        write(out, EVENT_END);
     }
 
     /** The body of a non-streamed response. */

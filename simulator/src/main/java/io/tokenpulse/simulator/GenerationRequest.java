@@ -4,24 +4,29 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenpulse.tokenizers.ChatMessage;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The parts of an OpenAI completions or chat request the simulator acts on.
  *
- * @param promptTokens approximate prompt length: whitespace-separated words of the prompt or of the
- *                     messages' text, or the length of a token-id prompt (no tokenizer yet)
- * @param maxTokens    max_completion_tokens, else max_tokens, else the server's default
- * @param ignoreEos    accepted for vLLM compatibility; the simulator never emits EOS early, so every
- *                     stream runs to maxTokens either way
+ * @param model          the request's "model", null when it gave none
+ * @param promptTokens   prompt length by the server's {@link PromptCounter}, or the length of a token-id prompt
+ * @param maxTokens      max_completion_tokens, else max_tokens, else the server's default
+ * @param maxTokensGiven whether the request set maxTokens itself
+ * @param ignoreEos      true: generate maxTokens; false: stop at a simulated EOS drawn by {@link OutputLengths}
  */
-record GenerationRequest(Endpoint endpoint, boolean stream, boolean includeUsage, int promptTokens,
-                         int maxTokens, boolean ignoreEos) {
+record GenerationRequest(Endpoint endpoint, String model, boolean stream, boolean includeUsage, int promptTokens,
+                         int maxTokens, boolean maxTokensGiven, boolean ignoreEos) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static GenerationRequest parse(Endpoint endpoint, byte[] body, int defaultMaxTokens) throws BadRequestException {
+    static GenerationRequest parse(Endpoint endpoint, byte[] body, int defaultMaxTokens, PromptCounter counter)
+            throws BadRequestException {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -33,12 +38,14 @@ record GenerationRequest(Endpoint endpoint, boolean stream, boolean includeUsage
         if (root == null || !root.isObject()) {
             throw new BadRequestException("request body must be a JSON object");
         }
-        int promptTokens = endpoint == Endpoint.CHAT ? chatPromptTokens(root) : completionPromptTokens(root);
+        int promptTokens = endpoint == Endpoint.CHAT ? chatPromptTokens(root, counter) : completionPromptTokens(root, counter);
         int maxTokens = maxTokens(root, defaultMaxTokens);
+        boolean maxTokensGiven = root.hasNonNull("max_completion_tokens") || root.hasNonNull("max_tokens");
         boolean stream = root.path("stream").asBoolean(false);
         boolean includeUsage = root.path("stream_options").path("include_usage").asBoolean(false);
-        return new GenerationRequest(endpoint, stream, includeUsage, promptTokens, maxTokens,
-                root.path("ignore_eos").asBoolean(false));
+        JsonNode model = root.get("model");
+        return new GenerationRequest(endpoint, model == null || model.isNull() ? null : model.asText(), stream,
+                includeUsage, promptTokens, maxTokens, maxTokensGiven, root.path("ignore_eos").asBoolean(false));
     }
 
     private static int maxTokens(JsonNode root, int defaultMaxTokens) throws BadRequestException {
@@ -52,13 +59,13 @@ record GenerationRequest(Endpoint endpoint, boolean stream, boolean includeUsage
         return node.intValue();
     }
 
-    private static int completionPromptTokens(JsonNode root) throws BadRequestException {
+    private static int completionPromptTokens(JsonNode root, PromptCounter counter) throws BadRequestException {
         JsonNode prompt = root.get("prompt");
         if (prompt == null || prompt.isNull()) {
             throw new BadRequestException("'prompt' is required");
         }
         if (prompt.isTextual()) {
-            return words(prompt.asText());
+            return counter.countText(prompt.asText());
         }
         if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isIntegralNumber()) {
             return prompt.size();
@@ -66,27 +73,28 @@ record GenerationRequest(Endpoint endpoint, boolean stream, boolean includeUsage
         throw new BadRequestException("'prompt' must be a string or a list of token ids (batched prompts are not supported)");
     }
 
-    private static int chatPromptTokens(JsonNode root) throws BadRequestException {
+    private static int chatPromptTokens(JsonNode root, PromptCounter counter) throws BadRequestException {
         JsonNode messages = root.get("messages");
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new BadRequestException("'messages' must be a non-empty list");
         }
-        int words = 0;
+        List<ChatMessage> chat = new ArrayList<>();
         for (JsonNode message : messages) {
+            String role = message.path("role").asText("");
+            if (role.isBlank()) {
+                throw new BadRequestException("every message needs a 'role'");
+            }
             JsonNode content = message.path("content");
+            StringBuilder text = new StringBuilder();
             if (content.isTextual()) {
-                words += words(content.asText());
+                text.append(content.asText());
             } else {
                 for (JsonNode part : content) {
-                    words += words(part.path("text").asText(""));
+                    text.append(part.path("text").asText(""));
                 }
             }
+            chat.add(new ChatMessage(role, text.toString()));
         }
-        return words;
-    }
-
-    private static int words(String text) {
-        String trimmed = text.strip();
-        return trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+        return counter.countChat(chat);
     }
 }

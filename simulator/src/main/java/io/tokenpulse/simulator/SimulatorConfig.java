@@ -1,30 +1,52 @@
 package io.tokenpulse.simulator;
 
+import io.tokenpulse.tokenizers.Tokenizer;
+
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * How to run the simulator.
+ * How to run the simulator. Start from {@link #deterministic} or {@link #defaultProfile} and adjust
+ * with the {@code with*} methods.
  *
  * @param host             address to bind; 127.0.0.1 unless the user asks otherwise
  * @param port             TCP port, 0 for a free one
- * @param modelName        name listed by /v1/models and echoed in every chunk
- * @param latencyModel     decides when tokens are sent
+ * @param servedModelNames names a request's "model" may use (any other gets 404, as vLLM answers;
+ *                         {@value #ANY_MODEL} among them accepts every name); the first is listed by
+ *                         /v1/models and echoed in every chunk
+ * @param latencyModel     decides when tokens are sent; serves one server (closed with it)
  * @param defaultMaxTokens tokens generated when a request gives neither max_tokens nor max_completion_tokens
  * @param ioThreads        Netty event loops serving connections
  * @param sendListener     optional log of each event's send time ({@link SendListener#NONE} to skip)
+ * @param promptCounter    counts prompt tokens: the load generator's tokenizer, or whitespace words
+ * @param maxModelLen      context length: longer prompts (plus max_tokens) get 400
+ * @param outputLengths    output length of requests without ignore_eos
+ * @param faults           faults injected at random, beside those asked for by header
  */
-public record SimulatorConfig(String host, int port, String modelName, LatencyModel latencyModel,
-                              int defaultMaxTokens, int ioThreads, SendListener sendListener) {
+public record SimulatorConfig(String host, int port, List<String> servedModelNames, LatencyModel latencyModel,
+                              int defaultMaxTokens, int ioThreads, SendListener sendListener,
+                              PromptCounter promptCounter, int maxModelLen, OutputLengths outputLengths,
+                              FaultPlan faults) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
+    /** A served name that accepts any model name. */
+    public static final String ANY_MODEL = "*";
+    /** What the default profile's engine holds, as in {@link EngineProfile#DEFAULT}. */
+    public static final int DEFAULT_MAX_MODEL_LEN = 131_072;
 
     public SimulatorConfig {
         Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(modelName, "modelName");
         Objects.requireNonNull(latencyModel, "latencyModel");
         Objects.requireNonNull(sendListener, "sendListener");
+        Objects.requireNonNull(promptCounter, "promptCounter");
+        Objects.requireNonNull(outputLengths, "outputLengths");
+        Objects.requireNonNull(faults, "faults");
+        servedModelNames = List.copyOf(servedModelNames);
+        if (servedModelNames.isEmpty() || servedModelNames.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("give at least one served model name, none blank; got " + servedModelNames);
+        }
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
         }
@@ -34,23 +56,90 @@ public record SimulatorConfig(String host, int port, String modelName, LatencyMo
         if (ioThreads < 1) {
             throw new IllegalArgumentException("io threads must be >= 1, got " + ioThreads);
         }
+        if (maxModelLen < 2) {
+            throw new IllegalArgumentException("max model length must be >= 2, got " + maxModelLen);
+        }
     }
 
-    /** A deterministic server on a free port of 127.0.0.1: fixed TTFT, fixed gap between tokens. */
+    /**
+     * A deterministic server on a free port of 127.0.0.1: fixed TTFT, fixed gap between tokens, every
+     * stream runs to max_tokens, any model name accepted.
+     */
     public static SimulatorConfig deterministic(Duration ttft, Duration gap) {
-        return new SimulatorConfig(DEFAULT_HOST, 0, DEFAULT_MODEL, DeterministicModel.of(ttft, gap), 16,
-                Runtime.getRuntime().availableProcessors(), SendListener.NONE);
+        return new SimulatorConfig(DEFAULT_HOST, 0, List.of(DEFAULT_MODEL, ANY_MODEL), DeterministicModel.of(ttft, gap), 16,
+                Runtime.getRuntime().availableProcessors(), SendListener.NONE, PromptCounter.WHITESPACE,
+                DEFAULT_MAX_MODEL_LEN, OutputLengths.UNTIL_MAX_TOKENS, FaultPlan.NONE);
+    }
+
+    /**
+     * A continuous-batching server calibrated to seed 001 ({@link EngineProfile#DEFAULT}) on a free
+     * port of 127.0.0.1, serving {@code servedModelName}, with every simulated time divided by
+     * {@code speedup} (1 for real time).
+     */
+    public static SimulatorConfig defaultProfile(String servedModelName, double speedup) {
+        return batching(servedModelName, EngineProfile.DEFAULT.speedUp(speedup));
+    }
+
+    /** A continuous-batching server with the given engine on a free port of 127.0.0.1. */
+    public static SimulatorConfig batching(String servedModelName, EngineProfile profile) {
+        return new SimulatorConfig(DEFAULT_HOST, 0, List.of(servedModelName), new BatchingModel(profile), 16,
+                Runtime.getRuntime().availableProcessors(), SendListener.NONE, PromptCounter.WHITESPACE,
+                profile.maxModelLen(), OutputLengths.DEFAULT, FaultPlan.NONE);
+    }
+
+    /** The first served name: listed by /v1/models and echoed in every chunk. */
+    public String modelName() {
+        return servedModelNames.get(0);
+    }
+
+    /** Whether a request may name {@code model}. */
+    boolean serves(String model) {
+        return servedModelNames.contains(model) || servedModelNames.contains(ANY_MODEL);
+    }
+
+    public SimulatorConfig withHost(String newHost) {
+        return new SimulatorConfig(newHost, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, maxModelLen, outputLengths, faults);
     }
 
     public SimulatorConfig withPort(int newPort) {
-        return new SimulatorConfig(host, newPort, modelName, latencyModel, defaultMaxTokens, ioThreads, sendListener);
+        return new SimulatorConfig(host, newPort, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, maxModelLen, outputLengths, faults);
+    }
+
+    public SimulatorConfig withServedModelNames(List<String> names) {
+        return new SimulatorConfig(host, port, names, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, maxModelLen, outputLengths, faults);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
-        return new SimulatorConfig(host, port, modelName, latencyModel, defaultMaxTokens, threads, sendListener);
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, threads,
+                sendListener, promptCounter, maxModelLen, outputLengths, faults);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
-        return new SimulatorConfig(host, port, modelName, latencyModel, defaultMaxTokens, ioThreads, listener);
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                listener, promptCounter, maxModelLen, outputLengths, faults);
+    }
+
+    /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
+    public SimulatorConfig withTokenizer(Tokenizer tokenizer) {
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, PromptCounter.of(tokenizer), maxModelLen, outputLengths, faults);
+    }
+
+    public SimulatorConfig withMaxModelLen(int tokens) {
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, tokens, outputLengths, faults);
+    }
+
+    public SimulatorConfig withOutputLengths(OutputLengths lengths) {
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, maxModelLen, lengths, faults);
+    }
+
+    public SimulatorConfig withFaults(FaultPlan plan) {
+        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
+                sendListener, promptCounter, maxModelLen, outputLengths, plan);
     }
 }

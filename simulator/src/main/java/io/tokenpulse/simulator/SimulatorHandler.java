@@ -38,12 +38,17 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
 
     private final SimulatorConfig config;
     private final Counters counters;
+    private final OutputLengths.Sampler outputLengths;
+    private final FaultPlan.Drawer faults;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private StreamingResponse current;
 
-    SimulatorHandler(SimulatorConfig config, Counters counters) {
+    /** @param outputLengths and {@code faults} are the server's, shared by all its connections */
+    SimulatorHandler(SimulatorConfig config, Counters counters, OutputLengths.Sampler outputLengths, FaultPlan.Drawer faults) {
         this.config = config;
         this.counters = counters;
+        this.outputLengths = outputLengths;
+        this.faults = faults;
     }
 
     @Override
@@ -116,20 +121,54 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         GenerationRequest request;
         Fault fault;
         try {
-            fault = Fault.parse(http.headers().get(Fault.HEADER));
-            request = GenerationRequest.parse(endpoint, ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens());
+            fault = faults.next(Fault.parse(http.headers().get(Fault.HEADER)));
+            request = GenerationRequest.parse(endpoint, ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens(),
+                    config.promptCounter());
         } catch (BadRequestException e) {
             sendError(ctx, HttpResponseStatus.BAD_REQUEST, e.getMessage(), requestId);
             return;
-        }
-        if (fault.status() != 0) {
-            sendError(ctx, HttpResponseStatus.valueOf(fault.status()), "simulated failure (" + Fault.HEADER + ")", requestId);
+        } catch (IllegalStateException e) {
+            // the tokenizer's chat template failed on these messages
+            sendError(ctx, HttpResponseStatus.BAD_REQUEST, "cannot apply the chat template: " + e.getMessage(), requestId);
             return;
         }
+        if (request.model() != null && !config.serves(request.model())) {
+            sendError(ctx, HttpResponseStatus.NOT_FOUND, "The model `" + request.model() + "` does not exist.", requestId);
+            return;
+        }
+        String tooLong = contextLengthError(request);
+        if (tooLong != null) {
+            sendError(ctx, HttpResponseStatus.BAD_REQUEST, tooLong, requestId);
+            return;
+        }
+        if (fault.failsBeforeStreaming()) {
+            sendError(ctx, HttpResponseStatus.valueOf(fault.status()), "simulated failure", requestId,
+                    fault.retryAfterSeconds());
+            return;
+        }
+        int maxTokens = request.maxTokensGiven() ? request.maxTokens()
+                : Math.min(request.maxTokens(), config.maxModelLen() - request.promptTokens());
+        int outputTokens = request.ignoreEos() ? maxTokens : outputLengths.next(maxTokens);
         ChunkFormat format = new ChunkFormat(endpoint, requestId, config.modelName(), System.currentTimeMillis() / 1000);
-        current = new StreamingResponse(ctx, request, requestId, receivedNs, format, config.sendListener(), fault,
-                () -> responseEnded(ctx));
+        current = new StreamingResponse(ctx, request, outputTokens, requestId, receivedNs, format, config.sendListener(),
+                fault, () -> responseEnded(ctx));
         current.start(config.latencyModel());
+    }
+
+    /** vLLM's wording for a prompt (plus max_tokens) beyond the context length, else null. */
+    private String contextLengthError(GenerationRequest request) {
+        int limit = config.maxModelLen();
+        int prompt = request.promptTokens();
+        if (prompt >= limit) {
+            return "This model's maximum context length is " + limit + " tokens. However, your request has " + prompt
+                    + " input tokens. Please reduce the length of the input messages.";
+        }
+        if (request.maxTokensGiven() && prompt + request.maxTokens() > limit) {
+            return "'max_tokens' or 'max_completion_tokens' is too large: " + request.maxTokens()
+                    + ". This model's maximum context length is " + limit + " tokens and your request has " + prompt
+                    + " input tokens (" + request.maxTokens() + " > " + limit + " - " + prompt + ").";
+        }
+        return null;
     }
 
     private void responseEnded(ChannelHandlerContext ctx) {
@@ -147,12 +186,18 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
 
     private void sendModels(ChannelHandlerContext ctx) {
         ObjectNode body = JSON.createObjectNode().put("object", "list");
-        body.putArray("data").addObject()
-                .put("id", config.modelName())
-                .put("object", "model")
-                .put("created", 0)
-                .put("owned_by", "tokenpulse-simulator")
-                .put("root", config.modelName());
+        var data = body.putArray("data");
+        for (String name : config.servedModelNames()) {
+            if (!name.equals(SimulatorConfig.ANY_MODEL)) {
+                data.addObject()
+                        .put("id", name)
+                        .put("object", "model")
+                        .put("created", 0)
+                        .put("owned_by", "tokenpulse-simulator")
+                        .put("root", name)
+                        .put("max_model_len", config.maxModelLen());
+            }
+        }
         byte[] bytes;
         try {
             bytes = JSON.writeValueAsBytes(body);
@@ -163,14 +208,29 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
 
     private ChannelFuture sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String message, String requestId) {
+        return sendError(ctx, status, message, requestId, 1);
+    }
+
+    private ChannelFuture sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String message, String requestId,
+                                    int retryAfterSeconds) {
         ByteBuf body = ctx.alloc().buffer(256);
         String type = status.code() == 400 ? "BadRequestError" : status.code() == 404 ? "NotFoundError" : status.reasonPhrase().replace(" ", "") + "Error";
         ChunkFormat.errorBody(body, message, type, status.code());
-        return sendFull(ctx, status, body, "application/json", requestId);
+        FullHttpResponse response = response(status, body, "application/json", requestId);
+        if (status.code() == 429) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, Integer.toString(retryAfterSeconds));
+        }
+        counters.requestsCompleted.increment();
+        return ctx.writeAndFlush(response);
     }
 
     private ChannelFuture sendFull(ChannelHandlerContext ctx, HttpResponseStatus status, ByteBuf body,
-                                                    String contentType, String requestId) {
+                                   String contentType, String requestId) {
+        counters.requestsCompleted.increment();
+        return ctx.writeAndFlush(response(status, body, contentType, requestId));
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, ByteBuf body, String contentType, String requestId) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         if (contentType != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
@@ -178,12 +238,8 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         if (requestId != null) {
             response.headers().set(REQUEST_ID, requestId);
         }
-        if (status.code() == 429) {
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
-        }
         HttpUtil.setContentLength(response, body.readableBytes());
-        counters.requestsCompleted.increment();
-        return ctx.writeAndFlush(response);
+        return response;
     }
 
     private static String pathOf(String uri) {

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * {@code GET /health}, {@code GET /v1/models}, {@code POST /v1/completions} and
  * {@code POST /v1/chat/completions} (SSE when {@code "stream": true}). When tokens are sent is up to
  * the configured {@link LatencyModel}; the x-request-id header is echoed; header
- * {@code x-simulator-fault} injects faults (see {@code Fault}).
+ * {@code x-simulator-fault} injects faults (see {@code Fault}), and so does the config's {@link FaultPlan}
+ * at random. Requests naming another model than the served ones get 404, prompts beyond the
+ * context length 400, both in vLLM's words.
  *
  * <p>Threading: {@link #start} binds before returning; the server runs on its own event loops until
  * {@link #close}.
@@ -33,8 +35,11 @@ public final class SimulatorServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Channel serverChannel;
     private final Counters counters;
+    private final LatencyModel latencyModel;
 
-    private SimulatorServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Counters counters) {
+    private SimulatorServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Counters counters,
+                            LatencyModel latencyModel) {
+        this.latencyModel = latencyModel;
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
@@ -45,6 +50,8 @@ public final class SimulatorServer implements AutoCloseable {
         EventLoopGroup boss = Transport.eventLoops(1, "tp-sim-accept");
         EventLoopGroup workers = Transport.eventLoops(config.ioThreads(), "tp-sim-io");
         Counters counters = new Counters();
+        OutputLengths.Sampler outputLengths = config.outputLengths().sampler();
+        FaultPlan.Drawer faults = config.faults().drawer();
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
@@ -59,14 +66,15 @@ public final class SimulatorServer implements AutoCloseable {
                                     new HttpServerCodec(),
                                     new HttpServerKeepAliveHandler(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                    new SimulatorHandler(config, counters));
+                                    new SimulatorHandler(config, counters, outputLengths, faults));
                         }
                     })
                     .bind(config.host(), config.port()).sync().channel();
-            return new SimulatorServer(boss, workers, channel, counters);
+            return new SimulatorServer(boss, workers, channel, counters, config.latencyModel());
         } catch (RuntimeException | InterruptedException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            config.latencyModel().close();
             throw e;
         }
     }
@@ -90,5 +98,6 @@ public final class SimulatorServer implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        latencyModel.close();
     }
 }

@@ -13,20 +13,24 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One generation request on one connection: the {@link Generation} a latency model drives, turned
- * into SSE events (or one JSON body when the request did not ask to stream).
+ * into SSE events (or one JSON body when the request did not ask to stream), with the faults of
+ * its {@link Fault} applied on the way out.
  *
- * <p>Threading: confined to the connection's event loop.
+ * <p>Threading: confined to the connection's event loop, except {@link #isDone}, read by the
+ * batching engine's thread.
  */
 final class StreamingResponse implements Generation {
 
-    private static final String FINISH_LENGTH = "length";
-
     private final ChannelHandlerContext ctx;
     private final GenerationRequest request;
+    private final int outputTokens;
+    private final String finishReason;
     private final String requestId;
     private final long receivedNs;
     private final ChunkFormat format;
@@ -34,14 +38,24 @@ final class StreamingResponse implements Generation {
     private final Fault fault;
     private final Runnable onEnd;
     private final StringBuilder wholeText = new StringBuilder();
+    /** Writes held back by a stall fault, in order; sent together when it ends. */
+    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+    private long stallUntilNs;
+    private boolean stalled;
     private int emittedTokens;
+    private int pendingTokens;
     private int sentEvents;
-    private boolean done;
+    private boolean tokenEventSent;
+    private volatile boolean done;
+    private boolean cancelled;
 
-    StreamingResponse(ChannelHandlerContext ctx, GenerationRequest request, String requestId, long receivedNs,
-                      ChunkFormat format, SendListener sendListener, Fault fault, Runnable onEnd) {
+    /** @param outputTokens tokens this response carries: max_tokens, or fewer when a simulated EOS comes first */
+    StreamingResponse(ChannelHandlerContext ctx, GenerationRequest request, int outputTokens, String requestId,
+                      long receivedNs, ChunkFormat format, SendListener sendListener, Fault fault, Runnable onEnd) {
         this.ctx = ctx;
         this.request = request;
+        this.outputTokens = outputTokens;
+        this.finishReason = outputTokens < request.maxTokens() ? "stop" : "length";
         this.requestId = requestId;
         this.receivedNs = receivedNs;
         this.format = format;
@@ -75,7 +89,7 @@ final class StreamingResponse implements Generation {
 
     @Override
     public int maxTokens() {
-        return request.maxTokens();
+        return outputTokens;
     }
 
     @Override
@@ -105,13 +119,17 @@ final class StreamingResponse implements Generation {
         if (done) {
             return;
         }
-        int count = Math.min(tokens, request.maxTokens() - emittedTokens);
-        String text = ChunkFormat.text(emittedTokens, count);
-        boolean first = emittedTokens == 0;
+        int count = Math.min(tokens, outputTokens - emittedTokens);
         emittedTokens += count;
-        boolean last = emittedTokens == request.maxTokens();
+        pendingTokens += count;
+        boolean last = emittedTokens == outputTokens;
+        if (!last && pendingTokens < fault.tokensPerEvent()) {
+            return;
+        }
+        String text = ChunkFormat.text(emittedTokens - pendingTokens, pendingTokens, fault.splitUtf8());
+        pendingTokens = 0;
         if (request.stream()) {
-            sendEvents(text, first, last, dueNs);
+            sendEvents(text, last, dueNs);
         } else {
             wholeText.append(text);
             if (last) {
@@ -123,42 +141,101 @@ final class StreamingResponse implements Generation {
     /** The client went away: stop generating. */
     void cancel() {
         done = true;
+        cancelled = true;
+        held.forEach(ByteBuf::release);
+        held.clear();
     }
 
-    private void sendEvents(String text, boolean first, boolean last, long dueNs) {
+    private void sendEvents(String text, boolean last, long dueNs) {
         ByteBuf out = ctx.alloc().buffer(last ? 512 : 256);
         int firstSeq = sentEvents;
-        if (first && request.endpoint() == Endpoint.CHAT) {
-            format.roleEvent(out);
+        if (!tokenEventSent) {
+            if (request.endpoint() == Endpoint.CHAT) {
+                format.roleEvent(out, fault.roleOnlyFirst());
+                sentEvents++;
+            } else if (fault.roleOnlyFirst()) {
+                format.tokenEvent(out, "", null);
+                sentEvents++;
+            }
+        }
+        if (fault.malformedEvent() == sentEvents + 1) {
+            format.malformedEvent(out);
             sentEvents++;
         }
-        format.tokenEvent(out, text, last ? FINISH_LENGTH : null);
+        String eventText = !tokenEventSent && fault.oversized()
+                ? text + "x".repeat(Math.max(0, Fault.OVERSIZED_EVENT_BYTES - text.length()))
+                : text;
+        tokenEventSent = true;
+        format.tokenEvent(out, eventText, last ? finishReason : null);
         sentEvents++;
         if (last) {
             if (request.includeUsage()) {
                 format.usageEvent(out, request.promptTokens(), emittedTokens);
                 sentEvents++;
             }
-            format.doneEvent(out);
-            sentEvents++;
+            if (!fault.noDone()) {
+                format.doneEvent(out);
+                sentEvents++;
+            }
+        }
+        if (stalled && System.nanoTime() < stallUntilNs) {
+            held.add(out);
+            if (last) {
+                done = true;
+            }
+            return;
         }
         // Stamped just before the write, like a client's "sent": on the event loop the flush reaches
         // the socket before returning, so a reader can see the bytes before a stamp taken after it.
         long sentNs = System.nanoTime();
-        ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
+        write(out, last);
         for (int seq = firstSeq; seq < sentEvents; seq++) {
             sendListener.onSent(requestId, seq, dueNs, sentNs);
         }
         if (last) {
             end();
-        } else if (fault.resetAfterEvents() > 0 && sentEvents >= fault.resetAfterEvents()) {
-            reset();
+            return;
         }
+        if (fault.resetAfterEvents() > 0 && sentEvents >= fault.resetAfterEvents()) {
+            reset();
+            return;
+        }
+        if (fault.stallMs() > 0 && !stalled && sentEvents >= fault.stallAfterEvents()) {
+            stalled = true;
+            stallUntilNs = sentNs + TimeUnit.MILLISECONDS.toNanos(fault.stallMs());
+            ctx.executor().schedule(this::releaseHeld, fault.stallMs(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The stall is over: everything generated meanwhile goes out at once, as from a server that froze. */
+    private void releaseHeld() {
+        if (cancelled) {
+            return;
+        }
+        boolean ended = done;
+        ByteBuf out;
+        while ((out = held.poll()) != null) {
+            write(out, ended && held.isEmpty());
+        }
+        if (ended) {
+            onEnd.run();
+        }
+    }
+
+    /** With split-utf8, the event goes out in two writes split inside its first multi-byte character. */
+    private void write(ByteBuf out, boolean last) {
+        if (fault.splitUtf8()) {
+            int lead = out.indexOf(out.readerIndex(), out.writerIndex(), (byte) 0xE2);
+            if (lead >= 0) {
+                ctx.writeAndFlush(new DefaultHttpContent(out.readRetainedSlice(lead + 1 - out.readerIndex())));
+            }
+        }
+        ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
     }
 
     private void sendWhole() {
         ByteBuf body = ctx.alloc().buffer(wholeText.length() + 256);
-        format.wholeResponse(body, wholeText.toString(), FINISH_LENGTH, request.promptTokens(), emittedTokens);
+        format.wholeResponse(body, wholeText.toString(), finishReason, request.promptTokens(), emittedTokens);
         DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
         response.headers().set(SimulatorHandler.REQUEST_ID, requestId);
