@@ -8,8 +8,6 @@ import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
-import io.tokenpulse.simulator.DeterministicModel;
-import io.tokenpulse.simulator.SendListener;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -184,6 +182,14 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--simulate", description = "Start the built-in simulator as the target.")
   boolean simulate;
 
+  @Option(names = "--simulate-profile", defaultValue = "default",
+      description = "Simulator behaviour with --simulate: default (continuous batching calibrated to vLLM's load sweep) or deterministic (50 ms TTFT, 20 ms between tokens) (default: ${DEFAULT-VALUE}).")
+  String simulateProfile;
+
+  @Option(names = "--simulate-speedup", defaultValue = "1.0",
+      description = "With --simulate: divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
+  double simulateSpeedup;
+
   @Option(names = "--metrics-port", defaultValue = "9464",
       description = "Port of the Prometheus /metrics endpoint on 127.0.0.1, 0 to disable (default: ${DEFAULT-VALUE}).")
   int metricsPort;
@@ -204,9 +210,22 @@ final class BenchCommand implements Callable<Integer> {
     if (modelId == null) {
       throw UserError.usage("--model is required (or use --simulate to benchmark the built-in simulator)");
     }
-    try (SimulatorServer simulator = simulate ? startSimulator(modelId) : null) {
+    try {
+      loaded = TokenizerLoader.fromEnvironment().load(tokenizer == null ? modelId : tokenizer);
+    } catch (IllegalArgumentException e) {
+      throw UserError.usage(e.getMessage());
+    }
+    if (!(simulateSpeedup > 0)) {
+      throw UserError.usage("--simulate-speedup must be > 0, got " + simulateSpeedup);
+    }
+    SimulatorServer started;
+    try {
+      started = simulate ? startSimulator(modelId, loaded) : null;
+    } catch (IllegalArgumentException e) {
+      throw UserError.usage(e.getMessage());
+    }
+    try (SimulatorServer simulator = started) {
       try {
-        loaded = TokenizerLoader.fromEnvironment().load(tokenizer == null ? modelId : tokenizer);
         plan = plan(modelId, simulator);
       } catch (IllegalArgumentException e) {
         throw UserError.usage(e.getMessage());
@@ -220,11 +239,19 @@ final class BenchCommand implements Callable<Integer> {
   /** With --simulate and no --model: a GPT-2-family name, whose tokenizer works offline. */
   static final String SIMULATED_MODEL = "facebook/opt-125m";
 
-  private SimulatorServer startSimulator(String modelId) throws InterruptedException {
-    // Until the calibrated batching profile lands: a fixed 50 ms TTFT and 20 ms between tokens.
-    return SimulatorServer.start(new SimulatorConfig(SimulatorConfig.DEFAULT_HOST, 0,
-        servedModelName != null ? servedModelName : modelId,
-        DeterministicModel.of(Duration.ofMillis(50), Duration.ofMillis(20)), 16, 1, SendListener.NONE));
+  private SimulatorServer startSimulator(String modelId, Tokenizer tokenizer) throws InterruptedException {
+    String served = servedModelName != null ? servedModelName : modelId;
+    SimulatorConfig config = switch (simulateProfile) {
+      // Calibrated to vLLM's load sweep (seed 001): TTFT grows with queueing, TPOT with the batch.
+      case "default" -> SimulatorConfig.defaultProfile(served, simulateSpeedup);
+      // Ground truth for the client's own error: fixed 50 ms TTFT and 20 ms between tokens.
+      case "deterministic" -> SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))
+          .withServedModelNames(List.of(served));
+      default -> throw new IllegalArgumentException(
+          "--simulate-profile must be default or deterministic, got " + simulateProfile);
+    };
+    // The simulator counts prompt tokens with the tokenizer the load generator uses.
+    return SimulatorServer.start(config.withTokenizer(tokenizer));
   }
 
   private BenchRun.Plan plan(String modelId, SimulatorServer simulator) {

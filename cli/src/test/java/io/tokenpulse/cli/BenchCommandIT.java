@@ -1,0 +1,58 @@
+package io.tokenpulse.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tokenpulse bench --simulate} end to end: embedded broker and registry, topology, report. */
+class BenchCommandIT {
+
+  @TempDir Path dataDir;
+  @TempDir Path resultDir;
+
+  @Test
+  void oneCommandPrintsTheBlockAndSavesVllmsJsonFromTheSummaryRecord() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream original = System.out;
+    int code;
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      code = TokenPulse.newCommandLine().execute("bench", "--simulate", "--dataset-name", "random",
+          "--num-prompts", "30", "--request-rate", "50", "--random-input-len", "32", "--random-output-len", "8",
+          "--ignore-eos", "--disable-tqdm", "--simulate-profile", "deterministic", "--percentile-metrics", "ttft,tpot,itl,e2el",
+          "--metric-percentiles", "50,99", "--save-result", "--save-detailed", "--result-dir", resultDir.toString(),
+          "--result-filename", "run.json", "--metadata", "tp=1", "--run-id", "it-run", "--data-dir", dataDir.toString());
+    } finally {
+      System.setOut(original);
+    }
+    String out = captured.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(out).isZero();
+    assertThat(out).contains("Checking server health at http://127.0.0.1:")
+        .contains("Traffic request rate: 50.0")
+        .contains("============ Serving Benchmark Result ============")
+        .contains("Successful requests:                     30        ")
+        .contains("P50 E2EL (ms):")
+        .doesNotContain("Failed requests:");
+
+    JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("run.json")));
+    assertThat(json.get("completed").asInt()).isEqualTo(30);
+    assertThat(json.get("failed").asInt()).isZero();
+    // --ignore-eos with 8 output tokens: the simulator sends exactly 8 tokens per request.
+    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(30 * 8);
+    assertThat(json.get("tp").asText()).isEqualTo("1");
+    assertThat(json.get("ttfts")).hasSize(30);
+    assertThat(json.get("itls").get(0)).hasSize(7);
+    assertThat(json.get("output_lens").get(29).asInt()).isEqualTo(8);
+    assertThat(json.has("p99_e2el_ms")).isTrue();
+    // The deterministic simulator waits 20 ms between tokens: ITL is close to it, never below.
+    assertThat(json.get("median_itl_ms").asDouble()).isBetween(19.0, 30.0);
+  }
+}
