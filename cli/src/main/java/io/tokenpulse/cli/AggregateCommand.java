@@ -1,5 +1,9 @@
 package io.tokenpulse.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.aggregator.exposition.AggregatorMeters;
+import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
 import java.io.PrintWriter;
@@ -37,6 +41,10 @@ final class AggregateCommand implements Callable<Integer> {
       description = "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
   long windowGraceMs;
 
+  @Option(names = "--metrics-port", defaultValue = "9464",
+      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1, 0 to disable (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -48,10 +56,19 @@ final class AggregateCommand implements Callable<Integer> {
         .withApplicationId(applicationId)
         .withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
     Properties overrides = pipeline.clientProperties();
-    Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+    Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
+    meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+    MetricsEndpoint endpoint = metricsPort > 0
+        ? MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, metricsPort) : null;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (endpoint != null) {
+        endpoint.close();
+      }
       aggregator.close();
+      meters.close();
       pipeline.close();
       stopped.countDown();
     }, "aggregate-shutdown"));
@@ -60,7 +77,8 @@ final class AggregateCommand implements Callable<Integer> {
           + aggregator.state() + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
     }
     out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
-        + (pipeline.embedded() ? " (embedded)" : "") + ". Ctrl-C stops it.");
+        + (pipeline.embedded() ? " (embedded)" : "")
+        + (endpoint != null ? ", metrics at http://127.0.0.1:" + endpoint.port() + "/metrics" : "") + ". Ctrl-C stops it.");
     out.flush();
     stopped.await();
     return 0;

@@ -191,7 +191,7 @@ final class BenchCommand implements Callable<Integer> {
   double simulateSpeedup;
 
   @Option(names = "--metrics-port", defaultValue = "9464",
-      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1, 0 to disable (default: ${DEFAULT-VALUE}).")
+      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1 (aggregator and load generator), 0 to disable (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
   @Mixin KafkaOptions kafka;
@@ -287,7 +287,10 @@ final class BenchCommand implements Callable<Integer> {
     if (summaryTimeoutS < 1) {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS));
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new IllegalArgumentException("--metrics-port must be in 0..65535, got " + metricsPort);
+    }
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metricsPort);
   }
 
   /** vLLM's backend list, for the help text. */

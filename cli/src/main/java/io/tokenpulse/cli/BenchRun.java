@@ -1,5 +1,9 @@
 package io.tokenpulse.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.aggregator.exposition.AggregatorMeters;
+import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.report.ConsoleReport;
 import io.tokenpulse.aggregator.report.ResultFile;
@@ -40,8 +44,11 @@ final class BenchRun {
    * @param goodput parsed --goodput SLOs (already validated)
    * @param report whether and where to save the result file
    * @param summaryTimeout how long to wait for the summary after the last response
+   * @param metricsPort port of /metrics on 127.0.0.1 for the aggregator's and the load generator's
+   *     meters; 0 for none
    */
-  record Plan(LoadSettings load, GoodputSlo goodput, ResultOptions report, Duration summaryTimeout) {}
+  record Plan(LoadSettings load, GoodputSlo goodput, ResultOptions report, Duration summaryTimeout,
+      int metricsPort) {}
 
   /** --save-result and friends. */
   record ResultOptions(boolean save, boolean detailed, boolean append, Optional<Path> dir,
@@ -55,14 +62,21 @@ final class BenchRun {
 
   static int run(Plan plan, Pipeline pipeline, Tokenizer tokenizer, PrintStream out)
       throws IOException, InterruptedException {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Aggregator aggregator = null;
+    AggregatorMeters meters = null;
+    // One endpoint serves the aggregator's and the load generator's meters.
+    MetricsEndpoint endpoint = plan.metricsPort() > 0
+        ? MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, plan.metricsPort()) : null;
     try {
       if (pipeline.embedded()) {
         // One command, one process: the aggregator runs beside the load generator.
+        meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
         aggregator = Aggregator.start(pipeline.topics(),
             StreamsSettings.defaults(pipeline.bootstrapServers())
                 .withStateDir(pipeline.dataDir().resolve("streams")),
-            pipeline.clientProperties());
+            pipeline.clientProperties(), meters);
+        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
       }
       Instant since = Instant.now().minusSeconds(60);
       try (RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(),
@@ -70,7 +84,7 @@ final class BenchRun {
            EventPublisher publisher = EventPublisher.open(
                PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)),
                pipeline.topics())) {
-        LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out);
+        LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
           throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
@@ -85,6 +99,12 @@ final class BenchRun {
     } finally {
       if (aggregator != null) {
         aggregator.close();
+      }
+      if (meters != null) {
+        meters.close();
+      }
+      if (endpoint != null) {
+        endpoint.close();
       }
     }
   }

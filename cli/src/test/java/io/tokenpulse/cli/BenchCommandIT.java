@@ -20,6 +20,10 @@ class BenchCommandIT {
 
   @Test
   void oneCommandPrintsTheBlockAndSavesVllmsJsonFromTheSummaryRecord() throws Exception {
+    int metricsPort;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      metricsPort = probe.getLocalPort();
+    }
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream original = System.out;
     int code;
@@ -29,7 +33,8 @@ class BenchCommandIT {
           "--num-prompts", "30", "--request-rate", "50", "--random-input-len", "32", "--random-output-len", "8",
           "--ignore-eos", "--disable-tqdm", "--simulate-profile", "deterministic", "--percentile-metrics", "ttft,tpot,itl,e2el",
           "--metric-percentiles", "50,99", "--save-result", "--save-detailed", "--result-dir", resultDir.toString(),
-          "--result-filename", "run.json", "--metadata", "tp=1", "--run-id", "it-run", "--data-dir", dataDir.toString());
+          "--result-filename", "run.json", "--metadata", "tp=1", "--run-id", "it-run", "--data-dir", dataDir.toString(),
+          "--metrics-port", Integer.toString(metricsPort));
     } finally {
       System.setOut(original);
     }

@@ -20,6 +20,9 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.tokenizers.Tokenizer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tokenpulse.producer.health.ClientHealth;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -78,11 +81,26 @@ public final class LoadGenerator {
      */
     public static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out)
             throws InterruptedException {
-        return run(settings, publisher, tokenizer, out, HttpClientSettings.defaults());
+        return run(settings, publisher, tokenizer, out, new SimpleMeterRegistry());
+    }
+
+    /**
+     * As {@link #run(LoadSettings, EventPublisher, Tokenizer, PrintStream)}, exposing the client's
+     * health (schedule lag, requests in flight, chunk and publisher counts) in {@code registry}.
+     */
+    public static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out,
+                                 MeterRegistry registry) throws InterruptedException {
+        return run(settings, publisher, tokenizer, out, HttpClientSettings.defaults(), registry);
     }
 
     static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out,
                           HttpClientSettings httpSettings) throws InterruptedException {
+        return run(settings, publisher, tokenizer, out, httpSettings, new SimpleMeterRegistry());
+    }
+
+    private static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer,
+                                  PrintStream out, HttpClientSettings httpSettings, MeterRegistry registry)
+            throws InterruptedException {
         LoadSettings.Workload workload = settings.workload();
         Backend backend = Backends.get(settings.target().backend());
         BackendSettings backendSettings = settings.target().backendSettings();
@@ -100,7 +118,11 @@ public final class LoadGenerator {
                     ? RequestPlan.fixed(workload.arrivals(), shard, samples)
                     : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
             samples = null; // the plan holds what is still to send
-            return sendAll(settings, plan, client, backend, backendSettings, publisher, tokenizer, counting, out);
+            try (ClientHealth health = ClientHealth.register(registry, settings.runId(), settings.target().model(),
+                    settings.target().backend(), settings.shardIndex(), publisher::counts)) {
+                return sendAll(settings, plan, client, backend, backendSettings, publisher, tokenizer, counting, out,
+                        health);
+            }
         } finally {
             counting.shutdownNow();
         }
@@ -155,17 +177,18 @@ public final class LoadGenerator {
 
     private static LoadResult sendAll(LoadSettings settings, RequestPlan plan, StreamingHttpClient client,
                                       Backend backend, BackendSettings backendSettings, EventPublisher publisher,
-                                      Tokenizer tokenizer, ExecutorService counting, PrintStream out)
-            throws InterruptedException {
+                                      Tokenizer tokenizer, ExecutorService counting, PrintStream out,
+                                      ClientHealth health) throws InterruptedException {
         LoadSettings.Workload workload = settings.workload();
         RunTally tally = new RunTally();
         Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
         try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
             Anchor anchor = Anchor.now();
             publisher.publishRun(runStarted(settings, anchor, plan.plannedSize()));
-            RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor, sink(publisher), tally,
-                    tokenizer, counting, settings.keepGeneratedText(), () -> {
+            RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor, sink(publisher, health),
+                    tally, tokenizer, counting, settings.keepGeneratedText(), () -> {
                         dispatcher.releasePermit();
+                        health.requestFinished();
                         progress.step();
                     });
             long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
@@ -177,6 +200,7 @@ public final class LoadGenerator {
                     return permitNs -> {
                         tally.requestStarted();
                         long launchedNs = System.nanoTime();
+                        health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
                         client.send(http, new RequestStream(run, backend.newResponse(), request, requestId,
                                 permitNs, launchedNs));
                     };
@@ -283,7 +307,7 @@ public final class LoadGenerator {
                 .build();
     }
 
-    private static RecordSink sink(EventPublisher publisher) {
+    private static RecordSink sink(EventPublisher publisher, ClientHealth health) {
         return new RecordSink() {
             @Override
             public void publishRequest(RequestEvent event) {
@@ -293,6 +317,7 @@ public final class LoadGenerator {
             @Override
             public void publishChunk(Chunk chunk) {
                 publisher.publishChunk(chunk);
+                health.chunkPublished();
             }
         };
     }
