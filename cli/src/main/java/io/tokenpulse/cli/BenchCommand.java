@@ -7,6 +7,7 @@ import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.dataset.DatasetOptions;
+import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
@@ -226,7 +227,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     try (SimulatorServer simulator = started) {
       try {
-        plan = plan(modelId, simulator);
+        plan = plan(modelId, simulator, loaded);
       } catch (IllegalArgumentException e) {
         throw UserError.usage(e.getMessage());
       }
@@ -254,7 +255,24 @@ final class BenchCommand implements Callable<Integer> {
     return SimulatorServer.start(config.withTokenizer(tokenizer));
   }
 
-  private BenchRun.Plan plan(String modelId, SimulatorServer simulator) {
+  /** Flags of vLLM's that change what is sent but are not built yet: refused, never ignored. */
+  private void rejectUnsupported() {
+    if (useBeamSearch) {
+      throw new IllegalArgumentException("--use-beam-search is not supported yet");
+    }
+    if (profile) {
+      throw new IllegalArgumentException("--profile is not supported yet");
+    }
+    if (loraModules != null) {
+      throw new IllegalArgumentException("--lora-modules is not supported yet");
+    }
+    if (!tokenizerMode.equals("auto")) {
+      throw new IllegalArgumentException("--tokenizer-mode " + tokenizerMode + " is not supported yet; only auto");
+    }
+  }
+
+  private BenchRun.Plan plan(String modelId, SimulatorServer simulator, Tokenizer loaded) {
+    rejectUnsupported();
     if (durationMinutes == null && numPrompts < 1) {
       throw new IllegalArgumentException("--num-prompts must be >= 1, got " + numPrompts);
     }
@@ -267,6 +285,7 @@ final class BenchCommand implements Callable<Integer> {
         target.promptStyle(),
         new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
         new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen));
+    Datasets.create(dataset, loaded); // an unknown dataset or unreadable file fails before anything starts
     ArrivalSettings arrivals = rampUpStrategy == null
         ? ArrivalSettings.constant(requestRate, burstiness, seed)
         : ArrivalSettings.rampUp(ArrivalSettings.RampUp.of(rampUpStrategy, rampUpStartRps, rampUpEndRps), burstiness, seed);

@@ -34,6 +34,8 @@ public final class TokenPulse implements Runnable {
   static CommandLine newCommandLine() {
     TokenPulse top = new TokenPulse();
     CommandLine cmd = new CommandLine(top);
+    // argparse semantics, as vLLM's users expect: a flag given twice takes the last value.
+    cmd.setOverwrittenOptionsAllowed(true);
     // Python's float() spelling, as vLLM's flags take it: inf, Infinity, nan.
     cmd.registerConverter(Double.class, PythonNamespace::parsePythonFloat);
     cmd.registerConverter(Double.TYPE, PythonNamespace::parsePythonFloat);

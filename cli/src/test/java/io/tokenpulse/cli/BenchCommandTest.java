@@ -66,4 +66,33 @@ class BenchCommandTest {
     assertThat(err.toString().lines().findFirst().orElseThrow())
         .startsWith("bench: Invalid value for option '--num-prompts'");
   }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "--use-beam-search                 | --use-beam-search is not supported yet",
+      "--profile                         | --profile is not supported yet",
+      "--lora-modules=a                  | --lora-modules is not supported yet",
+      "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
+      "--dataset-name=sharegpt           | dataset sharegpt is not supported yet",
+      "--backend=tgi                     | backend tgi is not supported yet",
+      "--goodput=ttfx:10                 | ttfx",
+      "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
+      "--request-rate=-1                 | --request-rate",
+  })
+  void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
+    CommandLine cmd = TokenPulse.newCommandLine();
+    java.io.StringWriter err = new java.io.StringWriter();
+    cmd.setErr(new java.io.PrintWriter(err));
+    java.io.PrintStream original = System.out;
+    System.setOut(new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+    int code;
+    try {
+      code = cmd.execute("bench", "--model", "gpt2", "--dataset-name", "random", flag);
+    } finally {
+      System.setOut(original);
+    }
+    assertThat(code).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString().lines().toList()).hasSize(1);
+    assertThat(err.toString()).startsWith("bench: ").contains(message);
+  }
 }
