@@ -32,9 +32,11 @@ public interface PromptCounter {
 
     static PromptCounter of(Tokenizer tokenizer) {
         return new PromptCounter() {
+            // A server tokenizes a completions prompt with its special tokens (OPT's and Llama's BOS),
+            // and a rendered chat template without them, as vLLM does.
             @Override
             public int countText(String text) {
-                return tokenizer.countTokens(text);
+                return tokenizer.countTokens(text) + tokenizer.numSpecialTokensToAdd();
             }
 
             @Override
