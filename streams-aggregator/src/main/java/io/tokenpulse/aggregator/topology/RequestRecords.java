@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Maps between the Avro request records and the metric package's {@link RequestTiming} /
- * {@link RequestValues}: the formulas live in {@code metrics}, only field plumbing lives here.
+ * Maps a request's Avro records to its {@link RequestMetrics} through the metric package's
+ * {@link RequestTiming} / {@link RequestValues}: the formulas live in {@code metrics}, only field
+ * plumbing lives here. The way back, for scoring a run, is {@code results.RunScoring.timing}.
  */
 final class RequestRecords {
     private RequestRecords() {
@@ -64,28 +65,6 @@ final class RequestRecords {
                 .setQueueDelayNs(v.queueDelayNs())
                 .setItlNs(boxed(v.itlNs()))
                 .build();
-    }
-
-    /**
-     * The timing of a resolved record on the run's common clock (ns since the epoch), for the run
-     * math: events rebuilt as {@code sent + ttft + cumulative ITL}, as vLLM rebuilds them.
-     */
-    static RequestTiming timing(RequestMetrics m) {
-        long sentNs = m.getSentEpochNs();
-        long[] eventNs;
-        if (m.getTtftNs() == null) {
-            eventNs = new long[0];
-        } else {
-            List<Long> itl = m.getItlNs();
-            eventNs = new long[itl.size() + 1];
-            eventNs[0] = sentNs + m.getTtftNs();
-            for (int i = 0; i < itl.size(); i++) {
-                eventNs[i + 1] = eventNs[i] + itl.get(i);
-            }
-        }
-        long lastNs = m.getE2elNs() == null ? sentNs : sentNs + m.getE2elNs();
-        return new RequestTiming(m.getSuccess(), sentNs - m.getQueueDelayNs(), sentNs, eventNs,
-                lastNs, Math.max(m.getFinishedEpochNs(), lastNs), m.getPromptLen(), m.getOutputTokens());
     }
 
     private static List<Long> boxed(long[] values) {

@@ -1,12 +1,21 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.aggregator.results.RunScoring;
+import io.tokenpulse.aggregator.results.RunShards;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -144,19 +153,30 @@ final class RunStage {
                     events.add(kv.value);
                 });
             }
-            Optional<RunSummaries.ShardRecords> shards = RunSummaries.ShardRecords.ifComplete(events);
+            Optional<RunShards> shards = RunShards.ifComplete(events);
             long resolvedRequests = Optional.ofNullable(requestCounts.get(runId)).orElse(0L);
             if (shards.isEmpty() || resolvedRequests < shards.get().requestsStarted()) {
                 return;
             }
-            List<String> requestKeys = new ArrayList<>();
-            var summary = RunSummaries.summarize(runId, shards.get(), () -> requests.prefixScan(runId + "/",
-                    new StringSerializer()), requestKeys::add);
+            Set<String> requestKeys = new HashSet<>();
+            var summary = RunScoring.summarize(runId, shards.get(), () -> runRequests(runId, requestKeys::add),
+                    RunScoring.Options.storedIn(runId, shards.get().config()));
             requestKeys.forEach(requests::delete);
             eventKeys.forEach(runEvents::delete);
             requestCounts.delete(runId);
             completed.put(runId, cause.timestamp());
             context.forward(cause.<SpecificRecord>withValue(summary));
+        }
+
+        /** The run's stored requests, reporting each key to {@code seen}; closing the stream closes the scan. */
+        private Stream<RequestMetrics> runRequests(String runId, Consumer<String> seen) {
+            KeyValueIterator<String, RequestMetrics> it = requests.prefixScan(runId + "/", new StringSerializer());
+            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED), false)
+                    .onClose(it::close)
+                    .map(kv -> {
+                        seen.accept(kv.key);
+                        return kv.value;
+                    });
         }
     }
 

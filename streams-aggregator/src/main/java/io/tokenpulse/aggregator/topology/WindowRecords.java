@@ -8,6 +8,7 @@ import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
+import io.tokenpulse.aggregator.results.RunScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
@@ -43,7 +44,7 @@ final class WindowRecords {
     }
 
     static MetricsAccumulator add(MetricsAccumulator window, RequestMetrics request) {
-        window.add(RequestValues.of(RequestRecords.timing(request)));
+        window.add(RequestValues.of(RunScoring.timing(request)));
         return window;
     }
 
