@@ -3,7 +3,6 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
-import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.dataset.DatasetOptions;
@@ -18,7 +17,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Optional;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -300,9 +298,8 @@ final class BenchCommand implements Callable<Integer> {
     LoadSettings load = new LoadSettings(runId != null ? runId : RunIds.next(), shardIndex, shardCount, target,
         workload, reporting, requestIdPrefix, LoadSettings.DEFAULT_READINESS_TIMEOUT, disableTqdm,
         saveDetailed);
-    BenchRun.ResultOptions report = new BenchRun.ResultOptions(saveResult, saveDetailed, appendResult,
-        Optional.ofNullable(resultDir).map(Path::of), Optional.ofNullable(resultFilename),
-        ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+    RunReport.ResultOptions report = RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult,
+        resultDir, resultFilename, metadata);
     if (summaryTimeoutS < 1) {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }

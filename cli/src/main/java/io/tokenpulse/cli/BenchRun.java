@@ -5,11 +5,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
-import io.tokenpulse.aggregator.report.ConsoleReport;
-import io.tokenpulse.aggregator.report.ResultFile;
-import io.tokenpulse.aggregator.report.ResultJson;
-import io.tokenpulse.aggregator.report.RunConfig;
-import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
@@ -22,7 +17,6 @@ import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -47,16 +41,8 @@ final class BenchRun {
    * @param metricsPort port of /metrics on 127.0.0.1 for the aggregator's and the load generator's
    *     meters; 0 for none
    */
-  record Plan(LoadSettings load, GoodputSlo goodput, ResultOptions report, Duration summaryTimeout,
+  record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
       int metricsPort) {}
-
-  /** --save-result and friends. */
-  record ResultOptions(boolean save, boolean detailed, boolean append, Optional<Path> dir,
-      Optional<String> filename, Map<String, String> metadata) {
-    boolean anyFile() {
-      return save || append || detailed;
-    }
-  }
 
   private BenchRun() {}
 
@@ -93,7 +79,7 @@ final class BenchRun {
               + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
                   : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
         }
-        report(summary.get(), results, plan, out);
+        RunReport.print(summary.get(), results.requests(), plan.report(), out);
         return 0;
       }
     } finally {
@@ -106,29 +92,6 @@ final class BenchRun {
       if (endpoint != null) {
         endpoint.close();
       }
-    }
-  }
-
-  private static void report(RunSummary summary, RunResults results, Plan plan, PrintStream out) throws IOException {
-    RunConfig config = SummaryRecords.config(summary);
-    var result = SummaryRecords.result(summary);
-    new ConsoleReport(false).print(config, result, out);
-    if (!summary.getErrors().isEmpty()) {
-      out.println("Failures by reason:");
-      summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
-    }
-    if (summary.getRecordsNotDelivered() > 0) {
-      out.println("Warning: " + summary.getRecordsNotDelivered()
-          + " records were not delivered to Kafka; the figures above miss them.");
-    }
-    if (plan.report().anyFile()) {
-      ResultJson json = ResultJson.of(config, result, plan.report().metadata());
-      if (plan.report().detailed()) {
-        json = json.withDetails(results.requests().stream().map(SummaryRecords::detail).toList());
-      }
-      Path file = ResultFile.path(config, plan.report().dir(), plan.report().filename());
-      ResultFile.write(file, json, plan.report().append());
-      out.println("Result saved to " + file);
     }
   }
 

@@ -3,16 +3,21 @@ package io.tokenpulse.aggregator.results;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,8 +28,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Reads one run's results back from the topology's output topics: its run-summary record and, when
- * asked, its per-request metrics (for {@code --save-detailed} and {@code replay}). Reads only
+ * Reads one run's results back from Kafka: its run-summary record and, when asked, its per-request
+ * metrics (for {@code --save-detailed}); or, for {@code replay}, the stored run itself
+ * ({@link #readStored}: its shard records and request metrics, to be scored again). Reads only
  * committed records, so what it returns is what the exactly-once topology produced.
  *
  * <p>Not thread-safe: one caller polls. Bad records (another schema on the topic) are skipped and
@@ -32,12 +38,19 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class RunResults implements AutoCloseable {
 
+    /** How many run ids an unknown-run message lists. */
+    private static final int RUNS_LISTED = 10;
+
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final TopicSpec<RunSummary> summaries;
     private final TopicSpec<RequestMetrics> requestMetrics;
+    private final TopicSpec<RunEvent> runs;
     private final String runId;
     private final boolean keepRequests;
     private final Map<Integer, RequestMetrics> requests = new TreeMap<>();
+    private final List<RunEvent> runEvents = new ArrayList<>();
+    // Every run id on the runs topic with its newest record's timestamp, for the unknown-run message.
+    private final Map<String, Long> runsSeen = new HashMap<>();
     private RunSummary summary;
     private long unreadable;
 
@@ -45,8 +58,98 @@ public final class RunResults implements AutoCloseable {
         this.consumer = consumer;
         this.summaries = topics.runSummaries();
         this.requestMetrics = topics.requestMetrics();
+        this.runs = topics.runs();
         this.runId = runId;
         this.keepRequests = keepRequests;
+    }
+
+    /**
+     * A run as stored in Kafka: its shards' RunStarted/RunFinished records and its request metrics.
+     *
+     * @param runId     the run
+     * @param runEvents the run's records from the runs topic, in topic order
+     * @param requests  its request-metrics records, in request-index order
+     */
+    public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetrics> requests) {
+        public StoredRun {
+            runEvents = List.copyOf(runEvents);
+            requests = List.copyOf(requests);
+        }
+
+        /** The run's shards, once every one has started and finished. */
+        public Optional<RunShards> shards() {
+            return RunShards.ifComplete(runEvents);
+        }
+
+        /**
+         * What the run still lacks to be scored (shard records, request metrics), in one line; empty
+         * when it is complete.
+         */
+        public Optional<String> missing() {
+            Optional<String> shardRecords = RunShards.missing(runEvents);
+            if (shardRecords.isPresent()) {
+                return Optional.of(shardRecords.get() + " (" + requests.size() + " request metrics so far)");
+            }
+            long started = shards().orElseThrow().requestsStarted();
+            return requests.size() >= started ? Optional.empty()
+                    : Optional.of((started - requests.size()) + " of " + started + " request metrics");
+        }
+    }
+
+    /**
+     * Reads a stored run: every record of the runs topic (from the beginning) for the run's shard
+     * records, then its request metrics from the run's start on (found with offsetsForTimes, so the
+     * runs before it are skipped). Reads up to the topics' ends, then waits up to {@code wait} for
+     * what a still-running run lacks; the caller checks {@link StoredRun#missing()}.
+     *
+     * @param clientProperties Kafka client properties incl. bootstrap.servers and security settings
+     * @param wait             how long to wait for a run that is not complete when the topics are read
+     * @throws IllegalArgumentException when the runs topic has no record of {@code runId}; the message
+     *     lists the newest runs it has
+     */
+    public static StoredRun readStored(Topics topics, Properties clientProperties, String runId, Duration wait) {
+        KafkaConsumer<byte[], byte[]> consumer = consumer(clientProperties);
+        try (RunResults reader = new RunResults(consumer, topics, runId, true)) {
+            List<TopicPartition> runPartitions = partitions(consumer, List.of(topics.runs().name()));
+            List<TopicPartition> metricPartitions = partitions(consumer, List.of(topics.requestMetrics().name()));
+            List<TopicPartition> all = new ArrayList<>(runPartitions);
+            all.addAll(metricPartitions);
+            consumer.assign(all);
+            consumer.seekToBeginning(runPartitions);
+            consumer.pause(metricPartitions);
+            reader.drain(wait);
+            if (reader.runEvents.isEmpty()) {
+                throw new IllegalArgumentException("no run " + runId + " in topic " + topics.runs().name()
+                        + "; runs seen: " + reader.newestRuns() + " (latest first, up to " + RUNS_LISTED + ")");
+            }
+            Instant since = reader.runEvents.stream()
+                    .filter(e -> e.getEvent() instanceof RunStarted)
+                    .map(e -> Instant.ofEpochSecond(0, ((RunStarted) e.getEvent()).getScheduleStartEpochNs()))
+                    .min(Instant::compareTo).orElse(Instant.EPOCH);
+            seekTo(consumer, metricPartitions, since);
+            consumer.resume(metricPartitions);
+            reader.drain(wait);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (reader.stored().missing().isPresent() && System.nanoTime() < deadline) {
+                reader.pollOnce(Duration.ofMillis(200));
+            }
+            return reader.stored();
+        }
+    }
+
+    private StoredRun stored() {
+        return new StoredRun(runId, runEvents, requests.values().stream().toList());
+    }
+
+    private String newestRuns() {
+        if (runsSeen.isEmpty()) {
+            return "none";
+        }
+        return runsSeen.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(RUNS_LISTED)
+                .map(Map.Entry::getKey)
+                .collect(Collectors.joining(", "));
     }
 
     /**
@@ -57,33 +160,47 @@ public final class RunResults implements AutoCloseable {
      */
     public static RunResults open(Topics topics, Properties clientProperties, String runId, Instant since,
                                   boolean keepRequests) {
+        KafkaConsumer<byte[], byte[]> consumer = consumer(clientProperties);
+        try {
+            List<TopicPartition> partitions = partitions(consumer,
+                    List.of(topics.runSummaries().name(), topics.requestMetrics().name()));
+            consumer.assign(partitions);
+            seekTo(consumer, partitions, since);
+            return new RunResults(consumer, topics, runId, keepRequests);
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(Properties clientProperties) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        try {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(topics.runSummaries().name(), topics.requestMetrics().name())) {
-                for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-                    partitions.add(new TopicPartition(p.topic(), p.partition()));
-                }
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, List<String> topics) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : topics) {
+            for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                partitions.add(new TopicPartition(p.topic(), p.partition()));
             }
-            consumer.assign(partitions);
-            Map<TopicPartition, Long> times = new HashMap<>();
-            partitions.forEach(tp -> times.put(tp, since.toEpochMilli()));
-            Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(times);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            for (TopicPartition tp : partitions) {
-                OffsetAndTimestamp at = offsets.get(tp);
-                consumer.seek(tp, at == null ? ends.get(tp) : at.offset());
-            }
-            return new RunResults(consumer, topics, runId, keepRequests);
-        } catch (RuntimeException e) {
-            consumer.close();
-            throw e;
+        }
+        return partitions;
+    }
+
+    /** Seeks each partition to its first record at or after {@code since}, or to its end when none. */
+    private static void seekTo(KafkaConsumer<?, ?> consumer, Collection<TopicPartition> partitions, Instant since) {
+        Map<TopicPartition, Long> times = new HashMap<>();
+        partitions.forEach(tp -> times.put(tp, since.toEpochMilli()));
+        Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(times);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+        for (TopicPartition tp : partitions) {
+            OffsetAndTimestamp at = offsets.get(tp);
+            consumer.seek(tp, at == null ? ends.get(tp) : at.offset());
         }
     }
 
@@ -96,14 +213,12 @@ public final class RunResults implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (summary == null && System.nanoTime() < deadline) {
             long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(Math.min(200, leftMs)))) {
-                accept(record);
-            }
+            pollOnce(Duration.ofMillis(Math.min(200, leftMs)));
         }
         // Request metrics are committed in the same transaction as the summary or before it; one more
         // poll round picks up those fetched after the summary's partition.
         if (summary != null && keepRequests) {
-            drain();
+            drain(Duration.ofSeconds(10));
         }
         return Optional.ofNullable(summary);
     }
@@ -113,19 +228,39 @@ public final class RunResults implements AutoCloseable {
         return List.copyOf(requests.values());
     }
 
-    /** Records on the two topics that could not be decoded (skipped). */
+    /** Records that could not be decoded (skipped). */
     public long unreadableRecords() {
         return unreadable;
     }
 
-    private void drain() {
-        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline && ends.entrySet().stream()
-                .anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                accept(record);
+    /**
+     * Reads the assigned, unpaused partitions up to their ends as of now; gives up when no partition
+     * advanced for {@code idleLimit} (a broker gone away), so it never hangs.
+     */
+    private void drain(Duration idleLimit) {
+        var unpaused = new ArrayList<>(consumer.assignment());
+        unpaused.removeAll(consumer.paused());
+        Map<TopicPartition, Long> ends = consumer.endOffsets(unpaused);
+        long lastProgress = System.nanoTime();
+        long positions = positions(ends.keySet());
+        while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())
+                && System.nanoTime() - lastProgress < idleLimit.toNanos()) {
+            pollOnce(Duration.ofMillis(100));
+            long now = positions(ends.keySet());
+            if (now != positions) {
+                positions = now;
+                lastProgress = System.nanoTime();
             }
+        }
+    }
+
+    private long positions(Collection<TopicPartition> partitions) {
+        return partitions.stream().mapToLong(consumer::position).sum();
+    }
+
+    private void pollOnce(Duration timeout) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+            accept(record);
         }
     }
 
@@ -133,10 +268,17 @@ public final class RunResults implements AutoCloseable {
         if (record.key() == null || record.value() == null) {
             return;
         }
-        String key = new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
+        String key = new String(record.key(), StandardCharsets.UTF_8);
         if (record.topic().equals(summaries.name())) {
             if (key.equals(runId)) {
                 decode(summaries.valueSerde().deserializer(), record).ifPresent(s -> summary = s);
+            }
+        } else if (record.topic().equals(runs.name())) {
+            runsSeen.merge(key, record.timestamp(), Math::max);
+            if (key.equals(runId)) {
+                decode(runs.valueSerde().deserializer(), record)
+                        .filter(e -> e.getRunId().equals(runId))
+                        .ifPresent(runEvents::add);
             }
         } else if (keepRequests && key.startsWith(runId + "/")) {
             decode(requestMetrics.valueSerde().deserializer(), record)

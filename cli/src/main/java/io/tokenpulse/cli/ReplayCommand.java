@@ -1,0 +1,108 @@
+package io.tokenpulse.cli;
+
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.MetricPercentiles;
+import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.results.RunResults;
+import io.tokenpulse.aggregator.results.RunScoring;
+import io.tokenpulse.aggregator.results.RunShards;
+import io.tokenpulse.schemas.avro.RunSummary;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tokenpulse replay --run-id ID}: scores a stored run again, from its records in Kafka, with
+ * other {@code --goodput}, {@code --percentile-metrics} or {@code --metric-percentiles}, and prints
+ * and saves the same block and JSON as {@code bench}. The scoring is the topology's own
+ * ({@link RunScoring}); only the options differ.
+ */
+@Command(name = "replay", sortOptions = false, mixinStandardHelpOptions = true,
+    description = "Re-score a stored run with other goodput SLOs or percentiles; prints and saves what bench does.")
+final class ReplayCommand implements Callable<Integer> {
+
+  @Option(names = "--run-id", required = true, description = "The run to re-score (as given to or printed by bench).")
+  String runId;
+
+  @Option(names = "--percentile-metrics",
+      description = "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: the run's).")
+  String percentileMetrics;
+
+  @Option(names = "--metric-percentiles",
+      description = "Comma-separated percentiles for the selected metrics (default: the run's).")
+  String metricPercentiles;
+
+  @Option(names = "--goodput", arity = "1..*", paramLabel = "KEY:VALUE",
+      description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el (default: the run's).")
+  List<String> goodput;
+
+  @Option(names = "--save-result", description = "Save benchmark results to a json file.") boolean saveResult;
+
+  @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
+  boolean saveDetailed;
+
+  @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
+  boolean appendResult;
+
+  @Option(names = "--metadata", arity = "0..*", paramLabel = "KEY=VALUE",
+      description = "Key-value pairs saved in the result JSON file.")
+  List<String> metadata;
+
+  @Option(names = "--result-dir", description = "Directory to save benchmark json results.") String resultDir;
+
+  @Option(names = "--result-filename", description = "Filename to save benchmark json results.") String resultFilename;
+
+  @Option(names = "--wait-s", defaultValue = "10",
+      description = "How long to wait for a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
+  int waitS;
+
+  @Mixin KafkaOptions kafka;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    if (waitS < 0) {
+      throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+    }
+    PercentileMetrics selection;
+    MetricPercentiles percentiles;
+    GoodputSlo slo;
+    RunReport.ResultOptions report;
+    // Checked before connecting, so a typo fails at once.
+    try {
+      selection = percentileMetrics == null ? null : PercentileMetrics.parse(percentileMetrics);
+      percentiles = metricPercentiles == null ? null : MetricPercentiles.parse(metricPercentiles);
+      slo = goodput == null ? null : GoodputSlo.parse(goodput);
+      report = RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+    } catch (IllegalArgumentException e) {
+      throw UserError.usage(e.getMessage());
+    }
+    try (Pipeline pipeline = Pipeline.connect(kafka)) {
+      RunResults.StoredRun run;
+      try {
+        run = RunResults.readStored(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
+      } catch (IllegalArgumentException e) {
+        throw UserError.failure(e.getMessage());
+      }
+      Optional<String> missing = run.missing();
+      if (missing.isPresent()) {
+        throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
+            + missing.get() + "; did the run and its aggregator finish?");
+      }
+      RunShards shards = run.shards().orElseThrow();
+      RunScoring.Options stored = RunScoring.Options.storedIn(runId, shards.config());
+      RunScoring.Options options = new RunScoring.Options(
+          selection != null ? selection : stored.selection(),
+          percentiles != null ? percentiles : stored.percentiles(),
+          slo != null ? slo : stored.goodput());
+      RunSummary summary = RunScoring.summarize(runId, shards, run.requests()::stream, options);
+      RunReport.print(summary, run.requests(), report, out);
+      return 0;
+    }
+  }
+}
