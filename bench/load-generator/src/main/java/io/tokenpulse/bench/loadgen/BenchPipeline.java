@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
@@ -70,8 +72,14 @@ final class BenchPipeline implements AutoCloseable {
         return EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics);
     }
 
+    /** Stops the platform and deletes its directory (a level of 1 600 streams leaves ~100 MB). */
     @Override
-    public void close() {
+    public void close() throws IOException {
         platform.close();
+        try (Stream<Path> files = Files.walk(dataDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 }
