@@ -195,6 +195,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin KafkaOptions kafka;
 
+  @Option(names = "--ready-check-timeout-sec", defaultValue = "600",
+      description = "How long to wait for the server's /health to answer 200 before giving up, in s (vLLM's flag; default: ${DEFAULT-VALUE}).")
+  int readyCheckTimeoutSec;
+
   @Option(names = "--summary-timeout-s", defaultValue = "120",
       description = "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
   int summaryTimeoutS;
@@ -296,7 +300,7 @@ final class BenchCommand implements Callable<Integer> {
     LoadSettings.Reporting reporting = new LoadSettings.Reporting(percentileMetrics, metricPercentiles,
         goodput == null ? null : String.join(" ", goodput), RunConfigJson.of(spec));
     LoadSettings load = new LoadSettings(runId != null ? runId : RunIds.next(), shardIndex, shardCount, target,
-        workload, reporting, requestIdPrefix, LoadSettings.DEFAULT_READINESS_TIMEOUT, disableTqdm,
+        workload, reporting, requestIdPrefix, Duration.ofSeconds(readyCheckTimeoutSec), disableTqdm,
         saveDetailed);
     RunReport.ResultOptions report = RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult,
         resultDir, resultFilename, metadata);

@@ -78,6 +78,7 @@ class BenchCommandTest {
       "--goodput=ttfx:10                 | ttfx",
       "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
       "--request-rate=-1                 | --request-rate",
+      "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
   })
   void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
     CommandLine cmd = TokenPulse.newCommandLine();
