@@ -97,21 +97,8 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "Use Torch Profiler (the server must support /start_profile).")
   boolean profile;
 
-  @Option(names = "--save-result", description = "Save benchmark results to a json file.") boolean saveResult;
-
-  @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
-  boolean saveDetailed;
-
-  @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
-  boolean appendResult;
-
-  @Option(names = "--metadata", arity = "0..*", paramLabel = "KEY=VALUE",
-      description = "Key-value pairs saved in the result JSON file.")
-  List<String> metadata;
-
-  @Option(names = "--result-dir", description = "Directory to save benchmark json results.") String resultDir;
-
-  @Option(names = "--result-filename", description = "Filename to save benchmark json results.") String resultFilename;
+  // Declared where vLLM declares them: the Namespace line prints options in this order.
+  @Mixin ResultFileOptions resultFile;
 
   @Option(names = "--ignore-eos", description = "Set ignore_eos flag when sending the benchmark request.")
   boolean ignoreEos;
@@ -301,9 +288,8 @@ final class BenchCommand implements Callable<Integer> {
         goodput == null ? null : String.join(" ", goodput), RunConfigJson.of(spec));
     LoadSettings load = new LoadSettings(runId != null ? runId : RunIds.next(), shardIndex, shardCount, target,
         workload, reporting, requestIdPrefix, Duration.ofSeconds(readyCheckTimeoutSec), disableTqdm,
-        saveDetailed);
-    RunReport.ResultOptions report = RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult,
-        resultDir, resultFilename, metadata);
+        resultFile.saveDetailed);
+    RunReport.ResultOptions report = resultFile.toResultOptions();
     if (summaryTimeoutS < 1) {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }

@@ -41,21 +41,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el (default: the run's).")
   List<String> goodput;
 
-  @Option(names = "--save-result", description = "Save benchmark results to a json file.") boolean saveResult;
-
-  @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
-  boolean saveDetailed;
-
-  @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
-  boolean appendResult;
-
-  @Option(names = "--metadata", arity = "0..*", paramLabel = "KEY=VALUE",
-      description = "Key-value pairs saved in the result JSON file.")
-  List<String> metadata;
-
-  @Option(names = "--result-dir", description = "Directory to save benchmark json results.") String resultDir;
-
-  @Option(names = "--result-filename", description = "Filename to save benchmark json results.") String resultFilename;
+  @Mixin ResultFileOptions resultFile;
 
   @Option(names = "--wait-s", defaultValue = "10",
       description = "How long to wait for a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
@@ -78,7 +64,7 @@ final class ReplayCommand implements Callable<Integer> {
       selection = percentileMetrics == null ? null : PercentileMetrics.parse(percentileMetrics);
       percentiles = metricPercentiles == null ? null : MetricPercentiles.parse(metricPercentiles);
       slo = goodput == null ? null : GoodputSlo.parse(goodput);
-      report = RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+      report = resultFile.toResultOptions();
     } catch (IllegalArgumentException e) {
       throw UserError.usage(e.getMessage());
     }
