@@ -2,18 +2,14 @@ package io.tokenpulse.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tokenpulse.platform.kafka.EmbeddedKafka;
-import io.tokenpulse.platform.kafka.KafkaSettings;
-import io.tokenpulse.platform.registry.LocalSchemaRegistry;
+import io.tokenpulse.platform.Platform;
+import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,15 +21,13 @@ class AggregatorRestartIT {
 
     @Test
     void theNextAggregatorRunsWithinSecondsOfThePreviousOneClosing() throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dir.resolve("kafka")));
-             LocalSchemaRegistry registryServer = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+        try (Platform platform = Platform.start(new Platform.Settings(dir.resolve("kafka"), 0, 0))) {
             Topics topics = Topics.create("it.", new SchemaRegistryClient(
-                    SchemaRegistrySettings.of(registryServer.url().toString())), true);
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-                admin.createTopics(topics.all().stream().map(t -> new NewTopic(t.name(), 1, (short) 1)).toList())
-                        .all().get();
-            }
-            StreamsSettings settings = StreamsSettings.defaults(kafka.bootstrapServers())
+                    SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
+            Properties client = new Properties();
+            client.put("bootstrap.servers", platform.bootstrapServers());
+            TopicAdmin.ensureExist(topics, client, 1, (short) 1, Duration.ofSeconds(30));
+            StreamsSettings settings = StreamsSettings.defaults(platform.bootstrapServers())
                     .withStateDir(dir.resolve("state"));
             try (Aggregator first = Aggregator.start(topics, settings, new Properties())) {
                 assertThat(first.awaitRunning(Duration.ofSeconds(60))).isTrue();
