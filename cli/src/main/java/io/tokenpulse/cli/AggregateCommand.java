@@ -41,13 +41,12 @@ final class AggregateCommand implements Callable<Integer> {
       description = "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
   long windowGraceMs;
 
-  @Option(names = "--metrics-port", defaultValue = "9464",
-      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1, 0 to disable (default: ${DEFAULT-VALUE}).")
-  int metricsPort;
+  @Mixin MetricsOptions metrics;
 
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
+    metrics.validate();
     if (windowSizeMs <= 0 || windowGraceMs < 0) {
       throw UserError.usage("--window-size-ms must be > 0 and --window-grace-ms >= 0");
     }
@@ -60,8 +59,7 @@ final class AggregateCommand implements Callable<Integer> {
     AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
     Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
     meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
-    MetricsEndpoint endpoint = metricsPort > 0
-        ? MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, metricsPort) : null;
+    MetricsEndpoint endpoint = metrics.startOrNull(registry);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       if (endpoint != null) {

@@ -176,9 +176,8 @@ final class BenchCommand implements Callable<Integer> {
       description = "With --simulate: divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
   double simulateSpeedup;
 
-  @Option(names = "--metrics-port", defaultValue = "9464",
-      description = "Port of the Prometheus /metrics endpoint on 127.0.0.1 (aggregator and load generator), 0 to disable (default: ${DEFAULT-VALUE}).")
-  int metricsPort;
+  /** One endpoint serves the aggregator's and the load generator's meters. */
+  @Mixin MetricsOptions metrics;
 
   @Mixin KafkaOptions kafka;
 
@@ -293,10 +292,8 @@ final class BenchCommand implements Callable<Integer> {
     if (summaryTimeoutS < 1) {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }
-    if (metricsPort < 0 || metricsPort > 65535) {
-      throw new IllegalArgumentException("--metrics-port must be in 0..65535, got " + metricsPort);
-    }
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metricsPort);
+    metrics.validate();
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics);
   }
 
   /** vLLM's backend list, for the help text. */

@@ -38,11 +38,10 @@ final class BenchRun {
    * @param goodput parsed --goodput SLOs (already validated)
    * @param report whether and where to save the result file
    * @param summaryTimeout how long to wait for the summary after the last response
-   * @param metricsPort port of /metrics on 127.0.0.1 for the aggregator's and the load generator's
-   *     meters; 0 for none
+   * @param metrics where /metrics serves the aggregator's and the load generator's meters
    */
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      int metricsPort) {}
+      MetricsOptions metrics) {}
 
   private BenchRun() {}
 
@@ -52,8 +51,7 @@ final class BenchRun {
     Aggregator aggregator = null;
     AggregatorMeters meters = null;
     // One endpoint serves the aggregator's and the load generator's meters.
-    MetricsEndpoint endpoint = plan.metricsPort() > 0
-        ? MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, plan.metricsPort()) : null;
+    MetricsEndpoint endpoint = plan.metrics().startOrNull(registry);
     try {
       if (pipeline.embedded()) {
         // One command, one process: the aggregator runs beside the load generator.

@@ -79,6 +79,7 @@ class BenchCommandTest {
       "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
       "--request-rate=-1                 | --request-rate",
       "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
+      "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
   })
   void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
     CommandLine cmd = TokenPulse.newCommandLine();
