@@ -189,6 +189,10 @@ final class BenchCommand implements Callable<Integer> {
       description = "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
   int summaryTimeoutS;
 
+  @Option(names = "--save-chart", paramLabel = "FILE.png",
+      description = "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
+  String saveChart;
+
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
@@ -293,7 +297,8 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }
     metrics.validate();
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics);
+    Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, chart);
   }
 
   /** vLLM's backend list, for the help text. */

@@ -8,6 +8,7 @@ import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
@@ -17,6 +18,7 @@ import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -39,9 +41,13 @@ final class BenchRun {
    * @param report whether and where to save the result file
    * @param summaryTimeout how long to wait for the summary after the last response
    * @param metrics where /metrics serves the aggregator's and the load generator's meters
+   * @param chart where --save-chart writes the run's PNG chart, or null
    */
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      MetricsOptions metrics) {}
+      MetricsOptions metrics, Path chart) {}
+
+  /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
+  private static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
   private BenchRun() {}
 
@@ -78,6 +84,9 @@ final class BenchRun {
                   : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
         }
         RunReport.print(summary.get(), results.requests(), plan.report(), out);
+        if (plan.chart() != null) {
+          ChartFile.save(pipeline, plan.load().runId(), plan.chart(), RunChart.DEFAULT_SIZE, CHART_WAIT, out);
+        }
         return 0;
       }
     } finally {

@@ -13,7 +13,7 @@ import picocli.CommandLine.ScopeType;
     versionProvider = VersionProvider.class,
     description = "Benchmark LLM serving endpoints the way vLLM's serving benchmark does, as a Kafka telemetry pipeline.",
     subcommands = {CommandLine.HelpCommand.class, BenchCommand.class, AggregateCommand.class, ReplayCommand.class,
-        PlatformCommand.class, SimulateCommand.class})
+        ChartCommand.class, PlatformCommand.class, SimulateCommand.class})
 public final class TokenPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

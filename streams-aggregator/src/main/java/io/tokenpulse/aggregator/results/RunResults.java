@@ -6,6 +6,7 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * Reads one run's results back from Kafka: its run-summary record and, when asked, its per-request
  * metrics (for {@code --save-detailed}); or, for {@code replay}, the stored run itself
- * ({@link #readStored}: its shard records and request metrics, to be scored again). Reads only
+ * ({@link #readStored}: its shard records and request metrics, to be scored again); or, for a chart,
+ * its window metrics ({@link #readWindows}). Reads only
  * committed records, so what it returns is what the exactly-once topology produced.
  *
  * <p>Not thread-safe: one caller polls. Bad records (another schema on the topic) are skipped and
@@ -45,9 +47,12 @@ public final class RunResults implements AutoCloseable {
     private final TopicSpec<RunSummary> summaries;
     private final TopicSpec<RequestMetrics> requestMetrics;
     private final TopicSpec<RunEvent> runs;
+    private final TopicSpec<WindowMetrics> windowMetrics;
     private final String runId;
     private final boolean keepRequests;
     private final Map<Integer, RequestMetrics> requests = new TreeMap<>();
+    // The latest update of each window, by window start.
+    private final Map<Long, WindowMetrics> windows = new TreeMap<>();
     private final List<RunEvent> runEvents = new ArrayList<>();
     // Every run id on the runs topic with its newest record's timestamp, for the unknown-run message.
     private final Map<String, Long> runsSeen = new HashMap<>();
@@ -59,6 +64,7 @@ public final class RunResults implements AutoCloseable {
         this.summaries = topics.runSummaries();
         this.requestMetrics = topics.requestMetrics();
         this.runs = topics.runs();
+        this.windowMetrics = topics.windowMetrics();
         this.runId = runId;
         this.keepRequests = keepRequests;
     }
@@ -110,25 +116,7 @@ public final class RunResults implements AutoCloseable {
     public static StoredRun readStored(Topics topics, Properties clientProperties, String runId, Duration wait) {
         KafkaConsumer<byte[], byte[]> consumer = consumer(clientProperties);
         try (RunResults reader = new RunResults(consumer, topics, runId, true)) {
-            List<TopicPartition> runPartitions = partitions(consumer, List.of(topics.runs().name()));
-            List<TopicPartition> metricPartitions = partitions(consumer, List.of(topics.requestMetrics().name()));
-            List<TopicPartition> all = new ArrayList<>(runPartitions);
-            all.addAll(metricPartitions);
-            consumer.assign(all);
-            consumer.seekToBeginning(runPartitions);
-            consumer.pause(metricPartitions);
-            reader.drain(wait);
-            if (reader.runEvents.isEmpty()) {
-                throw new IllegalArgumentException("no run " + runId + " in topic " + topics.runs().name()
-                        + "; runs seen: " + reader.newestRuns() + " (latest first, up to " + RUNS_LISTED + ")");
-            }
-            Instant since = reader.runEvents.stream()
-                    .filter(e -> e.getEvent() instanceof RunStarted)
-                    .map(e -> Instant.ofEpochSecond(0, ((RunStarted) e.getEvent()).getScheduleStartEpochNs()))
-                    .min(Instant::compareTo).orElse(Instant.EPOCH);
-            seekTo(consumer, metricPartitions, since);
-            consumer.resume(metricPartitions);
-            reader.drain(wait);
+            reader.readFromRunStart(List.of(topics.requestMetrics().name()), wait);
             long deadline = System.nanoTime() + wait.toNanos();
             while (reader.stored().missing().isPresent() && System.nanoTime() < deadline) {
                 reader.pollOnce(Duration.ofMillis(200));
@@ -137,8 +125,86 @@ public final class RunResults implements AutoCloseable {
         }
     }
 
+    /**
+     * A run's window metrics as stored: the latest update of each window (the topology emits a window
+     * again whenever a request finishes in it), and the run's summary once there is one.
+     *
+     * @param windows the latest record of each window, in window order
+     * @param summary the run's summary; empty while the run goes on
+     */
+    public record StoredWindows(String runId, List<WindowMetrics> windows, Optional<RunSummary> summary) {
+        public StoredWindows {
+            windows = List.copyOf(windows);
+        }
+
+        /**
+         * True when the run is finished and its windows count every request of its summary: then no
+         * later update can change them (unless a request came later than the window grace).
+         */
+        public boolean complete() {
+            return summary.filter(s -> windows.stream().mapToLong(WindowMetrics::getCompleted).sum() == s.getCompleted()
+                    && windows.stream().mapToLong(WindowMetrics::getFailed).sum() == s.getFailed()).isPresent();
+        }
+    }
+
+    /**
+     * Reads a stored run's window metrics and summary, as {@link #readStored} reads its request
+     * metrics: the runs topic from the beginning for the run's start, then the window-metrics and
+     * run-summaries topics from that start on. Reads up to the topics' ends, then waits up to
+     * {@code wait} until the windows are {@linkplain StoredWindows#complete() complete}; a run still
+     * going is returned as far as it got.
+     *
+     * @param clientProperties Kafka client properties incl. bootstrap.servers and security settings
+     * @throws IllegalArgumentException when the runs topic has no record of {@code runId}; the message
+     *     lists the newest runs it has
+     */
+    public static StoredWindows readWindows(Topics topics, Properties clientProperties, String runId, Duration wait) {
+        KafkaConsumer<byte[], byte[]> consumer = consumer(clientProperties);
+        try (RunResults reader = new RunResults(consumer, topics, runId, false)) {
+            reader.readFromRunStart(List.of(topics.windowMetrics().name(), topics.runSummaries().name()), wait);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (!reader.storedWindows().complete() && System.nanoTime() < deadline) {
+                reader.pollOnce(Duration.ofMillis(200));
+            }
+            return reader.storedWindows();
+        }
+    }
+
+    /**
+     * Reads the runs topic from the beginning for the run's records, then {@code topicsOfTheRun} from
+     * the run's start on (found with offsetsForTimes, so the runs before it are skipped), both up to
+     * their ends.
+     *
+     * @throws IllegalArgumentException when the runs topic has no record of the run
+     */
+    private void readFromRunStart(List<String> topicsOfTheRun, Duration wait) {
+        List<TopicPartition> runPartitions = partitions(consumer, List.of(runs.name()));
+        List<TopicPartition> later = partitions(consumer, topicsOfTheRun);
+        List<TopicPartition> all = new ArrayList<>(runPartitions);
+        all.addAll(later);
+        consumer.assign(all);
+        consumer.seekToBeginning(runPartitions);
+        consumer.pause(later);
+        drain(wait);
+        if (runEvents.isEmpty()) {
+            throw new IllegalArgumentException("no run " + runId + " in topic " + runs.name()
+                    + "; runs seen: " + newestRuns() + " (latest first, up to " + RUNS_LISTED + ")");
+        }
+        Instant since = runEvents.stream()
+                .filter(e -> e.getEvent() instanceof RunStarted)
+                .map(e -> Instant.ofEpochSecond(0, ((RunStarted) e.getEvent()).getScheduleStartEpochNs()))
+                .min(Instant::compareTo).orElse(Instant.EPOCH);
+        seekTo(consumer, later, since);
+        consumer.resume(later);
+        drain(wait);
+    }
+
     private StoredRun stored() {
         return new StoredRun(runId, runEvents, requests.values().stream().toList());
+    }
+
+    private StoredWindows storedWindows() {
+        return new StoredWindows(runId, windows.values().stream().toList(), Optional.ofNullable(summary));
     }
 
     private String newestRuns() {
@@ -279,6 +345,12 @@ public final class RunResults implements AutoCloseable {
                 decode(runs.valueSerde().deserializer(), record)
                         .filter(e -> e.getRunId().equals(runId))
                         .ifPresent(runEvents::add);
+            }
+        } else if (record.topic().equals(windowMetrics.name())) {
+            if (key.equals(runId)) {
+                decode(windowMetrics.valueSerde().deserializer(), record)
+                        .filter(w -> w.getRunId().equals(runId))
+                        .ifPresent(w -> windows.put(w.getWindowStartEpochMs(), w));
             }
         } else if (keepRequests && key.startsWith(runId + "/")) {
             decode(requestMetrics.valueSerde().deserializer(), record)
