@@ -200,6 +200,9 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     out.println(PythonNamespace.format(spec));
+    if (!simulate && !simulateFaults.isEmpty()) {
+      throw UserError.usage("--simulate-fault needs --simulate: faults are injected by the built-in simulator");
+    }
     BenchRun.Plan plan;
     Tokenizer loaded;
     String modelId = model != null ? model : simulate ? SIMULATED_MODEL : null;
@@ -213,9 +216,6 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (!(simulateSpeedup > 0)) {
       throw UserError.usage("--simulate-speedup must be > 0, got " + simulateSpeedup);
-    }
-    if (!simulate && !simulateFaults.isEmpty()) {
-      throw UserError.usage("--simulate-fault needs --simulate: faults are injected by the built-in simulator");
     }
     SimulatorServer started;
     try {

@@ -237,7 +237,7 @@ class SseParserTest {
         byte[] line = ("data: " + "y".repeat(2000)).getBytes(UTF_8);
         assertThatThrownBy(() -> parser.feed(line, 0, line.length, 0))
                 .isInstanceOf(SseException.class)
-                .hasMessageContaining("exceeds 1024 bytes")
+                .hasMessageContaining("limit of 1024 bytes")
                 .hasMessageNotContaining("\n");
     }
 
