@@ -8,6 +8,7 @@ import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.simulator.FaultPlan;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -176,6 +177,12 @@ final class BenchCommand implements Callable<Integer> {
       description = "With --simulate: divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
   double simulateSpeedup;
 
+  @Option(names = "--simulate-fault", paramLabel = "KIND[=VALUE][:PROB]",
+      description = "With --simulate: inject a fault into each request with probability PROB (default 1), drawn per "
+          + "request from --seed; repeatable. KIND: " + FaultPlan.SPEC_SYNTAX + ". The initial test request "
+          + "draws too, and its failure stops the run as in vLLM. What each does to the run: docs/simulator.md.")
+  List<String> simulateFaults = new ArrayList<>();
+
   /** One endpoint serves the aggregator's and the load generator's meters. */
   @Mixin MetricsOptions metrics;
 
@@ -197,6 +204,9 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintStream out = System.out;
     out.println(PythonNamespace.format(spec));
+    if (!simulate && !simulateFaults.isEmpty()) {
+      throw UserError.usage("--simulate-fault needs --simulate: faults are injected by the built-in simulator");
+    }
     BenchRun.Plan plan;
     Tokenizer loaded;
     String modelId = model != null ? model : simulate ? SIMULATED_MODEL : null;
@@ -243,8 +253,14 @@ final class BenchCommand implements Callable<Integer> {
       default -> throw new IllegalArgumentException(
           "--simulate-profile must be default or deterministic, got " + simulateProfile);
     };
+    FaultPlan faults;
+    try {
+      faults = FaultPlan.parse(simulateFaults, seed);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--simulate-fault: " + e.getMessage(), e);
+    }
     // The simulator counts prompt tokens with the tokenizer the load generator uses.
-    return SimulatorServer.start(config.withTokenizer(tokenizer));
+    return SimulatorServer.start(config.withTokenizer(tokenizer).withFaults(faults));
   }
 
   /** Flags of vLLM's that change what is sent but are not built yet: refused, never ignored. */

@@ -22,7 +22,7 @@ import java.util.Arrays;
  *
  * <p><b>Memory.</b> No allocation per byte or per event on the hot path: a line that lies
  * within one read is parsed in place; payload bytes are copied once, in bulk, into a reused
- * buffer that grows as needed up to {@code maxEventBytes} (64 MiB by default), beyond which
+ * buffer that grows as needed up to {@code maxEventBytes} (10 MiB by default), beyond which
  * {@link SseException} is thrown. The array handed to the listener is only valid during the
  * call.
  *
@@ -34,8 +34,13 @@ import java.util.Arrays;
  */
 public final class SseParser {
 
-    /** Default limit on one line or one event's payload. */
-    public static final int DEFAULT_MAX_EVENT_BYTES = 64 * 1024 * 1024;
+    /**
+     * Default limit on one line or one event's payload: 10 MiB, the size beyond which an event counts
+     * as broken (a failed request, as the simulator's {@code oversized} fault expects). vLLM's client
+     * fails far earlier, at aiohttp's 128 KiB line buffer ("Chunk too big"); real token events are a
+     * few KiB even with logprobs, so both limits fail only broken streams.
+     */
+    public static final int DEFAULT_MAX_EVENT_BYTES = 10 * 1024 * 1024;
 
     private static final byte[] DATA = {'d', 'a', 't', 'a'};
     private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
@@ -274,8 +279,7 @@ public final class SseParser {
     private byte[] ensureCapacity(byte[] buffer, int used, int extra, String what) {
         long needed = (long) used + extra;
         if (needed > maxEventBytes) {
-            throw new SseException("SSE " + what + " exceeds " + maxEventBytes
-                    + " bytes; raise the event size limit if the server really sends such events");
+            throw new SseException("SSE " + what + " exceeds the client's limit of " + maxEventBytes + " bytes");
         }
         if (needed <= buffer.length) {
             return buffer;
