@@ -101,7 +101,7 @@ public final class SimulatorSpeedBench {
                 if (Boolean.parseBoolean(opts.get("rt"))) {
                     client.start(1, 0); // one connection starts both sides' event loop threads
                     client.stop();
-                    rtEventLoops(simPid, "tp-sim-");
+                    rtEventLoops(simPid, "tp-sim-io");
                     rtEventLoops(selfPid, "speed-client");
                 }
                 for (String level : opts.get("streams").split(",")) {
@@ -152,20 +152,28 @@ public final class SimulatorSpeedBench {
      * compile, which no quiet machine does. GC pauses and the kernel's own work still count.
      */
     private static void rtEventLoops(long pid, String prefix) throws IOException, InterruptedException {
-        File[] tasks = new File("/proc/" + pid + "/task").listFiles();
-        int found = 0;
-        for (File task : tasks == null ? new File[0] : tasks) {
-            String name = Files.readString(task.toPath().resolve("comm")).trim();
-            if (name.startsWith(prefix)) {
-                Process chrt = new ProcessBuilder("chrt", "-f", "-p", "1", task.getName()).inheritIO().start();
-                if (chrt.waitFor() != 0) {
-                    throw new IOException("chrt failed for thread " + name + "; rt=true needs root (or leave it false)");
+        // the server's I/O thread starts when it registers the first connection, a moment after connect
+        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            int found = 0;
+            File[] tasks = new File("/proc/" + pid + "/task").listFiles();
+            for (File task : tasks == null ? new File[0] : tasks) {
+                String name = Files.readString(task.toPath().resolve("comm")).trim();
+                if (name.startsWith(prefix)) {
+                    Process chrt = new ProcessBuilder("chrt", "-f", "-p", "1", task.getName()).inheritIO().start();
+                    if (chrt.waitFor() != 0) {
+                        throw new IOException("chrt failed for thread " + name + "; rt=true needs root (or leave it false)");
+                    }
+                    found++;
                 }
-                found++;
             }
-        }
-        if (found == 0) {
-            throw new IOException("no thread named " + prefix + "* in process " + pid);
+            if (found > 0) {
+                return;
+            }
+            if (System.nanoTime() > deadlineNs) {
+                throw new IOException("no thread named " + prefix + "* in process " + pid);
+            }
+            Thread.sleep(10);
         }
     }
 
