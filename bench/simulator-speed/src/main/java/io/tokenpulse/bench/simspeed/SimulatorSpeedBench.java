@@ -95,8 +95,8 @@ public final class SimulatorSpeedBench {
                     opts.get("ttftMs"), opts.get("gapMs"), tokens, simCore, opts.get("simJvm"), clientCore, opts.get("nice"),
                     opts.get("rt"));
             out.println("streams  offered   sim ev/s    ach%  client ev/s | lateness ms (after write)             pre-write | arrival late ms |   sim  core" + simCore
-                    + "  client  core" + clientCore + " | failed  load1  target");
-            out.println("           ev/s                                  |     p50     p99   p99.9      max      p99 |    p50     p99 | cores  busy   cores   busy |");
+                    + "  client  core" + clientCore + " | alloc | failed  load1  target");
+            out.println("           ev/s                                  |     p50     p99   p99.9      max      p99 |    p50     p99 | cores  busy   cores   busy | B/ev  |");
             try (StreamClient client = new StreamClient(address, ttftNs, gapNs, tokens)) {
                 if (Boolean.parseBoolean(opts.get("rt"))) {
                     client.start(1, 0); // one connection starts both sides' event loop threads
@@ -121,17 +121,19 @@ public final class SimulatorSpeedBench {
                             ProcCpu.coreBusyNs(clientCore)};
                     client.stop();
                     double offered = streams * tokens / responseS;
-                    double achieved = Long.parseLong(report[1]) / seconds;
-                    double p99Ms = ms(report[3]);
+                    long count = Long.parseLong(report[1]);
+                    double achieved = count / (Long.parseLong(report[2]) / 1e9);
+                    double bytesPerEvent = (double) Long.parseLong(report[3]) / Math.max(1, count);
+                    double p99Ms = ms(report[5]);
                     boolean met = streams >= TARGET_STREAMS && achieved >= TARGET_EVENTS_PER_S && p99Ms <= TARGET_P99_MS
                             && window.failures() == 0;
                     Histogram arrival = window.arrivalLatenessNs();
-                    out.printf("%7d %8.0f %10.0f %7.2f %12.0f | %7.3f %7.3f %7.3f %8.3f %8.3f | %6.3f %7.3f | %5.2f %5.2f   %5.2f  %5.2f | %6d %6s  %s%n",
+                    out.printf("%7d %8.0f %10.0f %7.2f %12.0f | %7.3f %7.3f %7.3f %8.3f %8.3f | %6.3f %7.3f | %5.2f %5.2f   %5.2f  %5.2f | %5.0f | %6d %6s  %s%n",
                             streams, offered, achieved, 100 * achieved / offered, window.tokenEvents() / seconds,
-                            ms(report[2]), p99Ms, ms(report[4]), ms(report[5]), ms(report[6]),
+                            ms(report[4]), p99Ms, ms(report[6]), ms(report[7]), ms(report[8]),
                             arrival.getValueAtPercentile(50) / 1e6, arrival.getValueAtPercentile(99) / 1e6,
                             cores(cpu0[0], cpu1[0], seconds), cores(cpu0[1], cpu1[1], seconds),
-                            cores(cpu0[2], cpu1[2], seconds), cores(cpu0[3], cpu1[3], seconds),
+                            cores(cpu0[2], cpu1[2], seconds), cores(cpu0[3], cpu1[3], seconds), bytesPerEvent,
                             window.failures(), ProcCpu.loadAverage(),
                             streams < TARGET_STREAMS || offered < TARGET_EVENTS_PER_S ? "-" : met ? "met" : "MISSED");
                     Thread.sleep(1000); // let the closed connections drain before the next level
