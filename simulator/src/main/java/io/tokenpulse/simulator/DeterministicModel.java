@@ -22,19 +22,39 @@ public record DeterministicModel(long ttftNs, long gapNs) implements LatencyMode
 
     @Override
     public void generate(Generation generation) {
-        scheduleToken(generation, 0);
+        new TokenTimer(generation).scheduleNext();
     }
 
-    private void scheduleToken(Generation generation, int index) {
-        long dueNs = generation.receivedNs() + ttftNs + index * gapNs;
-        generation.scheduler().schedule(() -> {
+    /**
+     * One request's timer, rescheduled after each token: one object per request instead of a
+     * capturing lambda per token (tens of thousands of tokens a second at 2 000 streams).
+     */
+    private final class TokenTimer implements Runnable {
+        private final Generation generation;
+        private int index;
+
+        TokenTimer(Generation generation) {
+            this.generation = generation;
+        }
+
+        private long dueNs() {
+            return generation.receivedNs() + ttftNs + index * gapNs;
+        }
+
+        void scheduleNext() {
+            generation.scheduler().schedule(this, dueNs() - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void run() {
             if (generation.isDone()) {
                 return;
             }
-            generation.emit(1, dueNs);
-            if (index + 1 < generation.maxTokens()) {
-                scheduleToken(generation, index + 1);
+            generation.emit(1, dueNs());
+            index++;
+            if (index < generation.maxTokens()) {
+                scheduleNext();
             }
-        }, dueNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
     }
 }

@@ -222,15 +222,20 @@ final class StreamingResponse implements Generation {
         }
     }
 
-    /** With split-utf8, the event goes out in two writes split inside its first multi-byte character. */
+    /**
+     * With split-utf8, the event goes out in two writes split inside its first multi-byte character.
+     * The void promise spares a promise per write, and the encoder's promise combiner for its three
+     * buffers (chunk size, data, CRLF); a failed write reaches the handler's exceptionCaught, which
+     * closes the connection.
+     */
     private void write(ByteBuf out, boolean last) {
         if (fault.splitUtf8()) {
             int lead = out.indexOf(out.readerIndex(), out.writerIndex(), (byte) 0xE2);
             if (lead >= 0) {
-                ctx.writeAndFlush(new DefaultHttpContent(out.readRetainedSlice(lead + 1 - out.readerIndex())));
+                ctx.writeAndFlush(new DefaultHttpContent(out.readRetainedSlice(lead + 1 - out.readerIndex())), ctx.voidPromise());
             }
         }
-        ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out));
+        ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out), ctx.voidPromise());
     }
 
     private void sendWhole() {
