@@ -94,7 +94,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--disable-tqdm", description = "Disable the progress bar.") boolean disableTqdm;
 
-  @Option(names = "--profile", description = "Use Torch Profiler (the server must support /start_profile).")
+  @Option(names = "--profile", description = "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
   boolean profile;
 
   // Declared where vLLM declares them: the Namespace line prints options in this order.
@@ -248,9 +248,6 @@ final class BenchCommand implements Callable<Integer> {
     if (useBeamSearch) {
       throw new IllegalArgumentException("--use-beam-search is not supported yet");
     }
-    if (profile) {
-      throw new IllegalArgumentException("--profile is not supported yet");
-    }
     if (loraModules != null) {
       throw new IllegalArgumentException("--lora-modules is not supported yet");
     }
@@ -293,7 +290,7 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }
     metrics.validate();
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics);
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, profile);
   }
 
   /** vLLM's backend list, for the help text. */

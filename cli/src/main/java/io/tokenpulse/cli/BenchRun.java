@@ -11,6 +11,7 @@ import io.tokenpulse.aggregator.topology.StreamsSettings;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -39,9 +40,10 @@ final class BenchRun {
    * @param report whether and where to save the result file
    * @param summaryTimeout how long to wait for the summary after the last response
    * @param metrics where /metrics serves the aggregator's and the load generator's meters
+   * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
    */
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      MetricsOptions metrics) {}
+      MetricsOptions metrics, boolean profile) {}
 
   private BenchRun() {}
 
@@ -68,17 +70,28 @@ final class BenchRun {
            EventPublisher publisher = EventPublisher.open(
                PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)),
                pipeline.topics())) {
-        LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
-        Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
-        if (summary.isEmpty()) {
-          throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
-              + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
-              + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
-              + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
-                  : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+        Profiler profiler = plan.profile()
+            ? new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out) : null;
+        if (profiler != null) {
+          profiler.start();
         }
-        RunReport.print(summary.get(), results.requests(), plan.report(), out);
-        return 0;
+        try {
+          LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
+          Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+          if (summary.isEmpty()) {
+            throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
+                + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
+                + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
+                + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
+                    : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+          }
+          RunReport.print(summary.get(), results.requests(), plan.report(), out);
+          return 0;
+        } finally {
+          if (profiler != null) {
+            profiler.stop(); // after the report, as vLLM stops it after printing
+          }
+        }
       }
     } finally {
       if (aggregator != null) {
