@@ -38,7 +38,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}",
+  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}. "
+      + "openai-audio sends no prompt text but a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
       completionCandidates = BackendNames.class)
   String backend;
 
