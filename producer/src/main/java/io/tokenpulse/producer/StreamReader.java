@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * Reads one streamed response: bytes into the SSE parser, events into the backend's tracker, and
  * the end (complete or failed) into one {@link RequestOutcome}. A backend that does not stream
- * (DeepSpeed-MII) gets its whole body as one event, stamped when the body was complete. Subclasses decide what a chunk
- * and the end mean (publish records, or complete the initial test run).
+ * (DeepSpeed-MII) gets its whole body as one event, stamped when the body was complete.
+ * Subclasses decide what a chunk and the end mean (publish records, or complete the initial test
+ * run).
  *
  * <p>Threading: every call comes from the connection's I/O thread, in order (see
  * {@link StreamListener}); nothing here blocks.
