@@ -39,7 +39,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}",
+  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}. "
+      + "openai-audio sends no prompt text but a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
       completionCandidates = BackendNames.class)
   String backend;
 
@@ -95,7 +96,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--disable-tqdm", description = "Disable the progress bar.") boolean disableTqdm;
 
-  @Option(names = "--profile", description = "Use Torch Profiler (the server must support /start_profile).")
+  @Option(names = "--profile", description = "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
   boolean profile;
 
   // Declared where vLLM declares them: the Namespace line prints options in this order.
@@ -268,9 +269,6 @@ final class BenchCommand implements Callable<Integer> {
     if (useBeamSearch) {
       throw new IllegalArgumentException("--use-beam-search is not supported yet");
     }
-    if (profile) {
-      throw new IllegalArgumentException("--profile is not supported yet");
-    }
     if (loraModules != null) {
       throw new IllegalArgumentException("--lora-modules is not supported yet");
     }
@@ -314,7 +312,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     metrics.validate();
     Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, chart);
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, chart, profile);
   }
 
   /** vLLM's backend list, for the help text. */

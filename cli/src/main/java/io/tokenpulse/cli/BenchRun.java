@@ -12,6 +12,7 @@ import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -42,9 +43,10 @@ final class BenchRun {
    * @param summaryTimeout how long to wait for the summary after the last response
    * @param metrics where /metrics serves the aggregator's and the load generator's meters
    * @param chart where --save-chart writes the run's PNG chart, or null
+   * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
    */
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      MetricsOptions metrics, Path chart) {}
+      MetricsOptions metrics, Path chart, boolean profile) {}
 
   /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
   private static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -74,20 +76,31 @@ final class BenchRun {
            EventPublisher publisher = EventPublisher.open(
                PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)),
                pipeline.topics())) {
-        LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
-        Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
-        if (summary.isEmpty()) {
-          throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
-              + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
-              + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
-              + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
-                  : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+        Profiler profiler = plan.profile()
+            ? new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out) : null;
+        if (profiler != null) {
+          profiler.start();
         }
-        RunReport.print(summary.get(), results.requests(), plan.report(), out);
-        if (plan.chart() != null) {
-          ChartFile.save(pipeline, plan.load().runId(), plan.chart(), RunChart.DEFAULT_SIZE, CHART_WAIT, out);
+        try {
+          LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
+          Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+          if (summary.isEmpty()) {
+            throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
+                + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
+                + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
+                + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
+                    : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+          }
+          RunReport.print(summary.get(), results.requests(), plan.report(), out);
+          if (plan.chart() != null) {
+            ChartFile.save(pipeline, plan.load().runId(), plan.chart(), RunChart.DEFAULT_SIZE, CHART_WAIT, out);
+          }
+          return 0;
+        } finally {
+          if (profiler != null) {
+            profiler.stop(); // after the report, as vLLM stops it after printing
+          }
         }
-        return 0;
       }
     } finally {
       if (aggregator != null) {

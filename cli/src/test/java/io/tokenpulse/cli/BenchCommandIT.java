@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.simulator.SimulatorConfig;
+import io.tokenpulse.simulator.SimulatorServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,5 +62,32 @@ class BenchCommandIT {
     assertThat(json.has("p99_e2el_ms")).isTrue();
     // The deterministic simulator waits 20 ms between tokens: ITL is close to it, never below.
     assertThat(json.get("median_itl_ms").asDouble()).isBetween(19.0, 30.0);
+  }
+
+  @Test
+  void profileCallsStartProfileBeforeAndStopProfileAfterTheRun() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream original = System.out;
+    int code;
+    try (SimulatorServer server = SimulatorServer.start(
+        SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2)))) {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      try {
+        code = TokenPulse.newCommandLine().execute("bench", "--base-url", server.baseUri().toString(),
+            "--model", "gpt2", "--backend", "tgi", "--endpoint", "/generate_stream", "--dataset-name", "random",
+            "--num-prompts", "5", "--random-input-len", "16", "--random-output-len", "4", "--disable-tqdm",
+            "--profile", "--run-id", "it-profile", "--data-dir", dataDir.toString(), "--metrics-port", "0");
+      } finally {
+        System.setOut(original);
+      }
+      String out = captured.toString(StandardCharsets.UTF_8);
+      assertThat(code).as(out).isZero();
+      assertThat(server.stats().profileStarts()).isEqualTo(1);
+      assertThat(server.stats().profileStops()).isEqualTo(1);
+      assertThat(out).contains("Profiler started").contains("Successful requests:                     5");
+      // vLLM's order: started before the run, stopped after the result block
+      assertThat(out.indexOf("Profiler started")).isLessThan(out.indexOf("Serving Benchmark Result"));
+      assertThat(out.indexOf("Profiler stopped")).isGreaterThan(out.indexOf("Serving Benchmark Result"));
+    }
   }
 }

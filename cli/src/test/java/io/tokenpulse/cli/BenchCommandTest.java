@@ -70,11 +70,11 @@ class BenchCommandTest {
   @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
   @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
       "--use-beam-search                 | --use-beam-search is not supported yet",
-      "--profile                         | --profile is not supported yet",
+      "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
       "--lora-modules=a                  | --lora-modules is not supported yet",
       "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
       "--dataset-name=sharegpt           | dataset sharegpt is not supported yet",
-      "--backend=tgi                     | backend tgi is not supported yet",
+      "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
       "--goodput=ttfx:10                 | ttfx",
       "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
       "--request-rate=-1                 | --request-rate",

@@ -6,13 +6,16 @@ import io.tokenpulse.producer.http.StreamError;
 import io.tokenpulse.producer.http.StreamListener;
 import io.tokenpulse.producer.sse.SseException;
 import io.tokenpulse.producer.sse.SseParser;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
  * Reads one streamed response: bytes into the SSE parser, events into the backend's tracker, and
- * the end (complete or failed) into one {@link RequestOutcome}. Subclasses decide what a chunk
- * and the end mean (publish records, or complete the initial test run).
+ * the end (complete or failed) into one {@link RequestOutcome}. A backend that does not stream
+ * (DeepSpeed-MII) gets its whole body as one event, stamped when the body was complete.
+ * Subclasses decide what a chunk and the end mean (publish records, or complete the initial test
+ * run).
  *
  * <p>Threading: every call comes from the connection's I/O thread, in order (see
  * {@link StreamListener}); nothing here blocks.
@@ -24,6 +27,8 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
 
     private final ResponseTracker tracker;
     private final SseParser parser = new SseParser(this);
+    /** The body so far when the backend answers with one JSON document instead of SSE; else null. */
+    private final ByteArrayOutputStream wholeBody;
     private long connectNs;
     private long sentNs = -1;
     private String parseError;
@@ -31,6 +36,7 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
 
     StreamReader(ResponseTracker tracker) {
         this.tracker = tracker;
+        this.wholeBody = tracker.streamed() ? null : new ByteArrayOutputStream();
     }
 
     /** The response's status line arrived. */
@@ -69,6 +75,12 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
 
     @Override
     public final void onBytes(ByteBuffer bytes, long arrivalNs) {
+        if (wholeBody != null) {
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            wholeBody.writeBytes(copy);
+            return;
+        }
         try {
             parser.feed(bytes, arrivalNs);
         } catch (SseException e) {
@@ -89,6 +101,12 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
     @Override
     public final void onComplete(long completedNs) {
         if (ended) {
+            return;
+        }
+        if (wholeBody != null) {
+            byte[] body = wholeBody.toByteArray();
+            onData(body, 0, body.length, completedNs);
+            end(tracker.finish(200, false), completedNs);
             return;
         }
         SseParser.StreamEnd end = parser.finish(); // may deliver a last event left unterminated

@@ -10,123 +10,94 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes vLLM-style OpenAI JSON for one response: SSE events while streaming, or the whole body.
- * Field order and nulls follow vLLM's output ({@code "usage":null} on completions chunks, the chat
- * role event before the first content). Tokens are fake words {@code "tok<i> "}.
+ * Writes one response in its endpoint's wire format: SSE events while streaming, or the whole body.
+ * One instance per response (a format may keep the text so far, as TGI's last event repeats it).
+ * {@link StreamingResponse} decides when each event goes out; the subclasses decide what it says:
+ * {@link OpenAiFormat} (completions, chat, transcriptions), {@link TgiFormat}, {@link TritonFormat}.
  */
-final class ChunkFormat {
+abstract class ChunkFormat {
 
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] EVENT_END = "\n\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
-
-    private final Endpoint endpoint;
-    private final String id;
-    private final String model;
-    private final long createdEpochSeconds;
-
-    ChunkFormat(Endpoint endpoint, String requestId, String model, long createdEpochSeconds) {
-        this.endpoint = endpoint;
-        this.id = endpoint.idPrefix + requestId;
-        this.model = model;
-        this.createdEpochSeconds = createdEpochSeconds;
-    }
+    static final JsonFactory JSON = new JsonFactory();
+    static final byte[] EVENT_END = "\n\n".getBytes(StandardCharsets.US_ASCII);
 
     /** The euro sign: three bytes in UTF-8, so a write can be split inside it. */
     static final String MULTI_BYTE = "\u20ac";
 
-    static String text(int firstToken, int tokens, boolean multiByte) {
+    private final String outputWord;
+
+    /** @param outputWord how every generated token is spelled, or null for {@code "tok<i> "} */
+    ChunkFormat(String outputWord) {
+        this.outputWord = outputWord;
+    }
+
+    /** The format of {@code request}'s response. */
+    static ChunkFormat of(GenerationRequest request, String requestId, String model, long createdEpochSeconds,
+                          String outputWord) {
+        return switch (request.endpoint()) {
+            case COMPLETIONS, CHAT, TRANSCRIPTION -> new OpenAiFormat(request, requestId, model, createdEpochSeconds,
+                    outputWord);
+            case TGI -> new TgiFormat(outputWord);
+            case TRITON -> new TritonFormat(request.model(), outputWord);
+        };
+    }
+
+    /**
+     * The text of {@code tokens} tokens starting at token {@code firstToken}: fake words
+     * {@code "tok<i> "}, or the configured word, which the server's tokenizer counts as one token
+     * each, so a client that re-tokenizes the text (TGI, TensorRT-LLM, DeepSpeed-MII) counts what was sent.
+     */
+    String text(int firstToken, int tokens, boolean multiByte) {
         StringBuilder text = new StringBuilder(tokens * 8);
         for (int i = firstToken; i < firstToken + tokens; i++) {
-            text.append("tok").append(i);
+            if (outputWord != null) {
+                text.append(outputWord);
+            } else {
+                text.append("tok").append(i);
+            }
             if (multiByte) {
                 text.append(MULTI_BYTE);
             }
-            text.append(' ');
+            if (outputWord == null) {
+                text.append(' ');
+            }
         }
         return text.toString();
     }
 
     /** The chat stream's first event: the assistant role with empty content (none at all when {@code roleOnly}). */
     void roleEvent(ByteBuf out, boolean roleOnly) {
-        event(out, g -> {
-            g.writeObjectFieldStart("delta");
-            g.writeStringField("role", "assistant");
-            if (!roleOnly) {
-                g.writeStringField("content", "");
-            }
-            g.writeEndObject();
-            g.writeNullField("logprobs");
-            g.writeNullField("finish_reason");
-        }, false);
+        throw new UnsupportedOperationException("only chat streams start with a role event");
     }
 
-    /** One event carrying {@code text}; {@code finishReason} is null except on the last one. */
-    void tokenEvent(ByteBuf out, String text, String finishReason) {
-        event(out, g -> {
-            if (endpoint == Endpoint.CHAT) {
-                g.writeObjectFieldStart("delta");
-                g.writeStringField("content", text);
-                g.writeEndObject();
-                g.writeNullField("logprobs");
-                g.writeStringField("finish_reason", finishReason);
-            } else {
-                g.writeStringField("text", text);
-                g.writeNullField("logprobs");
-                g.writeStringField("finish_reason", finishReason);
-                g.writeNullField("stop_reason");
-            }
-        }, endpoint == Endpoint.COMPLETIONS);
-    }
+    /**
+     * One event carrying {@code text}.
+     *
+     * @param finishReason null except on the last event: {@code stop} (simulated EOS) or {@code length}
+     * @param tokensSoFar  tokens sent up to and including this event
+     */
+    abstract void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar);
 
-    /** The usage-only event sent when stream_options.include_usage is set. */
+    /** The usage-only event sent when the request asked for usage. */
     void usageEvent(ByteBuf out, int promptTokens, int completionTokens) {
-        write(out, DATA);
-        generate(out, g -> {
-            header(g, endpoint.chunkObject);
-            g.writeArrayFieldStart("choices");
-            g.writeEndArray();
-            usage(g, promptTokens, completionTokens);
-            g.writeEndObject();
-        });
-        write(out, EVENT_END);
+        throw new UnsupportedOperationException("this format has no usage event");
     }
+
+    /** Whether the stream ends with {@code data: [DONE]} (OpenAI's formats; TGI and Triton just close). */
+    abstract boolean endsWithDone();
 
     void doneEvent(ByteBuf out) {
-        write(out, DONE);
+        out.writeBytes("data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII));
     }
 
     /** An event whose JSON breaks off in the middle, as a server bug or a proxy's truncation would leave it. */
     void malformedEvent(ByteBuf out) {
-        write(out, DATA);
-        out.writeCharSequence("{\"id\":\"" + id + "\",\"object\":\"" + endpoint.chunkObject + "\",\"choices\":[{\"index\":0,",
-                StandardCharsets.UTF_8);
-        write(out, EVENT_END);
+        out.writeCharSequence("data: {\"choices\":[{\"index\":0,", StandardCharsets.UTF_8);
+        out.writeBytes(EVENT_END);
     }
 
     /** The body of a non-streamed response. */
     void wholeResponse(ByteBuf out, String text, String finishReason, int promptTokens, int completionTokens) {
-        generate(out, g -> {
-            header(g, endpoint.object);
-            g.writeArrayFieldStart("choices");
-            g.writeStartObject();
-            g.writeNumberField("index", 0);
-            if (endpoint == Endpoint.CHAT) {
-                g.writeObjectFieldStart("message");
-                g.writeStringField("role", "assistant");
-                g.writeStringField("content", text);
-                g.writeEndObject();
-            } else {
-                g.writeStringField("text", text);
-            }
-            g.writeNullField("logprobs");
-            g.writeStringField("finish_reason", finishReason);
-            g.writeEndObject();
-            g.writeEndArray();
-            usage(g, promptTokens, completionTokens);
-            g.writeEndObject();
-        });
+        throw new UnsupportedOperationException("this endpoint always streams");
     }
 
     /** An OpenAI-style error body: {"error":{"message","type","param","code"}}. */
@@ -143,41 +114,14 @@ final class ChunkFormat {
         });
     }
 
-    private void event(ByteBuf out, Fields choiceFields, boolean usageNull) {
-        write(out, DATA);
-        generate(out, g -> {
-            header(g, endpoint.chunkObject);
-            g.writeArrayFieldStart("choices");
-            g.writeStartObject();
-            g.writeNumberField("index", 0);
-            choiceFields.write(g);
-            g.writeEndObject();
-            g.writeEndArray();
-            if (usageNull) {
-                g.writeNullField("usage");
-            }
-            g.writeEndObject();
-        });
-        write(out, EVENT_END);
+    /** One SSE event: {@code prefix}, the JSON {@code fields} write, and the blank line. */
+    static void event(ByteBuf out, byte[] prefix, Fields fields) {
+        out.writeBytes(prefix);
+        generate(out, fields);
+        out.writeBytes(EVENT_END);
     }
 
-    private void header(JsonGenerator g, String object) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("id", id);
-        g.writeStringField("object", object);
-        g.writeNumberField("created", createdEpochSeconds);
-        g.writeStringField("model", model);
-    }
-
-    private static void usage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
-        g.writeObjectFieldStart("usage");
-        g.writeNumberField("prompt_tokens", promptTokens);
-        g.writeNumberField("total_tokens", promptTokens + completionTokens);
-        g.writeNumberField("completion_tokens", completionTokens);
-        g.writeEndObject();
-    }
-
-    private static void generate(ByteBuf out, Fields fields) {
+    static void generate(ByteBuf out, Fields fields) {
         try (JsonGenerator g = JSON.createGenerator((java.io.OutputStream) new ByteBufOutputStream(out))) {
             fields.write(g);
         } catch (IOException e) {
@@ -185,12 +129,8 @@ final class ChunkFormat {
         }
     }
 
-    private static void write(ByteBuf out, byte[] bytes) {
-        out.writeBytes(bytes);
-    }
-
     @FunctionalInterface
-    private interface Fields {
+    interface Fields {
         void write(JsonGenerator g) throws IOException;
     }
 }

@@ -9,6 +9,8 @@ final class Counters {
     final LongAdder requestsReceived = new LongAdder();
     final LongAdder requestsCompleted = new LongAdder();
     final LongAdder pipelinedRequests = new LongAdder();
+    final LongAdder profileStarts = new LongAdder();
+    final LongAdder profileStops = new LongAdder();
     private final AtomicInteger maxInFlightPerConnection = new AtomicInteger();
 
     void inFlightOnConnection(int inFlight) {
@@ -17,6 +19,6 @@ final class Counters {
 
     ServerStats snapshot() {
         return new ServerStats(connectionsOpened.sum(), requestsReceived.sum(), requestsCompleted.sum(),
-                pipelinedRequests.sum(), maxInFlightPerConnection.get());
+                pipelinedRequests.sum(), maxInFlightPerConnection.get(), profileStarts.sum(), profileStops.sum());
     }
 }

@@ -24,14 +24,38 @@ public interface PromptCounter {
         public int countChat(List<ChatMessage> messages) {
             return messages.stream().mapToInt(m -> countText(m.content())).sum();
         }
+
+        @Override
+        public String outputWord() {
+            return null;
+        }
     };
+
+    /** Words the simulator may spell every output token with; the first one the tokenizer counts as one token wins. */
+    List<String> OUTPUT_WORD_CANDIDATES = List.of(" the", " a", " and", " of", " to", " is");
 
     int countText(String text);
 
     int countChat(List<ChatMessage> messages);
 
+    /**
+     * A word that this tokenizer counts as exactly one token however often it is repeated, so that
+     * generated text re-tokenizes to the number of tokens sent (clients of TGI, TensorRT-LLM and
+     * DeepSpeed-MII count output tokens that way); null to spell tokens {@code "tok<i> "}.
+     */
+    String outputWord();
+
     static PromptCounter of(Tokenizer tokenizer) {
+        String word = OUTPUT_WORD_CANDIDATES.stream()
+                .filter(w -> tokenizer.countTokens(w) == 1 && tokenizer.countTokens(w.repeat(2)) == 2
+                        && tokenizer.countTokens(w.repeat(17)) == 17)
+                .findFirst().orElse(null);
         return new PromptCounter() {
+            @Override
+            public String outputWord() {
+                return word;
+            }
+
             // A server tokenizes a completions prompt with its special tokens (OPT's and Llama's BOS),
             // and a rendered chat template without them, as vLLM does.
             @Override

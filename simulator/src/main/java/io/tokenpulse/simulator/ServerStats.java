@@ -10,7 +10,9 @@ package io.tokenpulse.simulator;
  *                                  was still being written: a client that does this suffers head-of-line
  *                                  blocking, so a correct client keeps this at 0
  * @param maxInFlightPerConnection  the most requests ever outstanding on one connection at once
+ * @param profileStarts             POST /start_profile calls answered
+ * @param profileStops              POST /stop_profile calls answered
  */
 public record ServerStats(long connectionsOpened, long requestsReceived, long requestsCompleted,
-                          long pipelinedRequests, int maxInFlightPerConnection) {
+                          long pipelinedRequests, int maxInFlightPerConnection, long profileStarts, long profileStops) {
 }

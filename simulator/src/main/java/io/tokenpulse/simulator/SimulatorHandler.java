@@ -22,6 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Routes the requests of one connection. HTTP/1.1 answers in request order, so a request that
@@ -35,6 +37,8 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     static final String REQUEST_ID = "x-request-id";
     private static final Logger LOG = LoggerFactory.getLogger(SimulatorHandler.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Model names of the TensorRT-LLM backend's Triton repository that serve generate_stream. */
+    private static final Set<String> TRITON_MODELS = Set.of("ensemble", "tensorrt_llm_bls");
 
     private final SimulatorConfig config;
     private final Counters counters;
@@ -101,8 +105,50 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             case "/v1/models" -> requireThen(ctx, request, HttpMethod.GET, () -> sendModels(ctx));
             case "/v1/completions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.COMPLETIONS, receivedNs));
             case "/v1/chat/completions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.CHAT, receivedNs));
-            default -> sendError(ctx, HttpResponseStatus.NOT_FOUND, method + " " + path + " is not served here", null);
+            case "/v1/audio/transcriptions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRANSCRIPTION, receivedNs));
+            case "/generate_stream" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TGI, receivedNs));
+            case "/start_profile" -> requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStarts));
+            case "/stop_profile" -> requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStops));
+            default -> {
+                if (tritonModel(path) != null) {
+                    requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRITON, receivedNs));
+                } else {
+                    sendError(ctx, HttpResponseStatus.NOT_FOUND, method + " " + path + " is not served here", null);
+                }
+            }
         }
+    }
+
+    /** vLLM answers the profiler endpoints with an empty 200; counted so a test can see the calls. */
+    private void profile(ChannelHandlerContext ctx, LongAdder calls) {
+        calls.increment();
+        sendFull(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, null);
+    }
+
+    /** The model of a Triton {@code /v2/models/<model>/generate_stream} path, else null. */
+    private static String tritonModel(String path) {
+        String prefix = "/v2/models/";
+        String suffix = "/generate_stream";
+        if (!path.startsWith(prefix) || !path.endsWith(suffix) || path.length() <= prefix.length() + suffix.length()) {
+            return null;
+        }
+        String model = path.substring(prefix.length(), path.length() - suffix.length());
+        return model.contains("/") ? null : model;
+    }
+
+    /** Whether a request may name {@code model}: a served name, or for Triton the TensorRT-LLM repository's models. */
+    private boolean serves(Endpoint endpoint, String model) {
+        return config.serves(model) || endpoint == Endpoint.TRITON && TRITON_MODELS.contains(model);
+    }
+
+    private GenerationRequest parse(FullHttpRequest http, Endpoint endpoint) throws BadRequestException {
+        return switch (endpoint) {
+            case TRANSCRIPTION -> TranscriptionForm.parse(http, config.defaultMaxTokens(), config.promptCounter());
+            case TRITON -> GenerationRequest.parseTriton(ByteBufUtil.getBytes(http.content()),
+                    tritonModel(pathOf(http.uri())), config.defaultMaxTokens(), config.promptCounter());
+            default -> GenerationRequest.parse(endpoint, ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens(),
+                    config.promptCounter());
+        };
     }
 
     private void requireThen(ChannelHandlerContext ctx, FullHttpRequest request, HttpMethod method, Runnable action) {
@@ -122,8 +168,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         Fault fault;
         try {
             fault = faults.next(Fault.parse(http.headers().get(Fault.HEADER)));
-            request = GenerationRequest.parse(endpoint, ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens(),
-                    config.promptCounter());
+            request = parse(http, endpoint);
         } catch (BadRequestException e) {
             sendError(ctx, HttpResponseStatus.BAD_REQUEST, e.getMessage(), requestId);
             return;
@@ -132,7 +177,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             sendError(ctx, HttpResponseStatus.BAD_REQUEST, "cannot apply the chat template: " + e.getMessage(), requestId);
             return;
         }
-        if (request.model() != null && !config.serves(request.model())) {
+        if (request.model() != null && !serves(endpoint, request.model())) {
             sendError(ctx, HttpResponseStatus.NOT_FOUND, "The model `" + request.model() + "` does not exist.", requestId);
             return;
         }
@@ -148,8 +193,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         }
         int maxTokens = request.maxTokensGiven() ? request.maxTokens()
                 : Math.min(request.maxTokens(), config.maxModelLen() - request.promptTokens());
-        int outputTokens = request.ignoreEos() ? maxTokens : outputLengths.next(maxTokens);
-        ChunkFormat format = new ChunkFormat(endpoint, requestId, config.modelName(), System.currentTimeMillis() / 1000);
+        int outputTokens = request.ignoreEos() ? maxTokens
+                : Math.max(Math.min(request.minTokens(), maxTokens), outputLengths.next(maxTokens));
+        ChunkFormat format = ChunkFormat.of(request, requestId, config.modelName(), System.currentTimeMillis() / 1000,
+                config.promptCounter().outputWord());
         current = new StreamingResponse(ctx, request, outputTokens, requestId, receivedNs, format, config.sendListener(),
                 fault, () -> responseEnded(ctx));
         current.start(config.latencyModel());

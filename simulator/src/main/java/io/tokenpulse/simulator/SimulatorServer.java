@@ -15,9 +15,12 @@ import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An OpenAI-compatible streaming server that stands in for an LLM server: HTTP/1.1 with keep-alive,
- * {@code GET /health}, {@code GET /v1/models}, {@code POST /v1/completions} and
- * {@code POST /v1/chat/completions} (SSE when {@code "stream": true}). When tokens are sent is up to
+ * A streaming server that stands in for an LLM server: HTTP/1.1 with keep-alive, {@code GET /health},
+ * {@code GET /v1/models}, {@code POST /v1/completions} and {@code POST /v1/chat/completions} (SSE when
+ * {@code "stream": true}; non-streamed completions are also DeepSpeed-MII's answer),
+ * {@code POST /v1/audio/transcriptions} (multipart), TGI's {@code POST /generate_stream}, the TensorRT-LLM
+ * ensemble's {@code POST /v2/models/<model>/generate_stream}, and vLLM's {@code POST /start_profile} and
+ * {@code /stop_profile} (counted in {@link ServerStats}). When tokens are sent is up to
  * the configured {@link LatencyModel}; the x-request-id header is echoed; header
  * {@code x-simulator-fault} injects faults (see {@code Fault}), and so does the config's {@link FaultPlan}
  * at random. Requests naming another model than the served ones get 404, prompts beyond the

@@ -126,7 +126,7 @@ final class StreamingResponse implements Generation {
         if (!last && pendingTokens < fault.tokensPerEvent()) {
             return;
         }
-        String text = ChunkFormat.text(emittedTokens - pendingTokens, pendingTokens, fault.splitUtf8());
+        String text = format.text(emittedTokens - pendingTokens, pendingTokens, fault.splitUtf8());
         pendingTokens = 0;
         if (request.stream()) {
             sendEvents(text, last, dueNs);
@@ -154,7 +154,7 @@ final class StreamingResponse implements Generation {
                 format.roleEvent(out, fault.roleOnlyFirst());
                 sentEvents++;
             } else if (fault.roleOnlyFirst()) {
-                format.tokenEvent(out, "", null);
+                format.tokenEvent(out, "", null, 0);
                 sentEvents++;
             }
         }
@@ -166,14 +166,14 @@ final class StreamingResponse implements Generation {
                 ? text + "x".repeat(Math.max(0, Fault.OVERSIZED_EVENT_BYTES - text.length()))
                 : text;
         tokenEventSent = true;
-        format.tokenEvent(out, eventText, last ? finishReason : null);
+        format.tokenEvent(out, eventText, last ? finishReason : null, emittedTokens);
         sentEvents++;
         if (last) {
             if (request.includeUsage()) {
                 format.usageEvent(out, request.promptTokens(), emittedTokens);
                 sentEvents++;
             }
-            if (!fault.noDone()) {
+            if (!fault.noDone() && format.endsWithDone()) {
                 format.doneEvent(out);
                 sentEvents++;
             }

@@ -28,4 +28,17 @@ class PromptCounterTest {
         .isEqualTo(qwen.countTokens(qwen.applyChatTemplate(messages, true)));
     assertThat(qwen.numSpecialTokensToAdd()).isZero();
   }
+
+  @Test
+  void outputWordIsOneTokenPerRepetitionSoGeneratedTextRecountsExactly() {
+    Tokenizer gpt2 = TokenizerLoader.fromEnvironment().load("gpt2");
+    String word = PromptCounter.of(gpt2).outputWord();
+    assertThat(word).isEqualTo(" the");
+    assertThat(gpt2.countTokens(word.repeat(60))).isEqualTo(60);
+  }
+
+  @Test
+  void withoutTokenizerTokensKeepTheirNumberedSpelling() {
+    assertThat(PromptCounter.WHITESPACE.outputWord()).isNull();
+  }
 }

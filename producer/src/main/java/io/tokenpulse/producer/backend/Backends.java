@@ -3,7 +3,6 @@ package io.tokenpulse.producer.backend;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The registry of backends by {@code --backend} name, holding vLLM's list in vLLM's order.
@@ -11,19 +10,16 @@ import java.util.Set;
  */
 public final class Backends {
 
-    private static final Set<String> NOT_YET_SUPPORTED =
-            Set.of("tgi", "deepspeed-mii", "openai-audio", "tensorrt-llm");
-
     /** Every name vLLM's {@code --backend} accepts, in the order its help lists them. */
     private static final List<String> NAMES = List.of("tgi", "vllm", "lmdeploy", "deepspeed-mii",
             "openai", "openai-chat", "openai-audio", "tensorrt-llm", "scalellm", "sglang", "llama.cpp");
 
-    private static final Map<String, Backend> SUPPORTED = supported();
+    private static final Map<String, Backend> BY_NAME = byName();
 
     private Backends() {
     }
 
-    private static Map<String, Backend> supported() {
+    private static Map<String, Backend> byName() {
         Map<String, Backend> byName = new LinkedHashMap<>();
         for (String name : List.of("vllm", "lmdeploy", "openai", "scalellm", "sglang")) {
             byName.put(name, new OpenAiCompletionsBackend(name, false));
@@ -31,35 +27,29 @@ public final class Backends {
         // vLLM turns llama.cpp's prompt cache off so repeated prompts are really prefilled.
         byName.put("llama.cpp", new OpenAiCompletionsBackend("llama.cpp", true));
         byName.put("openai-chat", new OpenAiChatBackend());
+        byName.put("tgi", new TgiBackend());
+        byName.put("tensorrt-llm", new TensorRtLlmBackend());
+        byName.put("deepspeed-mii", new DeepSpeedMiiBackend());
+        byName.put("openai-audio", new OpenAiAudioBackend());
         return Map.copyOf(byName);
     }
 
     /**
      * The backend registered under {@code name}.
      *
-     * @throws IllegalArgumentException for a name vLLM knows but this project does not support
-     *     yet, or for an unknown name (the message lists the known names)
+     * @throws IllegalArgumentException for an unknown name (the message lists the known names)
      */
     public static Backend get(String name) {
-        Backend backend = SUPPORTED.get(name);
+        Backend backend = BY_NAME.get(name);
         if (backend != null) {
             return backend;
-        }
-        if (NOT_YET_SUPPORTED.contains(name)) {
-            throw new IllegalArgumentException("backend " + name + " is not supported yet; use one of "
-                    + String.join(", ", supportedNames()));
         }
         throw new IllegalArgumentException("unknown --backend " + name + "; known backends: "
                 + String.join(", ", NAMES));
     }
 
-    /** Every backend name, supported or not yet, in vLLM's order (for the flag's help). */
+    /** Every backend name in vLLM's order (for the flag's help). */
     public static List<String> names() {
         return NAMES;
-    }
-
-    /** The names {@link #get} returns a backend for, in vLLM's order. */
-    public static List<String> supportedNames() {
-        return NAMES.stream().filter(SUPPORTED::containsKey).toList();
     }
 }

@@ -5,11 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * What the OpenAI-style backends share: the endpoint check, the headers, the streaming and
@@ -37,11 +32,7 @@ abstract class OpenAiBackend implements Backend {
     @Override
     public void check(BackendSettings settings) {
         // As vLLM: the path must name the API this backend speaks, or the profiler endpoint.
-        String path = settings.endpoint().getPath() == null ? "" : settings.endpoint().getPath();
-        if (!path.endsWith(pathSuffix) && !path.endsWith("profile")) {
-            throw new IllegalArgumentException("backend " + name + " needs an endpoint path ending in '"
-                    + pathSuffix + "' or 'profile', got '" + path + "'; change --endpoint");
-        }
+        RequestParts.pathEndsWith(name, settings, pathSuffix, "profile");
     }
 
     @Override
@@ -61,7 +52,8 @@ abstract class OpenAiBackend implements Backend {
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory failed", e);
         }
-        return new HttpCall(settings.endpoint(), headers(settings, request), body.toByteArray());
+        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, "application/json", true),
+                body.toByteArray());
     }
 
     /** The prompt, temperature and output-length fields, which differ between the APIs. */
@@ -84,26 +76,9 @@ abstract class OpenAiBackend implements Backend {
         }
     }
 
-    private static List<HttpCall.Header> headers(BackendSettings settings, PromptRequest request) {
-        // Keyed by lower-case name so an extra header replaces a default one, as vLLM's
-        // headers |= extra_headers does.
-        Map<String, HttpCall.Header> byName = new LinkedHashMap<>();
-        put(byName, "Content-Type", "application/json");
-        if (settings.apiKey() != null && !settings.apiKey().isBlank()) {
-            put(byName, "Authorization", "Bearer " + settings.apiKey());
-        }
-        settings.extraHeaders().forEach((n, v) -> put(byName, n, v));
-        put(byName, "x-request-id", request.requestId());
-        return new ArrayList<>(byName.values());
-    }
-
-    private static void put(Map<String, HttpCall.Header> byName, String name, String value) {
-        byName.put(name.toLowerCase(Locale.ROOT), new HttpCall.Header(name, value));
-    }
-
     @Override
     public final ResponseTracker newResponse() {
-        return new ResponseTracker(reader, anyEventMarksLast());
+        return new ResponseTracker(reader, anyEventMarksLast(), true);
     }
 
     /** Whether events without choices (chat's usage-only tail) move {@code last}. */

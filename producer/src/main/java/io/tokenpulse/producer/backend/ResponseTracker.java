@@ -15,13 +15,18 @@ package io.tokenpulse.producer.backend;
  *       because a request without {@code first} has no TTFT to report.</li>
  * </ul>
  *
+ * <p>TGI and TensorRT-LLM events are all timing events, as vLLM's clients count them; a
+ * DeepSpeed-MII answer is not streamed ({@link #streamed()} false): its one JSON body is the one
+ * timing event, so {@code first} = {@code last} = when the body was complete (TTFT = E2EL, no ITL).
+ *
  * <p>Timestamps are the {@link System#nanoTime()} values the caller passes. Not thread-safe:
  * one tracker per request, fed on the connection's I/O thread.
  */
 public final class ResponseTracker {
 
-    private final EventReader reader;
+    private final EventParser reader;
     private final boolean anyEventMarksLast;
+    private final boolean streamed;
     private final StringBuilder text = new StringBuilder();
 
     private int chunks;
@@ -33,9 +38,18 @@ public final class ResponseTracker {
     private String error;
     private boolean finished;
 
-    ResponseTracker(EventReader reader, boolean anyEventMarksLast) {
+    ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed) {
         this.reader = reader;
         this.anyEventMarksLast = anyEventMarksLast;
+        this.streamed = streamed;
+    }
+
+    /**
+     * Whether the body is an SSE stream whose data payloads go to {@link #onEvent} one by one;
+     * false when the whole body is one JSON document, given to {@link #onEvent} once it is complete.
+     */
+    public boolean streamed() {
+        return streamed;
     }
 
     /**
@@ -63,7 +77,12 @@ public final class ResponseTracker {
             }
             return new Step(-1, 0, null, event);
         }
-        text.append(event.text());
+        if (event.wholeText() != null) {
+            text.setLength(0);
+            text.append(event.wholeText());
+        } else {
+            text.append(event.text());
+        }
         int seq = chunks++;
         long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
         if (seq == 0) {

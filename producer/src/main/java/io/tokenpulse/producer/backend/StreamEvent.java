@@ -10,8 +10,10 @@ package io.tokenpulse.producer.backend;
  * @param usage the {@code usage} object when the event carries one, else null
  * @param error why the event is an error: the server's {@code error} message, or why the
  *     payload could not be read; null for a good event
+ * @param wholeText the whole generated text so far when the event states it (TGI's last event
+ *     carries {@code generated_text}, which vLLM keeps instead of the deltas); else null
  */
-public record StreamEvent(boolean hasChoices, String text, Usage usage, String error) {
+public record StreamEvent(boolean hasChoices, String text, Usage usage, String error, String wholeText) {
 
     public StreamEvent {
         if (text == null) {
@@ -19,8 +21,17 @@ public record StreamEvent(boolean hasChoices, String text, Usage usage, String e
         }
     }
 
+    /** An event that adds {@code text} to what came before. */
+    public StreamEvent(boolean hasChoices, String text, Usage usage, String error) {
+        this(hasChoices, text, usage, error, null);
+    }
+
     static StreamEvent malformed(String why) {
         return new StreamEvent(false, "", null, "malformed event: " + why);
+    }
+
+    static StreamEvent failed(String reason) {
+        return new StreamEvent(false, "", null, reason);
     }
 
     /**

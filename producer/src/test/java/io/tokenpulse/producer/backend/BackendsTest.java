@@ -13,23 +13,13 @@ class BackendsTest {
     void namesFollowVllmsBackendChoices() {
         assertThat(Backends.names()).containsExactly("tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai",
                 "openai-chat", "openai-audio", "tensorrt-llm", "scalellm", "sglang", "llama.cpp");
-        assertThat(Backends.supportedNames()).containsExactly(
-                "vllm", "lmdeploy", "openai", "openai-chat", "scalellm", "sglang", "llama.cpp");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vllm", "lmdeploy", "openai", "openai-chat", "scalellm", "sglang", "llama.cpp"})
-    void supportedNamesResolveToABackendOfThatName(String name) {
+    @ValueSource(strings = {"tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai", "openai-chat", "openai-audio",
+        "tensorrt-llm", "scalellm", "sglang", "llama.cpp"})
+    void everyVllmNameResolvesToABackendOfThatName(String name) {
         assertThat(Backends.get(name).name()).isEqualTo(name);
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"tgi", "tensorrt-llm", "deepspeed-mii", "openai-audio"})
-    void vllmBackendsNotYetSupportedSaySo(String name) {
-        assertThatThrownBy(() -> Backends.get(name))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("backend " + name + " is not supported yet")
-                .hasMessageContaining("vllm, lmdeploy");
     }
 
     @Test

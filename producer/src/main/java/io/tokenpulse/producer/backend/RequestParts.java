@@ -1,0 +1,110 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** What building a request looks like for every backend: the endpoint check, the headers, the flags a backend cannot send. */
+final class RequestParts {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** Writes the fields of one JSON object. */
+    @FunctionalInterface
+    interface JsonFields {
+        void write(JsonGenerator json) throws IOException;
+    }
+
+    /** A JSON object body in UTF-8. */
+    static byte[] json(JsonFields fields) {
+        ByteArrayBuilder body = new ByteArrayBuilder();
+        try (JsonGenerator json = JSON.createGenerator(body)) {
+            json.writeStartObject();
+            fields.write(json);
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory failed", e);
+        }
+        return body.toByteArray();
+    }
+
+    private RequestParts() {
+    }
+
+    /** As vLLM's asserts: the endpoint path must end in one of {@code suffixes}. */
+    static void pathEndsWith(String backend, BackendSettings settings, String... suffixes) {
+        String path = settings.endpoint().getPath() == null ? "" : settings.endpoint().getPath();
+        for (String suffix : suffixes) {
+            if (path.endsWith(suffix)) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException("backend " + backend + " needs an endpoint path ending in '"
+                + String.join("' or '", suffixes) + "', got '" + path + "'; change --endpoint");
+    }
+
+    /**
+     * vLLM refuses sampling flags for every backend but the OpenAI-compatible ones (its request
+     * functions hard-code them), and silently drops --logprobs: refused here too, so a run never
+     * measures something other than what was asked for.
+     */
+    static void refuseSampling(String backend, BackendSettings.Sampling sampling) {
+        List<String> given = new ArrayList<>();
+        if (sampling.temperature() != null) {
+            given.add("--temperature");
+        }
+        if (sampling.topP() != null) {
+            given.add("--top-p");
+        }
+        if (sampling.topK() != null) {
+            given.add("--top-k");
+        }
+        if (sampling.minP() != null) {
+            given.add("--min-p");
+        }
+        if (sampling.logprobs() != null) {
+            given.add("--logprobs");
+        }
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("backend " + backend + " sends vLLM's fixed sampling parameters"
+                    + " (sampling flags only reach OpenAI-compatible backends); remove " + String.join(" ", given));
+        }
+    }
+
+    /** vLLM's client for {@code backend} never sends ignore_eos: refused rather than dropped. */
+    static void refuseIgnoreEos(String backend, BackendSettings.Sampling sampling) {
+        if (sampling.ignoreEos()) {
+            throw new IllegalArgumentException("backend " + backend + " cannot ask the server to ignore EOS"
+                    + " (vLLM's client does not send it either); remove --ignore-eos");
+        }
+    }
+
+    /**
+     * Content type, {@code Authorization: Bearer} when {@code withApiKey} and a key is set, the
+     * extra headers, then x-request-id.
+     */
+    static List<HttpCall.Header> headers(BackendSettings settings, PromptRequest request, String contentType,
+                                         boolean withApiKey) {
+        // Keyed by lower-case name so an extra header replaces a default one, as vLLM's
+        // headers |= extra_headers does.
+        Map<String, HttpCall.Header> byName = new LinkedHashMap<>();
+        put(byName, "Content-Type", contentType);
+        if (withApiKey && settings.apiKey() != null && !settings.apiKey().isBlank()) {
+            put(byName, "Authorization", "Bearer " + settings.apiKey());
+        }
+        settings.extraHeaders().forEach((n, v) -> put(byName, n, v));
+        put(byName, "x-request-id", request.requestId());
+        return new ArrayList<>(byName.values());
+    }
+
+    private static void put(Map<String, HttpCall.Header> byName, String name, String value) {
+        byName.put(name.toLowerCase(Locale.ROOT), new HttpCall.Header(name, value));
+    }
+}

@@ -1,0 +1,50 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/**
+ * Reads the TensorRT-LLM ensemble's Triton events as vLLM's {@code async_request_trt_llm} does:
+ * every event is a timing event whose {@code text_output} is appended; an event without it
+ * (Triton's {@code {"error": ...}} included) fails the request, as the missing key fails vLLM's.
+ */
+final class TritonEventReader implements EventParser {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    @Override
+    public StreamEvent read(byte[] data, int offset, int length) {
+        try (JsonParser p = JSON.createParser(data, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return StreamEvent.malformed("not a JSON object");
+            }
+            String text = null;
+            String error = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("text_output") && value == JsonToken.VALUE_STRING) {
+                    text = p.getText();
+                } else if (field.equals("error") && value == JsonToken.VALUE_STRING) {
+                    error = "server error: " + EventReader.shorten(p.getText());
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (error != null) {
+                return StreamEvent.failed(error);
+            }
+            if (text == null) {
+                return StreamEvent.malformed("no text_output");
+            }
+            return new StreamEvent(true, text, null, null);
+        } catch (JsonProcessingException e) {
+            return StreamEvent.malformed(EventReader.shorten(e.getOriginalMessage()));
+        } catch (IOException e) {
+            return StreamEvent.malformed(EventReader.shorten(String.valueOf(e.getMessage())));
+        }
+    }
+}
