@@ -76,7 +76,7 @@ final class AggregateCommand implements Callable<Integer> {
     }
     out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
         + (pipeline.embedded() ? " (embedded)" : "")
-        + (endpoint != null ? ", metrics at http://127.0.0.1:" + endpoint.port() + "/metrics" : "") + ". Ctrl-C stops it.");
+        + (endpoint != null ? ", metrics at " + endpoint.uri() : "") + ". Ctrl-C stops it.");
     out.flush();
     stopped.await();
     return 0;

@@ -26,6 +26,11 @@ final class KafkaOptions {
       description = "Bearer token for the Schema Registry (never logged).")
   String schemaRegistryBearerToken;
 
+  // Confluent's serializers call this auto.register.schemas; a managed registry usually forbids it.
+  @Option(names = "--auto-register-schemas",
+      description = "Register TokenPulse's value schemas in the Schema Registry when missing (always on for the embedded one).")
+  boolean autoRegisterSchemas;
+
   @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
       description = "Kafka client property, repeatable (SASL/SSL settings pass through; values of secret keys are never logged).")
   Map<String, String> kafkaProperties = new LinkedHashMap<>();

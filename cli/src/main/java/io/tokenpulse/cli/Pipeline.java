@@ -53,8 +53,10 @@ final class Pipeline implements AutoCloseable {
       if (options.schemaRegistryBearerToken != null) {
         registrySettings = registrySettings.withBearerToken(options.schemaRegistryBearerToken);
       }
-      // The embedded registry is ours to fill; a production registry is managed, so schemas must exist.
-      Topics topics = Topics.create(options.topicPrefix, new SchemaRegistryClient(registrySettings), platform != null);
+      // The embedded registry is ours to fill; a production registry is managed, so schemas must exist
+      // unless the user asks to register them (a fresh registry, e.g. docker-compose's).
+      boolean autoRegister = platform != null || options.autoRegisterSchemas;
+      Topics topics = Topics.create(options.topicPrefix, new SchemaRegistryClient(registrySettings), autoRegister);
       topics.resolveSchemaIds();
       Properties props = new Properties();
       props.putAll(options.kafkaProperties);
