@@ -43,6 +43,9 @@ final class BenchRun {
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
       MetricsOptions metrics) {}
 
+  /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
+  private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
+
   private BenchRun() {}
 
   static int run(Plan plan, Pipeline pipeline, Tokenizer tokenizer, PrintStream out)
@@ -78,6 +81,10 @@ final class BenchRun {
                   : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
         }
         RunReport.print(summary.get(), results.requests(), plan.report(), out);
+        if (endpoint != null) {
+          // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
+          endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
+        }
         return 0;
       }
     } finally {

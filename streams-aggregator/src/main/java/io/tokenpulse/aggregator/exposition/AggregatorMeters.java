@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.tokenpulse.aggregator.results.RunScoring;
 import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -159,7 +160,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     public void onRunEvent(RunEvent event) {
         RunMeters run = run(event.getRunId());
         if (run != null && event.getEvent() instanceof RunStarted started) {
-            run.tag(started.getModelId(), started.getBackend(), started.getRequestRate());
+            run.tag(started.getModelId(), started.getBackend(), started.getRequestRate(),
+                    RunScoring.Options.storedIn(event.getRunId(), started).goodput());
         }
     }
 
@@ -183,7 +185,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     public void onRunSummary(RunSummary summary) {
         RunMeters run = run(summary.getRunId());
         if (run != null) {
-            run.finished(clock.wallTime());
+            run.finished(summary, clock.wallTime());
         }
     }
 
