@@ -80,6 +80,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     private final AtomicLong newestEventEpochNs = new AtomicLong(Long.MIN_VALUE);
     private final ScheduledExecutorService expiry;
     private volatile KafkaStreamsMetrics streamsMetrics;
+    /** Held here: a function counter keeps only a weak reference, and a collected one freezes the count. */
+    private volatile Supplier<Map<MetricName, ? extends Metric>> deadLetterSource;
 
     AggregatorMeters(MeterRegistry registry, Duration finishedRunRetention, Clock clock,
                      ScheduledExecutorService expiry) {
@@ -127,6 +129,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
 
     /** One counter per source topic, summed over the stream threads at each scrape. */
     void bindDeadLetters(Supplier<Map<MetricName, ? extends Metric>> metrics, List<String> sourceTopics) {
+        deadLetterSource = metrics;
         for (String topic : sourceTopics) {
             FunctionCounter.builder("tokenpulse.dead.lettered.records", metrics, m -> deadLettered(m.get(), topic))
                     .tag("topic", topic).description("Records sent to the dead-letter topic, by source topic")

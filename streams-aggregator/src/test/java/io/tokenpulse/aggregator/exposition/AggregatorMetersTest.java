@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.Metric;
@@ -238,6 +239,23 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 5.0")
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"runs\"} 1.0")
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"requests\"} 0.0");
+    }
+
+    @Test
+    void deadLetterCountsKeepFollowingTheStreamsMetricsAfterAGarbageCollection() throws InterruptedException {
+        Map<MetricName, Metric> first = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 1));
+        Map<MetricName, Metric> later = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 4));
+        AtomicReference<Map<MetricName, Metric>> streamsMetrics = new AtomicReference<>(first);
+        // a lambda nothing but the counters refers to, like streams::metrics in bindStreams
+        meters.bindDeadLetters(() -> streamsMetrics.get(), List.of("chunks"));
+        assertThat(registry.scrape()).contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 1.0");
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        streamsMetrics.set(later);
+
+        assertThat(registry.scrape()).contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 4.0");
     }
 
     @ParameterizedTest(name = "{0}")
