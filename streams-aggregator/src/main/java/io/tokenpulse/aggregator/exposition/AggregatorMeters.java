@@ -44,11 +44,15 @@ import org.apache.kafka.streams.KafkaStreams;
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful
  *       requests), {@code tokenpulse_chunk_events_total} (chunk records processed);
+ *   <li>{@code tokenpulse_goodput_requests_total}: successful requests meeting every {@code --goodput}
+ *       SLO of the run (checked as the run summary checks them); only for runs with {@code --goodput};
  *   <li>the latest event-time window: {@code tokenpulse_window_{ttft,tpot,itl,e2el,queue_delay}_seconds
  *       {quantile="0.5|0.9|0.99"}}, {@code tokenpulse_window_<metric>_mean_seconds},
  *       {@code tokenpulse_window_requests_per_second}, {@code tokenpulse_window_output_tokens_per_second},
  *       {@code tokenpulse_window_total_tokens_per_second};
  *   <li>{@code tokenpulse_run_configured_requests_per_second} ({@code --request-rate});
+ *   <li>once the run's summary is written, its final numbers as {@code tokenpulse_summary_*} gauges
+ *       (listed in {@code SummaryGauges}), until the run's series are removed;
  *   <li>without run tags: {@code tokenpulse_aggregator_freshness_seconds} (now minus the newest chunk
  *       arrival processed), {@code tokenpulse_runs_active} (started, no summary yet), and after
  *       {@link #bindStreams} {@code tokenpulse_dead_lettered_records_total{topic}} plus Kafka Streams'
