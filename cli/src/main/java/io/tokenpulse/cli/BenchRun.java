@@ -51,6 +51,9 @@ final class BenchRun {
   /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
   private static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
+  /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
+  private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
+
   private BenchRun() {}
 
   static int run(Plan plan, Pipeline pipeline, Tokenizer tokenizer, PrintStream out)
@@ -94,6 +97,10 @@ final class BenchRun {
           RunReport.print(summary.get(), results.requests(), plan.report(), out);
           if (plan.chart() != null) {
             ChartFile.save(pipeline, plan.load().runId(), plan.chart(), RunChart.DEFAULT_SIZE, CHART_WAIT, out);
+          }
+          if (endpoint != null) {
+            // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
+            endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
           }
           return 0;
         } finally {

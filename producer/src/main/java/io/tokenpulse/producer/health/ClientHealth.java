@@ -42,6 +42,12 @@ public final class ClientHealth implements AutoCloseable {
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
 
     private final MeterRegistry registry;
+    /**
+     * Held here because Micrometer's gauges and function counters keep only a weak reference to
+     * what they read: without it a garbage collection turns the publisher gauges into NaN and
+     * freezes the publisher counters while the run goes on.
+     */
+    private final Supplier<PublishCounts> counts;
     private final List<Meter> meters = new ArrayList<>();
     private final AtomicLong inFlight = new AtomicLong();
     private final Timer scheduleLag;
@@ -52,6 +58,7 @@ public final class ClientHealth implements AutoCloseable {
 
     private ClientHealth(MeterRegistry registry, Tags tags, Supplier<PublishCounts> counts) {
         this.registry = registry;
+        this.counts = counts;
         scheduleLag = add(Timer.builder("tokenpulse.client.schedule.lag").tags(tags)
                 .description("How late requests were sent after their scheduled time")
                 .publishPercentileHistogram().minimumExpectedValue(MIN_EXPECTED).maximumExpectedValue(MAX_EXPECTED)

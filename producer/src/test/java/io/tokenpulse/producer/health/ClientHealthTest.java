@@ -46,6 +46,26 @@ class ClientHealthTest {
     }
 
     @Test
+    void publisherMetersKeepReadingAfterAGarbageCollection() throws InterruptedException {
+        AtomicReference<PublishCounts> live = new AtomicReference<>(new PublishCounts(5, 4, Map.of(), 1));
+        PrometheusMeterRegistry own = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // a lambda nothing but the meters refers to, like publisher::counts in LoadGenerator
+        try (ClientHealth shard = ClientHealth.register(own, "r1", "m", "vllm", 0, () -> live.get())) {
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+                Thread.sleep(20);
+            }
+            live.set(new PublishCounts(9, 7, Map.of(), 2));
+
+            assertThat(own.scrape())
+                    .contains("tokenpulse_client_records_published_total{" + TAGS + "} 9")
+                    .contains("tokenpulse_client_records_queued{" + TAGS + "} 2")
+                    .contains("tokenpulse_client_records_not_delivered{" + TAGS + "} 2");
+            assertThat(shard).isNotNull();
+        }
+    }
+
+    @Test
     void publisherCountsAreReadAtEachScrape() {
         counts.set(new PublishCounts(10, 6, Map.of(DeliveryFailure.BUFFER_FULL, 3L), 1));
 

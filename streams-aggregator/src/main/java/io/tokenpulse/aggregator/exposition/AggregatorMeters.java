@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.tokenpulse.aggregator.results.RunScoring;
 import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -43,11 +44,15 @@ import org.apache.kafka.streams.KafkaStreams;
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful
  *       requests), {@code tokenpulse_chunk_events_total} (chunk records processed);
+ *   <li>{@code tokenpulse_goodput_requests_total}: successful requests meeting every {@code --goodput}
+ *       SLO of the run (checked as the run summary checks them); only for runs with {@code --goodput};
  *   <li>the latest event-time window: {@code tokenpulse_window_{ttft,tpot,itl,e2el,queue_delay}_seconds
  *       {quantile="0.5|0.9|0.99"}}, {@code tokenpulse_window_<metric>_mean_seconds},
  *       {@code tokenpulse_window_requests_per_second}, {@code tokenpulse_window_output_tokens_per_second},
  *       {@code tokenpulse_window_total_tokens_per_second};
  *   <li>{@code tokenpulse_run_configured_requests_per_second} ({@code --request-rate});
+ *   <li>once the run's summary is written, its final numbers as {@code tokenpulse_summary_*} gauges
+ *       (listed in {@code SummaryGauges}), until the run's series are removed;
  *   <li>without run tags: {@code tokenpulse_aggregator_freshness_seconds} (now minus the newest chunk
  *       arrival processed), {@code tokenpulse_runs_active} (started, no summary yet), and after
  *       {@link #bindStreams} {@code tokenpulse_dead_lettered_records_total{topic}} plus Kafka Streams'
@@ -79,6 +84,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     private final AtomicLong newestEventEpochNs = new AtomicLong(Long.MIN_VALUE);
     private final ScheduledExecutorService expiry;
     private volatile KafkaStreamsMetrics streamsMetrics;
+    /** Held here: a function counter keeps only a weak reference, and a collected one freezes the count. */
+    private volatile Supplier<Map<MetricName, ? extends Metric>> deadLetterSource;
 
     AggregatorMeters(MeterRegistry registry, Duration finishedRunRetention, Clock clock,
                      ScheduledExecutorService expiry) {
@@ -126,6 +133,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
 
     /** One counter per source topic, summed over the stream threads at each scrape. */
     void bindDeadLetters(Supplier<Map<MetricName, ? extends Metric>> metrics, List<String> sourceTopics) {
+        deadLetterSource = metrics;
         for (String topic : sourceTopics) {
             FunctionCounter.builder("tokenpulse.dead.lettered.records", metrics, m -> deadLettered(m.get(), topic))
                     .tag("topic", topic).description("Records sent to the dead-letter topic, by source topic")
@@ -159,7 +167,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     public void onRunEvent(RunEvent event) {
         RunMeters run = run(event.getRunId());
         if (run != null && event.getEvent() instanceof RunStarted started) {
-            run.tag(started.getModelId(), started.getBackend(), started.getRequestRate());
+            run.tag(started.getModelId(), started.getBackend(), started.getRequestRate(),
+                    RunScoring.Options.storedIn(event.getRunId(), started).goodput());
         }
     }
 
@@ -183,7 +192,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     public void onRunSummary(RunSummary summary) {
         RunMeters run = run(summary.getRunId());
         if (run != null) {
-            run.finished(clock.wallTime());
+            run.finished(summary, clock.wallTime());
         }
     }
 

@@ -10,8 +10,10 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +39,12 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService executor;
+    private final Scrapes scrapes;
 
-    private MetricsEndpoint(HttpServer server, ExecutorService executor) {
+    private MetricsEndpoint(HttpServer server, ExecutorService executor, Scrapes scrapes) {
         this.server = server;
         this.executor = executor;
+        this.scrapes = scrapes;
     }
 
     /**
@@ -72,14 +76,15 @@ public final class MetricsEndpoint implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/", exchange -> serve(registry, exchange));
+        Scrapes scrapes = new Scrapes();
+        server.createContext("/", exchange -> serve(registry, exchange, scrapes));
         server.start();
-        MetricsEndpoint endpoint = new MetricsEndpoint(server, executor);
+        MetricsEndpoint endpoint = new MetricsEndpoint(server, executor, scrapes);
         LOG.info("serving metrics at {}", endpoint.uri());
         return endpoint;
     }
 
-    private static void serve(PrometheusMeterRegistry registry, HttpExchange exchange) {
+    private static void serve(PrometheusMeterRegistry registry, HttpExchange exchange, Scrapes scrapes) {
         try (exchange) {
             String method = exchange.getRequestMethod();
             if (!PATH.equals(exchange.getRequestURI().getPath())) {
@@ -93,9 +98,11 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
             String accept = exchange.getRequestHeaders().getFirst("Accept");
             String contentType = accept != null && accept.contains("application/openmetrics-text") ? OPEN_METRICS : TEXT_004;
+            long scrape = scrapes.started(System.nanoTime());
             ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
             registry.scrape(body, contentType);
             reply(exchange, 200, contentType, method.equals("HEAD") ? null : body.toByteArray());
+            scrapes.served(scrape);
         } catch (IOException | RuntimeException e) {
             // the scraper sees a failed scrape (up == 0); the process goes on
             LOG.warn("metrics scrape failed: {}", e.toString());
@@ -128,10 +135,60 @@ public final class MetricsEndpoint implements AutoCloseable {
         return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort() + PATH);
     }
 
+    /**
+     * Waits until a scrape that starts after this call has been served, so meters registered just
+     * before (a run's summary gauges) reach the scraper before the process closes the endpoint.
+     * Waits at most twice the interval between the last two scrapes (one interval plus slack), and
+     * never more than {@code max}; returns false at once when nothing has scraped yet.
+     *
+     * @return whether such a scrape was served
+     */
+    public boolean awaitNextScrape(Duration max) throws InterruptedException {
+        return scrapes.awaitNext(max);
+    }
+
     /** Stops serving at once; the registry stays as it is. */
     @Override
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+    }
+
+    /** Scrape bookkeeping: which scrapes started and were served, and the interval between them. */
+    static final class Scrapes {
+        private long startedCount;
+        private long servedUpTo;
+        private long lastStartNs;
+        private long intervalNs = -1;
+
+        /** A scrape starts at {@code nowNs}; returns its number. */
+        synchronized long started(long nowNs) {
+            if (startedCount > 0) {
+                intervalNs = nowNs - lastStartNs;
+            }
+            lastStartNs = nowNs;
+            return ++startedCount;
+        }
+
+        synchronized void served(long scrape) {
+            servedUpTo = Math.max(servedUpTo, scrape);
+            notifyAll();
+        }
+
+        synchronized boolean awaitNext(Duration max) throws InterruptedException {
+            if (startedCount == 0) {
+                return false;
+            }
+            long waitNs = intervalNs < 0 ? max.toNanos() : Math.min(max.toNanos(), 2 * intervalNs);
+            long deadline = System.nanoTime() + waitNs;
+            long target = startedCount + 1;
+            for (long left = waitNs; servedUpTo < target; left = deadline - System.nanoTime()) {
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
     }
 }

@@ -7,7 +7,11 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.RequestValues;
+import io.tokenpulse.aggregator.results.RunScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
@@ -36,6 +40,7 @@ final class RunMeters {
     private final WindowGauges window = new WindowGauges();
     private volatile Registered meters;
     private volatile double configuredRequestRate = Double.NaN;
+    private volatile GoodputSlo goodput = GoodputSlo.NONE;
     private volatile long finishedAtMs = -1;
 
     RunMeters(String runId, MeterRegistry registry) {
@@ -43,10 +48,15 @@ final class RunMeters {
         this.registry = registry;
     }
 
-    /** Registers the run's meters under these tags; later calls change nothing. */
-    synchronized void tag(String model, String backend, double requestRate) {
+    /**
+     * Registers the run's meters under these tags; later calls change nothing.
+     *
+     * @param goodput the run's {@code --goodput} SLOs; with any, requests meeting them are counted live
+     */
+    synchronized void tag(String model, String backend, double requestRate, GoodputSlo goodput) {
         if (meters == null) {
             configuredRequestRate = requestRate;
+            this.goodput = goodput;
             meters = new Registered(Tags.of("run_id", runId, "model", model, "backend", backend));
         }
     }
@@ -55,7 +65,7 @@ final class RunMeters {
     private Registered meters() {
         Registered registered = meters;
         if (registered == null) {
-            tag(UNKNOWN, UNKNOWN, Double.NaN);
+            tag(UNKNOWN, UNKNOWN, Double.NaN, GoodputSlo.NONE);
             registered = meters;
         }
         return registered;
@@ -67,13 +77,17 @@ final class RunMeters {
 
     /**
      * Counts a request by outcome; a successful one adds its tokens and latency samples (METRICS.md,
-     * run values: failures add no tokens and no latency samples, as in vLLM's numbers).
+     * run values: failures add no tokens and no latency samples, as in vLLM's numbers) and, when it
+     * meets the run's goodput SLOs, counts as good (the same check the run summary makes).
      */
     void request(RequestMetrics m) {
         Registered r = meters();
         r.requests(m.getSuccess(), failureReason(m)).increment();
         if (!m.getSuccess()) {
             return;
+        }
+        if (r.goodRequests != null && goodput.isMetBy(RequestValues.of(RunScoring.timing(m)))) {
+            r.goodRequests.increment();
         }
         r.inputTokens.increment(m.getPromptLen());
         r.outputTokens.increment(m.getOutputTokens());
@@ -96,9 +110,11 @@ final class RunMeters {
         window.update(meters(), w);
     }
 
-    void finished(long nowMs) {
+    /** The run's summary arrived: its final numbers become gauges, kept until the run's series are removed. */
+    synchronized void finished(RunSummary summary, long nowMs) {
         if (finishedAtMs < 0) {
             finishedAtMs = nowMs;
+            SummaryGauges.register(registry, meters().tags, summary);
         }
     }
 
@@ -144,6 +160,8 @@ final class RunMeters {
         final Timer queueDelay;
         final Counter inputTokens;
         final Counter outputTokens;
+        /** Null when the run has no goodput SLO. */
+        final Counter goodRequests;
         final Map<String, Counter> requestsByReason = new ConcurrentHashMap<>();
 
         Registered(Tags tags) {
@@ -157,6 +175,8 @@ final class RunMeters {
                     .description("Prompt tokens of successful requests").register(registry);
             outputTokens = Counter.builder("tokenpulse.output.tokens").tags(tags).baseUnit("tokens")
                     .description("Output tokens of successful requests").register(registry);
+            goodRequests = goodput.enabled() ? Counter.builder("tokenpulse.goodput.requests").tags(tags)
+                    .description("Successful requests meeting every --goodput SLO of the run").register(registry) : null;
             FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue).tags(tags)
                     .description("Streamed events (chunk records) the aggregator processed").register(registry);
             Gauge.builder("tokenpulse.run.configured.requests.per.second", RunMeters.this,

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MockClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
@@ -17,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.Metric;
@@ -30,6 +33,7 @@ class AggregatorMetersTest {
     static final String RUN = "r1";
     static final String TAGS = "backend=\"vllm\",model=\"m\",run_id=\"r1\"";
     static final String QUANTILE_TAGS = "backend=\"vllm\",model=\"m\",quantile=\"%s\",run_id=\"r1\"";
+    static final String TTFT_TAGS = "backend=\"vllm\",metric=\"ttft\",model=\"m\",quantile=\"%s\",run_id=\"r1\"";
     static final long MS = 1_000_000L;
     static final long EPOCH_MS = 1_700_000_000_000L;
 
@@ -68,6 +72,68 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_run_configured_requests_per_second{" + TAGS + "} 4.0")
                 .contains("tokenpulse_runs_active 1");
         assertThat(scrape).doesNotContain("request_id");
+    }
+
+    @Test
+    void goodputCountsSuccessfulRequestsMeetingEveryGoodputSloOfTheRun() {
+        RunEvent start = started(RUN, 4.0);
+        ((RunStarted) start.getEvent()).setGoodput("ttft:150 e2el:2000");
+        meters.onRunEvent(start);
+        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2));   // meets both
+        meters.onRequestMetrics(success(RUN, 1, 150 * MS, 2_000 * MS, List.of(MS), 2));   // equal to both: meets
+        meters.onRequestMetrics(success(RUN, 2, 151 * MS, 1_000 * MS, List.of(MS), 2));   // TTFT too slow
+        meters.onRequestMetrics(success(RUN, 3, 100 * MS, 2_001 * MS, List.of(MS), 2));   // E2EL too slow
+        meters.onRequestMetrics(failure(RUN, 4, 503));
+
+        assertThat(registry.scrape()).contains("tokenpulse_goodput_requests_total{" + TAGS + "} 2.0");
+    }
+
+    @Test
+    void withoutGoodputNoGoodputSeriesIsExported() {
+        meters.onRunEvent(started(RUN, 4.0));
+        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2));
+
+        assertThat(registry.scrape()).doesNotContain("tokenpulse_goodput");
+    }
+
+    @Test
+    void aFinishedRunsSummaryBecomesGaugesOfItsFinalNumbers() {
+        meters.onRunEvent(started(RUN, 4.0));
+        RunSummary summary = RunSummary.newBuilder(summaryTemplate()).setCompleted(98).setFailed(2)
+                .setDurationNs(12_500_000_000L).setTotalInputTokens(9_800).setTotalOutputTokens(4_900)
+                .setRequestThroughput(7.84).setRequestGoodput(6.5).setOutputThroughput(392.0)
+                .setTotalTokenThroughput(1176.0).setMaxOutputTokensPerS(450.0).setMaxConcurrentRequests(12)
+                .setRecordsNotDelivered(3)
+                .setMetrics(List.of(new MetricSummary("ttft", 98L, 52.0, 50.0, 4.0,
+                        List.of(new PercentileValue(90.0, 58.0), new PercentileValue(99.9, 75.0)))))
+                .build();
+
+        meters.onRunSummary(summary);
+        String scrape = registry.scrape();
+
+        assertThat(scrape)
+                .contains("tokenpulse_summary_requests{" + TAGS + ",status=\"success\"} 98.0")
+                .contains("tokenpulse_summary_requests{" + TAGS + ",status=\"failure\"} 2.0")
+                .contains("tokenpulse_summary_duration_seconds{" + TAGS + "} 12.5")
+                .contains("tokenpulse_summary_tokens{" + TAGS.replace("backend=\"vllm\",", "backend=\"vllm\",kind=\"output\",") + "} 4900.0")
+                .contains("tokenpulse_summary_requests_per_second{" + TAGS + "} 7.84")
+                .contains("tokenpulse_summary_goodput_requests_per_second{" + TAGS + "} 6.5")
+                .contains("tokenpulse_summary_output_tokens_per_second{" + TAGS + "} 392.0")
+                .contains("tokenpulse_summary_total_tokens_per_second{" + TAGS + "} 1176.0")
+                .contains("tokenpulse_summary_peak_output_tokens_per_second{" + TAGS + "} 450.0")
+                .contains("tokenpulse_summary_peak_concurrent_requests{" + TAGS + "} 12.0")
+                .contains("tokenpulse_summary_records_not_delivered{" + TAGS + "} 3.0")
+                .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.5") + "} 0.05")
+                .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.9") + "} 0.058")
+                .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.999") + "} 0.075")
+                .contains("tokenpulse_summary_latency_mean_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model") + "} 0.052")
+                .contains("tokenpulse_summary_latency_std_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model") + "} 0.004");
+    }
+
+    @ParameterizedTest(name = "percentile {0} -> quantile {1}")
+    @CsvSource({"99, 0.99", "99.9, 0.999", "50, 0.5", "0, 0", "100, 1", "25.5, 0.255"})
+    void percentilesBecomePrometheusQuantileLabels(double percentile, String quantile) {
+        assertThat(SummaryGauges.quantile(percentile)).isEqualTo(quantile);
     }
 
     @Test
@@ -173,6 +239,23 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 5.0")
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"runs\"} 1.0")
                 .contains("tokenpulse_dead_lettered_records_total{topic=\"requests\"} 0.0");
+    }
+
+    @Test
+    void deadLetterCountsKeepFollowingTheStreamsMetricsAfterAGarbageCollection() throws InterruptedException {
+        Map<MetricName, Metric> first = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 1));
+        Map<MetricName, Metric> later = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 4));
+        AtomicReference<Map<MetricName, Metric>> streamsMetrics = new AtomicReference<>(first);
+        // a lambda nothing but the counters refers to, like streams::metrics in bindStreams
+        meters.bindDeadLetters(() -> streamsMetrics.get(), List.of("chunks"));
+        assertThat(registry.scrape()).contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 1.0");
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        streamsMetrics.set(later);
+
+        assertThat(registry.scrape()).contains("tokenpulse_dead_lettered_records_total{topic=\"chunks\"} 4.0");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -11,8 +11,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class MetricsEndpointTest {
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -48,6 +52,52 @@ class MetricsEndpointTest {
 
         assertThat(response.headers().firstValue("Content-Type")).hasValue(MetricsEndpoint.OPEN_METRICS);
         assertThat(response.body()).contains("tokenpulse_requests_total{status=\"success\"} 1.0").endsWith("# EOF\n");
+    }
+
+    @Test
+    void awaitNextScrapeReturnsAtOnceWhenNothingEverScraped() throws Exception {
+        long startNs = System.nanoTime();
+
+        assertThat(endpoint.awaitNextScrape(Duration.ofSeconds(30))).isFalse();
+        assertThat(System.nanoTime() - startNs).isLessThan(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void awaitNextScrapeWaitsForAScrapeThatStartsAfterTheCall() throws Exception {
+        get(endpoint.uri(), "*/*");
+        CompletableFuture<HttpResponse<String>> later = CompletableFuture.supplyAsync(() -> {
+            try {
+                Thread.sleep(300);
+                return get(endpoint.uri(), "*/*");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long startNs = System.nanoTime();
+
+        assertThat(endpoint.awaitNextScrape(Duration.ofSeconds(30))).isTrue();
+        assertThat(System.nanoTime() - startNs).isGreaterThanOrEqualTo(Duration.ofMillis(250).toNanos());
+        assertThat(later.get().statusCode()).isEqualTo(200);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "one scrape seen: bounded by max               | 0   | 500 | 500",
+        "scrapes 100 ms apart: two intervals           | 100 | 5000 | 200",
+        "scrapes 10 s apart, max lower: max            | 10000 | 300 | 300",
+    })
+    void awaitNextScrapeGivesUpAfterTwoScrapeIntervalsOrMax(String why, long intervalMs, long maxMs, long waitedMs)
+            throws Exception {
+        MetricsEndpoint.Scrapes scrapes = new MetricsEndpoint.Scrapes();
+        long nowNs = System.nanoTime();
+        scrapes.served(scrapes.started(nowNs - intervalMs * 1_000_000));
+        if (intervalMs > 0) {
+            scrapes.served(scrapes.started(nowNs));
+        }
+        long startNs = System.nanoTime();
+
+        assertThat(scrapes.awaitNext(Duration.ofMillis(maxMs))).isFalse();
+        assertThat((System.nanoTime() - startNs) / 1_000_000).isBetween(waitedMs, waitedMs + 1_000);
     }
 
     @Test
