@@ -33,13 +33,7 @@ final class AggregateCommand implements Callable<Integer> {
       description = "Kafka Streams application id; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
   String applicationId;
 
-  @Option(names = "--window-size-ms", defaultValue = "10000",
-      description = "Size of the live metric windows in ms (default: ${DEFAULT-VALUE}).")
-  long windowSizeMs;
-
-  @Option(names = "--window-grace-ms", defaultValue = "30000",
-      description = "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
-  long windowGraceMs;
+  @Mixin WindowOptions windows;
 
   @Mixin MetricsOptions metrics;
 
@@ -47,13 +41,10 @@ final class AggregateCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     metrics.validate();
-    if (windowSizeMs <= 0 || windowGraceMs < 0) {
-      throw UserError.usage("--window-size-ms must be > 0 and --window-grace-ms >= 0");
-    }
+    windows.validate();
     Pipeline pipeline = Pipeline.connect(kafka);
-    StreamsSettings settings = StreamsSettings.defaults(pipeline.bootstrapServers())
-        .withApplicationId(applicationId)
-        .withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
+    StreamsSettings settings = windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+        .withApplicationId(applicationId));
     Properties overrides = pipeline.clientProperties();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);

@@ -201,6 +201,9 @@ final class BenchCommand implements Callable<Integer> {
       description = "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
   String saveChart;
 
+  /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
+  @Mixin WindowOptions windows;
+
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
@@ -311,8 +314,14 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
     }
     metrics.validate();
+    windows.validate();
+    if (!kafka.embedded() && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
+        || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {
+      throw UserError.usage(WindowOptions.SIZE + " and " + WindowOptions.GRACE
+          + " shape the in-process aggregator's windows; with --bootstrap-servers give them to 'tokenpulse aggregate'");
+    }
     Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
-    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, chart, profile);
+    return new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, windows, chart, profile);
   }
 
   /** vLLM's backend list, for the help text. */

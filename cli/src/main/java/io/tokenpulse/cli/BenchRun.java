@@ -42,11 +42,12 @@ final class BenchRun {
    * @param report whether and where to save the result file
    * @param summaryTimeout how long to wait for the summary after the last response
    * @param metrics where /metrics serves the aggregator's and the load generator's meters
+   * @param windows the in-process aggregator's window size and grace
    * @param chart where --save-chart writes the run's PNG chart, or null
    * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
    */
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      MetricsOptions metrics, Path chart, boolean profile) {}
+      MetricsOptions metrics, WindowOptions windows, Path chart, boolean profile) {}
 
   /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
   private static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -68,8 +69,8 @@ final class BenchRun {
         // One command, one process: the aggregator runs beside the load generator.
         meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
         aggregator = Aggregator.start(pipeline.topics(),
-            StreamsSettings.defaults(pipeline.bootstrapServers())
-                .withStateDir(pipeline.dataDir().resolve("streams")),
+            plan.windows().applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                .withStateDir(pipeline.dataDir().resolve("streams"))),
             pipeline.clientProperties(), meters);
         meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
       }

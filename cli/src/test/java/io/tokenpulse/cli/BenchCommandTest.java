@@ -80,8 +80,20 @@ class BenchCommandTest {
       "--request-rate=-1                 | --request-rate",
       "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
       "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
+      "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
   })
   void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
+    assertOneLineUsageError(message, "bench", "--model", "gpt2", "--dataset-name", "random", flag);
+  }
+
+  @Test
+  void windowFlagsWithAnExternalClusterAreRefusedBecauseTheAggregatorRunsElsewhere() {
+    assertOneLineUsageError("with --bootstrap-servers give them to 'tokenpulse aggregate'",
+        "bench", "--model", "gpt2", "--dataset-name", "random", "--bootstrap-servers", "127.0.0.1:1",
+        "--schema-registry-url", "http://127.0.0.1:1", "--window-size-ms", "2000");
+  }
+
+  private static void assertOneLineUsageError(String message, String... args) {
     CommandLine cmd = TokenPulse.newCommandLine();
     java.io.StringWriter err = new java.io.StringWriter();
     cmd.setErr(new java.io.PrintWriter(err));
@@ -89,7 +101,7 @@ class BenchCommandTest {
     System.setOut(new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
     int code;
     try {
-      code = cmd.execute("bench", "--model", "gpt2", "--dataset-name", "random", flag);
+      code = cmd.execute(args);
     } finally {
       System.setOut(original);
     }
