@@ -127,9 +127,11 @@ class BackendWireFormatsIT {
         assertThat(r.ttftNs()).isBetween(TTFT_NS, TTFT_NS + SLACK_NS);
         long lastDueNs = TTFT_NS + (OUTPUT_TOKENS - 1) * GAP_NS;
         assertThat(r.e2elNs()).isBetween(lastDueNs, lastDueNs + SLACK_NS).isGreaterThan(r.ttftNs());
-        // one ITL sample per event after the first, adding up to E2EL - TTFT
+        // one ITL sample per token event after the first, adding up to E2EL - TTFT; a usage-only last
+        // event (audio) may come in a later read: vLLM's latency counts it, its ITL does not
         assertThat(r.itlNs()).hasSize(OUTPUT_TOKENS - 1);
-        assertThat(r.itlNs().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.e2elNs() - r.ttftNs());
+        assertThat(r.itlNs().stream().mapToLong(Long::longValue).sum())
+                .isBetween(r.e2elNs() - r.ttftNs() - SLACK_NS, r.e2elNs() - r.ttftNs());
     }
 
     @Test
