@@ -17,6 +17,7 @@ import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -60,8 +61,8 @@ def start_simulator(tokenpulse, speedup, log_path):
     return sim, "http://127.0.0.1:" + match.group(1)
 
 
-def run_point(args, base_url, requests, prompt, output, out_dir):
-    name = "%dx%d_out%d_speedup%g" % (requests, prompt, output, args.speedup)
+def run_point(args, base_url, requests, prompt, output, out_dir, attempt):
+    name = "%dx%d_out%d_speedup%g_%d" % (requests, prompt, output, args.speedup, attempt)
     command = [args.tokenpulse, "bench", "--base-url", base_url, "--model", MODEL,
                "--dataset-name", "random", "--random-input-len", str(prompt), "--random-output-len", str(output),
                "--ignore-eos", "--request-rate", "inf", "--num-prompts", str(requests),
@@ -78,6 +79,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speedup", type=float, default=1.0, help="simulated times / N; results x N (default 1)")
     parser.add_argument("--points", help="comma-separated REQUESTSxPROMPT, e.g. 1x80,64x80 (default: all)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per point; the table shows the median (a loaded machine stalls some runs)")
     parser.add_argument("--output-len", type=int, help="output tokens of every point (default: the seed's per point)")
     parser.add_argument("--seed-file", default=(glob.glob(os.path.join(ROOT, "..", "shared", "seeds", "001_*.txt"))
                                                  or [None])[0])
@@ -104,7 +107,9 @@ def main():
         print("load average at start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
         for requests, prompt, seed_output, seed_ttft, seed_tpot in points:
             output = args.output_len or seed_output
-            ttft, tpot = run_point(args, base_url, requests, prompt, output, args.out)
+            runs = [run_point(args, base_url, requests, prompt, output, args.out, attempt)
+                    for attempt in range(1, args.repeat + 1)]
+            ttft, tpot = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
             ttft_err, tpot_err = ttft / seed_ttft - 1, tpot / seed_tpot - 1
             worst = max(worst, abs(ttft_err), abs(tpot_err))
             rows.append("| %s × %s | %d | %s | %s | %+.0f%% | %.1f | %.1f | %+.0f%% |" % (
@@ -120,8 +125,8 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     print("\n".join(rows))
     print()
-    print("speedup %g (measured times x %g), %d points in %.0f s, worst error %.0f%%, load average at end: %.1f %.1f %.1f"
-          % (args.speedup, args.speedup, len(rows), time.time() - started, 100 * worst, *os.getloadavg()))
+    print("speedup %g (measured times x %g), median of %d run(s) per point, %d points in %.0f s, worst error %.0f%%, load average at end: %.1f %.1f %.1f"
+          % (args.speedup, args.speedup, args.repeat, len(rows), time.time() - started, 100 * worst, *os.getloadavg()))
 
 
 if __name__ == "__main__":
