@@ -68,11 +68,14 @@ def run_point(args, base_url, requests, prompt, output, out_dir, attempt):
                "--ignore-eos", "--request-rate", "inf", "--num-prompts", str(requests),
                "--data-dir", args.data_dir, "--metrics-port", "0",
                "--save-result", "--result-dir", out_dir, "--result-filename", name + ".json"]
-    with open(os.path.join(out_dir, name + ".log"), "w") as log:
+    log_path = os.path.join(out_dir, name + ".log")
+    with open(log_path, "w") as log:
         if subprocess.run(command, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
-            sys.exit("tokenpulse bench failed for %s: see %s" % (name, log.name))
+            sys.exit("tokenpulse bench failed for %s: see %s" % (name, log_path))
     result = json.load(open(os.path.join(out_dir, name + ".json")))
-    return result["mean_ttft_ms"] * args.speedup, result["mean_tpot_ms"] * args.speedup
+    # The embedded broker logs this when the bench JVM (client included) was starved of CPU for seconds.
+    stalled = "event queue overloaded" in open(log_path).read()
+    return result["mean_ttft_ms"] * args.speedup, result["mean_tpot_ms"] * args.speedup, stalled
 
 
 def main():
@@ -110,19 +113,21 @@ def main():
             runs = [run_point(args, base_url, requests, prompt, output, args.out, attempt)
                     for attempt in range(1, args.repeat + 1)]
             ttft, tpot = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+            stalled = sum(r[2] for r in runs)
             ttft_err, tpot_err = ttft / seed_ttft - 1, tpot / seed_tpot - 1
             worst = max(worst, abs(ttft_err), abs(tpot_err))
-            rows.append("| %s × %s | %d | %s | %s | %+.0f%% | %.1f | %.1f | %+.0f%% |" % (
+            rows.append("| %s × %s | %d | %s | %s | %+.0f%% | %.1f | %.1f | %+.0f%% | %s |" % (
                 "{:,}".format(requests).replace(",", " "), "{:,}".format(prompt).replace(",", " "), output,
                 "{:,.0f}".format(seed_ttft).replace(",", " "), "{:,.0f}".format(ttft).replace(",", " "),
-                100 * ttft_err, seed_tpot, tpot, 100 * tpot_err))
+                100 * ttft_err, seed_tpot, tpot, 100 * tpot_err,
+                "%d of %d runs stalled" % (stalled, len(runs)) if stalled else ""))
             print(rows[-1], flush=True)
     finally:
         sim.terminate()
         sim.wait()
     print()
-    print("| requests × prompt | output | seed TTFT | sim TTFT | err | seed TPOT | sim TPOT | err |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| requests × prompt | output | seed TTFT | sim TTFT | err | seed TPOT | sim TPOT | err | note |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     print("\n".join(rows))
     print()
     print("speedup %g (measured times x %g), median of %d run(s) per point, %d points in %.0f s, worst error %.0f%%, load average at end: %.1f %.1f %.1f"
