@@ -12,63 +12,97 @@ import static org.assertj.core.api.Assertions.within;
 
 class BatchingModelTest {
 
-    /** The seed's runs: all requests at t=0 (--request-rate inf), 60 output tokens each (--ignore-eos). */
+    /** Output tokens of the checks below that are not a seed point (all --ignore-eos). */
     private static final int OUTPUT_TOKENS = 60;
 
     record Result(double meanTtftMs, double meanTpotMs) {
     }
 
     static Result run(EngineProfile profile, int requests, int promptTokens) {
+        return run(profile, requests, promptTokens, OUTPUT_TOKENS);
+    }
+
+    /** All requests at t=0 (the seed's --request-rate inf), each generating {@code outputTokens}. */
+    static Result run(EngineProfile profile, int requests, int promptTokens, int outputTokens) {
         VirtualClock clock = new VirtualClock();
         BatchingModel model = new BatchingModel(profile, clock);
         List<RecordingGeneration> generations = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
-            RecordingGeneration generation = new RecordingGeneration(promptTokens, OUTPUT_TOKENS, 0);
+            RecordingGeneration generation = new RecordingGeneration(promptTokens, outputTokens, 0);
             generations.add(generation);
             model.generate(generation);
         }
         clock.runUntilIdle();
-        assertThat(generations).allSatisfy(g -> assertThat(g.emitted()).isEqualTo(OUTPUT_TOKENS));
+        assertThat(generations).allSatisfy(g -> assertThat(g.emitted()).isEqualTo(outputTokens));
         return new Result(generations.stream().mapToDouble(RecordingGeneration::ttftMs).average().orElseThrow(),
                 generations.stream().mapToDouble(RecordingGeneration::tpotMs).average().orElseThrow());
     }
 
-    @ParameterizedTest(name = "{0} x {1} tokens: seed TTFT {2} ms, TPOT {3} ms")
+    /**
+     * Every point of seed 001. The output length is the one the seed's run had (its "Total generated
+     * tokens" / requests, e.g. ~120 in the 10 000-token series): the seed's benchmark duration equals
+     * TTFT + (that length - 1) x TPOT, and with 60 instead the 2- and 4-prompt TPOT is a different
+     * quantity (every gap then falls while the next prompt is being prefilled).
+     */
+    @ParameterizedTest(name = "{0} x {1} tokens, {2} out: seed TTFT {3} ms, TPOT {4} ms")
     @CsvSource({
-            // requests, prompt tokens, seed mean TTFT ms, seed mean TPOT ms, allowed relative error TTFT, TPOT
-            "1, 80, 314.58, 50.19, 0.25, 0.25",
-            "2, 80, 372.80, 51.59, 0.25, 0.25",
-            "4, 80, 397.54, 54.18, 0.25, 0.25",
-            "8, 80, 646.20, 55.48, 0.25, 0.25",
-            "16, 80, 1034.69, 63.38, 0.25, 0.25",
-            "32, 80, 1546.00, 87.10, 0.25, 0.25",
-            // the seed's TPOT jumps 2.6x from 32 to 64 requests, then grows slowly: no smooth cost fits both sides
-            "64, 80, 2698.98, 230.16, 0.25, 0.35",
-            "128, 80, 5161.26, 298.29, 0.25, 0.25",
-            "256, 80, 11787.27, 389.49, 0.25, 0.25",
-            "512, 80, 27060.36, 419.23, 0.25, 0.25",
-            "1024, 80, 58452.87, 435.60, 0.25, 0.25",
-            "2048, 80, 128150.28, 461.09, 0.25, 0.25",
-            "1, 10000, 12286.18, 70.72, 0.25, 0.25",
-            // with 2 and 4 long prompts the seed's decodes mostly ran without a prefill chunk beside them
-            // (median ITL 68 ms); here every step carries one, so early requests decode slower
-            "2, 10000, 18380.39, 115.44, 0.25, 0.30",
-            "4, 10000, 30569.56, 211.95, 0.25, 0.50",
-            "8, 10000, 55713.23, 379.62, 0.25, 0.25",
-            "16, 10000, 105158.97, 512.55, 0.25, 0.25",
-            "32, 10000, 202961.69, 563.16, 0.25, 0.25",
-            "64, 10000, 399467.18, 588.74, 0.25, 0.25",
-            "1, 16000, 23828.07, 73.06, 0.25, 0.25",
-            "1, 32000, 66549.57, 74.89, 0.25, 0.25",
-            "1, 64000, 209674.58, 79.79, 0.25, 0.25",
-            "1, 128000, 734188.96, 98.17, 0.25, 0.25",
+            // requests, prompt tokens, output tokens, seed mean TTFT ms, seed mean TPOT ms
+            "1, 80, 85, 314.58, 50.19",
+            "2, 80, 64, 372.80, 51.59",
+            "4, 80, 72, 397.54, 54.18",
+            "8, 80, 61, 646.20, 55.48",
+            "16, 80, 59, 1034.69, 63.38",
+            "32, 80, 58, 1546.00, 87.10",
+            "64, 80, 60, 2698.98, 230.16",
+            "128, 80, 59, 5161.26, 298.29",
+            "256, 80, 60, 11787.27, 389.49",
+            "512, 80, 59, 27060.36, 419.23",
+            "1024, 80, 59, 58452.87, 435.60",
+            "2048, 80, 58, 128150.28, 461.09",
+            "1, 10000, 122, 12286.18, 70.72",
+            "2, 10000, 120, 18380.39, 115.44",
+            "4, 10000, 118, 30569.56, 211.95",
+            "8, 10000, 125, 55713.23, 379.62",
+            "16, 10000, 120, 105158.97, 512.55",
+            "32, 10000, 115, 202961.69, 563.16",
+            "64, 10000, 113, 399467.18, 588.74",
+            "1, 16000, 138, 23828.07, 73.06",
+            "1, 32000, 92, 66549.57, 74.89",
+            "1, 64000, 150, 209674.58, 79.79",
+            "1, 128000, 150, 734188.96, 98.17",
     })
-    void defaultProfileReproducesSeed001(int requests, int promptTokens, double seedTtftMs, double seedTpotMs,
-                                         double ttftTolerance, double tpotTolerance) {
-        Result result = run(EngineProfile.DEFAULT, requests, promptTokens);
+    void defaultProfileReproducesSeed001Within15Percent(int requests, int promptTokens, int outputTokens,
+                                                       double seedTtftMs, double seedTpotMs) {
+        Result result = run(EngineProfile.DEFAULT, requests, promptTokens, outputTokens);
 
-        assertThat(result.meanTtftMs()).as("mean TTFT ms").isCloseTo(seedTtftMs, within(seedTtftMs * ttftTolerance));
-        assertThat(result.meanTpotMs()).as("mean TPOT ms").isCloseTo(seedTpotMs, within(seedTpotMs * tpotTolerance));
+        // 15 % on the engine's own clock leaves room for what HTTP and the client add end to end (target 25 %)
+        assertThat(result.meanTtftMs()).as("mean TTFT ms").isCloseTo(seedTtftMs, within(seedTtftMs * 0.15));
+        assertThat(result.meanTpotMs()).as("mean TPOT ms").isCloseTo(seedTpotMs, within(seedTpotMs * 0.15));
+    }
+
+    @ParameterizedTest(name = "{0} decoding sequences: {1} ms")
+    @CsvSource({
+            // base 10 ms + 1 ms per sequence + 100 ms ramped in from 32 to 64 sequences
+            "0, 10",
+            "16, 26",
+            "32, 42",
+            "48, 108",
+            "64, 174",
+            "128, 238",
+    })
+    void largeBatchCostRampsInBetweenItsBounds(int decodeSeqs, double stepMs) {
+        EngineProfile profile = new EngineProfile(256, 512, true, 131_072, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0);
+
+        assertThat(profile.stepNs(0, 0, decodeSeqs, 0) / 1e6).isCloseTo(stepMs, within(1e-6));
+    }
+
+    @Test
+    void decodeThroughputFallsFrom32To64SequencesAsInTheSeed() {
+        // the seed: 219 output tok/s at 32 requests, 196 at 64 (a smooth decode cost cannot give that)
+        Result at32 = run(EngineProfile.DEFAULT, 32, 80);
+        Result at64 = run(EngineProfile.DEFAULT, 64, 80);
+
+        assertThat(64 / at64.meanTpotMs()).isLessThan(32 / at32.meanTpotMs());
     }
 
     @Test
