@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.simulator.BatchingModel;
 import io.tokenpulse.simulator.DeterministicModel;
+import io.tokenpulse.simulator.EngineProfile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -47,7 +48,7 @@ class SimulateCommandTest {
     assertThat(((BatchingModel) config.latencyModel()).profile()).satisfies(profile -> {
       assertThat(profile.maxNumSeqs()).isEqualTo(8);
       assertThat(profile.chunkedPrefill()).isFalse();
-      assertThat(profile.stepBaseMs()).isEqualTo(43.6 / 2);
+      assertThat(profile.stepBaseMs()).isEqualTo(EngineProfile.DEFAULT.stepBaseMs() / 2);
     });
   }
 
