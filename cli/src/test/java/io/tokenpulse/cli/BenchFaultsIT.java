@@ -108,6 +108,17 @@ class BenchFaultsIT {
     documented.put("^malformed event: .*", 3);
     documented.put("^SSE line exceeds the client's limit of 10485760 bytes$", 3);
     assertThat(countByPattern(run.json.get("errors"), documented.keySet())).isEqualTo(documented);
+    // The block groups by cause: per-request byte counts and ports are masked, one line per fault.
+    Map<String, Integer> grouped = new LinkedHashMap<>();
+    grouped.put("^HTTP 500: .*simulated failure.*", 3);
+    grouped.put("^HTTP 503: .*simulated failure.*", 2);
+    grouped.put("^HTTP 429: .*simulated failure.*", 2);
+    grouped.put("^connection to HOST:PORT failed after N body bytes: .*Connection reset by peer$", 4);
+    grouped.put("^malformed event: .*", 3);
+    grouped.put("^SSE line exceeds the client's limit of N bytes$", 3);
+    Map<String, Integer> failureLines = failureLines(run.out);
+    assertThat(failureLines).hasSize(grouped.size());
+    assertThat(countByPattern(failureLines, grouped.keySet())).isEqualTo(grouped);
     assertThat(run.json.get("completed").asInt()).isEqualTo(23);
     assertThat(run.json.get("failed").asInt()).isEqualTo(17);
     // Failures add no tokens: 23 successes of 8 tokens each.
@@ -194,21 +205,39 @@ class BenchFaultsIT {
 
   /** How many errors match each pattern; every non-empty error must match exactly one. */
   private static Map<String, Integer> countByPattern(JsonNode errors, Iterable<String> patterns) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (JsonNode error : errors) {
-      String text = error.asText();
-      if (text.isEmpty()) {
-        continue;
+    Map<String, Integer> byText = new LinkedHashMap<>();
+    errors.forEach(error -> {
+      if (!error.asText().isEmpty()) {
+        byText.merge(error.asText(), 1, Integer::sum);
       }
+    });
+    return countByPattern(byText, patterns);
+  }
+
+  /** The block's "Failures by reason" lines ({@code "  COUNT x REASON"}), keyed by reason. */
+  private static Map<String, Integer> failureLines(String out) {
+    Map<String, Integer> lines = new LinkedHashMap<>();
+    String after = out.substring(out.indexOf("Failures by reason:"));
+    Matcher line = Pattern.compile("(?m)^  (\\d+) x (.*)$").matcher(after);
+    while (line.find()) {
+      lines.put(line.group(2), Integer.parseInt(line.group(1)));
+    }
+    return lines;
+  }
+
+  /** How many failures the texts matching each pattern count; every text must match exactly one. */
+  private static Map<String, Integer> countByPattern(Map<String, Integer> lines, Iterable<String> patterns) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    lines.forEach((reason, count) -> {
       List<String> matching = new ArrayList<>();
       patterns.forEach(p -> {
-        if (text.matches(p)) {
+        if (reason.matches(p)) {
           matching.add(p);
         }
       });
-      assertThat(matching).as("patterns matching error '%s'", text).hasSize(1);
-      counts.merge(matching.get(0), 1, Integer::sum);
-    }
+      assertThat(matching).as("patterns matching '%s'", reason).hasSize(1);
+      counts.merge(matching.get(0), count, Integer::sum);
+    });
     return counts;
   }
 
