@@ -20,6 +20,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param windowGrace        how long after its end a window still accepts late requests
  * @param runPartitions      partitions of the two internal topics keyed by run id; one run's
  *                           requests meet its run records on one partition, so both must match
+ * @param joinStateTtl       stream time (record timestamps) after a request's newest record before
+ *                           join state that cannot complete is dead-lettered; must exceed the longest
+ *                           silence within one response (the load generator's 10 min read-idle limit)
  */
 public record StreamsSettings(
         String applicationId,
@@ -29,11 +32,14 @@ public record StreamsSettings(
         int replicationFactor,
         Duration windowSize,
         Duration windowGrace,
-        int runPartitions) {
+        int runPartitions,
+        Duration joinStateTtl) {
 
     public static final String DEFAULT_APPLICATION_ID = "tokenpulse-aggregator";
     public static final Duration DEFAULT_WINDOW_SIZE = Duration.ofSeconds(10);
     public static final Duration DEFAULT_WINDOW_GRACE = Duration.ofSeconds(30);
+    /** Three times the load generator's read-idle limit: no live stream is silent that long. */
+    public static final Duration DEFAULT_JOIN_STATE_TTL = Duration.ofMinutes(30);
     /** The consumer's internal switch (ConsumerConfig.LEAVE_GROUP_ON_CLOSE_CONFIG, not public). */
     static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
@@ -43,6 +49,7 @@ public record StreamsSettings(
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(windowSize, "windowSize");
         Objects.requireNonNull(windowGrace, "windowGrace");
+        Objects.requireNonNull(joinStateTtl, "joinStateTtl");
         if (applicationId.isBlank()) {
             throw new IllegalArgumentException("application id is blank; give a name such as " + DEFAULT_APPLICATION_ID);
         }
@@ -61,6 +68,9 @@ public record StreamsSettings(
         if (runPartitions < 1) {
             throw new IllegalArgumentException("run partitions must be >= 1, got " + runPartitions);
         }
+        if (joinStateTtl.toMillis() < 1) {
+            throw new IllegalArgumentException("join state TTL must be at least 1 ms, got " + joinStateTtl);
+        }
     }
 
     /**
@@ -76,32 +86,38 @@ public record StreamsSettings(
                 1,
                 DEFAULT_WINDOW_SIZE,
                 DEFAULT_WINDOW_GRACE,
-                1);
+                1,
+                DEFAULT_JOIN_STATE_TTL);
     }
 
     public StreamsSettings withApplicationId(String id) {
         return new StreamsSettings(id, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withStateDir(Path dir) {
         return new StreamsSettings(applicationId, bootstrapServers, dir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withWindow(Duration size, Duration grace) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                size, grace, runPartitions);
+                size, grace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withReplicationFactor(int factor) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, factor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withRunPartitions(int partitions) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, partitions);
+                windowSize, windowGrace, partitions, joinStateTtl);
+    }
+
+    public StreamsSettings withJoinStateTtl(Duration ttl) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
+                windowSize, windowGrace, runPartitions, ttl);
     }
 
     /**
