@@ -166,6 +166,25 @@ class BenchFaultsIT {
   }
 
   @Test
+  void aGeneratedTextOverKafkasOneMebibyteDefaultStillGetsItsRunASummary() throws Exception {
+    // 131 000 tokens "tok<i>€ " (the simulator's context holds 131 072): about 1.5 MiB of text in one
+    // RequestFinished and one RequestMetrics record. The deterministic profile's fixed 20 ms per
+    // token would take 44 min; the default profile sped up 1000 times takes seconds.
+    Bench run = bench("long-text", 2, "default", 131_000, "--simulate-speedup", "1000",
+        "--simulate-fault", "tokens-per-event=5000", "--simulate-fault", "split-utf8"); // split-utf8: a € per token
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(run.out).containsPattern("Successful requests: +2 ");
+    assertThat(run.json.get("total_output_tokens").asInt()).isEqualTo(2 * 131_000);
+    for (JsonNode text : run.json.get("generated_texts")) {
+      assertThat(text.asText().getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1_500_000)
+          .isLessThan(Topics.MAX_GENERATED_TEXT_BYTES);
+      assertThat(text.asText()).startsWith("tok0€ ").endsWith("tok130999€ ");
+    }
+    assertThat(runFinished("long-text").getRecordsNotDelivered()).isZero();
+  }
+
+  @Test
   void aFaultOnTheInitialTestRequestStopsTheRunAsVllmDoes() throws Exception {
     Bench run = bench("faults-probe", 5, "--simulate-fault", "503");
 
@@ -178,10 +197,15 @@ class BenchFaultsIT {
   private record Bench(int exitCode, String out, String err, JsonNode json) {}
 
   private static Bench bench(String runId, int prompts, String... faultArgs) throws Exception {
+    return bench(runId, prompts, "deterministic", 8, faultArgs);
+  }
+
+  private static Bench bench(String runId, int prompts, String profile, int outputLen, String... faultArgs)
+      throws Exception {
     Path results = dir.resolve("results");
-    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", "deterministic",
+    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", profile,
         "--dataset-name", "random", "--num-prompts", Integer.toString(prompts), "--random-input-len", "16",
-        "--random-output-len", "8", "--ignore-eos", "--request-rate", "inf", "--disable-tqdm",
+        "--random-output-len", Integer.toString(outputLen), "--ignore-eos", "--request-rate", "inf", "--disable-tqdm",
         "--save-result", "--save-detailed", "--result-dir", results.toString(), "--result-filename", runId + ".json",
         "--run-id", runId, "--bootstrap-servers", platform.bootstrapServers(),
         "--schema-registry-url", platform.registryUrl().toString(), "--metrics-port", "0",

@@ -1,9 +1,12 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -139,6 +142,12 @@ public record StreamsSettings(
         props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.toString(replicationFactor));
         // A run's records may be written before the aggregator starts: read topics from their start.
         props.putIfAbsent(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        // Request records carry the generated text (up to Topics.MAX_RECORD_BYTES): the changelogs and
+        // repartition topics that hold them, and the producer writing them, need more than 1 MiB.
+        props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+                Integer.toString(Topics.MAX_RECORD_BYTES));
+        props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                Integer.toString(Topics.MAX_RECORD_BYTES));
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         // Leave the consumer group on close. Kafka Streams stays in it by default (internal config,
