@@ -107,6 +107,17 @@ class BenchFaultsIT {
     documented.put("^malformed event: .*", 3);
     documented.put("^SSE line exceeds the client's limit of 10485760 bytes$", 3);
     assertThat(countByPattern(run.json.get("errors"), documented.keySet())).isEqualTo(documented);
+    // The block groups by cause: per-request byte counts and ports are masked, one line per fault.
+    Map<String, Integer> grouped = new LinkedHashMap<>();
+    grouped.put("^HTTP 500: .*simulated failure.*", 3);
+    grouped.put("^HTTP 503: .*simulated failure.*", 2);
+    grouped.put("^HTTP 429: .*simulated failure.*", 2);
+    grouped.put("^connection to HOST:PORT failed after N body bytes: .*Connection reset by peer$", 4);
+    grouped.put("^malformed event: .*", 3);
+    grouped.put("^SSE line exceeds the client's limit of N bytes$", 3);
+    Map<String, Integer> failureLines = failureLines(run.out);
+    assertThat(failureLines).hasSize(grouped.size());
+    assertThat(countByPattern(failureLines, grouped.keySet())).isEqualTo(grouped);
     assertThat(run.json.get("completed").asInt()).isEqualTo(23);
     assertThat(run.json.get("failed").asInt()).isEqualTo(17);
     // Failures add no tokens: 23 successes of 8 tokens each.
@@ -155,6 +166,25 @@ class BenchFaultsIT {
   }
 
   @Test
+  void aGeneratedTextOverKafkasOneMebibyteDefaultStillGetsItsRunASummary() throws Exception {
+    // 131 000 tokens "tok<i>€ " (the simulator's context holds 131 072): about 1.5 MiB of text in one
+    // RequestFinished and one RequestMetrics record. The deterministic profile's fixed 20 ms per
+    // token would take 44 min; the default profile sped up 1000 times takes seconds.
+    Bench run = bench("long-text", 2, "default", 131_000, "--simulate-speedup", "1000",
+        "--simulate-fault", "tokens-per-event=5000", "--simulate-fault", "split-utf8"); // split-utf8: a € per token
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(run.out).containsPattern("Successful requests: +2 ");
+    assertThat(run.json.get("total_output_tokens").asInt()).isEqualTo(2 * 131_000);
+    for (JsonNode text : run.json.get("generated_texts")) {
+      assertThat(text.asText().getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1_500_000)
+          .isLessThan(Topics.MAX_GENERATED_TEXT_BYTES);
+      assertThat(text.asText()).startsWith("tok0€ ").endsWith("tok130999€ ");
+    }
+    assertThat(runFinished("long-text").getRecordsNotDelivered()).isZero();
+  }
+
+  @Test
   void aFaultOnTheInitialTestRequestStopsTheRunAsVllmDoes() throws Exception {
     Bench run = bench("faults-probe", 5, "--simulate-fault", "503");
 
@@ -167,10 +197,15 @@ class BenchFaultsIT {
   private record Bench(int exitCode, String out, String err, JsonNode json) {}
 
   private static Bench bench(String runId, int prompts, String... faultArgs) throws Exception {
+    return bench(runId, prompts, "deterministic", 8, faultArgs);
+  }
+
+  private static Bench bench(String runId, int prompts, String profile, int outputLen, String... faultArgs)
+      throws Exception {
     Path results = dir.resolve("results");
-    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", "deterministic",
+    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", profile,
         "--dataset-name", "random", "--num-prompts", Integer.toString(prompts), "--random-input-len", "16",
-        "--random-output-len", "8", "--ignore-eos", "--request-rate", "inf", "--disable-tqdm",
+        "--random-output-len", Integer.toString(outputLen), "--ignore-eos", "--request-rate", "inf", "--disable-tqdm",
         "--save-result", "--save-detailed", "--result-dir", results.toString(), "--result-filename", runId + ".json",
         "--run-id", runId, "--bootstrap-servers", platform.bootstrapServers(),
         "--schema-registry-url", platform.registryUrl().toString(), "--metrics-port", "0",
@@ -194,21 +229,39 @@ class BenchFaultsIT {
 
   /** How many errors match each pattern; every non-empty error must match exactly one. */
   private static Map<String, Integer> countByPattern(JsonNode errors, Iterable<String> patterns) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (JsonNode error : errors) {
-      String text = error.asText();
-      if (text.isEmpty()) {
-        continue;
+    Map<String, Integer> byText = new LinkedHashMap<>();
+    errors.forEach(error -> {
+      if (!error.asText().isEmpty()) {
+        byText.merge(error.asText(), 1, Integer::sum);
       }
+    });
+    return countByPattern(byText, patterns);
+  }
+
+  /** The block's "Failures by reason" lines ({@code "  COUNT x REASON"}), keyed by reason. */
+  private static Map<String, Integer> failureLines(String out) {
+    Map<String, Integer> lines = new LinkedHashMap<>();
+    String after = out.substring(out.indexOf("Failures by reason:"));
+    Matcher line = Pattern.compile("(?m)^  (\\d+) x (.*)$").matcher(after);
+    while (line.find()) {
+      lines.put(line.group(2), Integer.parseInt(line.group(1)));
+    }
+    return lines;
+  }
+
+  /** How many failures the texts matching each pattern count; every text must match exactly one. */
+  private static Map<String, Integer> countByPattern(Map<String, Integer> lines, Iterable<String> patterns) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    lines.forEach((reason, count) -> {
       List<String> matching = new ArrayList<>();
       patterns.forEach(p -> {
-        if (text.matches(p)) {
+        if (reason.matches(p)) {
           matching.add(p);
         }
       });
-      assertThat(matching).as("patterns matching error '%s'", text).hasSize(1);
-      counts.merge(matching.get(0), 1, Integer::sum);
-    }
+      assertThat(matching).as("patterns matching '%s'", reason).hasSize(1);
+      counts.merge(matching.get(0), count, Integer::sum);
+    });
     return counts;
   }
 

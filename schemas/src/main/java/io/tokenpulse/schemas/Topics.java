@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
@@ -25,9 +26,11 @@ import org.apache.kafka.common.serialization.Serdes;
  * <ul>
  *   <li>{@code runs}: {@link RunEvent}, key run id; a shard's start (with the whole configuration)
  *       and finish.
- *   <li>{@code requests}: {@link RequestEvent}, key {@code <run id>/<request index>}.
+ *   <li>{@code requests}: {@link RequestEvent}, key {@code <run id>/<request index>}; records up
+ *       to {@link #MAX_RECORD_BYTES}.
  *   <li>{@code chunks}: {@link Chunk}, one per streamed event, key {@code <run id>/<request index>}.
- *   <li>{@code request-metrics}: {@link RequestMetrics}, key {@code <run id>/<request index>}.
+ *   <li>{@code request-metrics}: {@link RequestMetrics}, key {@code <run id>/<request index>};
+ *       records up to {@link #MAX_RECORD_BYTES}.
  *   <li>{@code window-metrics}: {@link WindowMetrics}, key run id.
  *   <li>{@code run-summaries}: {@link RunSummary}, key run id.
  *   <li>{@code dead-letter}: the unreadable record's value bytes, its original key.
@@ -46,6 +49,22 @@ public record Topics(
     TopicSpec<byte[]> deadLetter) {
 
   public static final String DEFAULT_PREFIX = "tokenpulse.";
+  /**
+   * The largest record the pipeline writes, 16 MiB: the producers' {@code max.request.size} and the
+   * {@code max.message.bytes} of the topics that carry generated text ({@code requests},
+   * {@code request-metrics}, and the aggregator's internal topics). Kafka's default of ~1 MiB would
+   * refuse a request whose kept text is longer, and its run would never get a summary.
+   */
+  public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
+  /**
+   * Generated text kept per request, in UTF-8 bytes (8 MiB, about 2 million tokens): longer text is
+   * cut with a marker by the load generator. Half the record bound: the rest is room for the
+   * request's other fields, above all one ITL value per streamed event.
+   */
+  public static final int MAX_GENERATED_TEXT_BYTES = MAX_RECORD_BYTES / 2;
+  /** The topic config of topics whose records carry generated text. */
+  private static final Map<String, String> TEXT_TOPIC_CONFIG =
+      Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
   /** Kafka's own limit on topic names. */
   private static final int MAX_TOPIC_NAME_CHARS = 249;
   private static final int LONGEST_SUFFIX_CHARS = "request-metrics".length();
@@ -61,12 +80,12 @@ public record Topics(
   public static Topics create(String prefix, SchemaRegistry registry, boolean autoRegister) {
     checkPrefix(prefix);
     return new Topics(
-        avro(prefix + "runs", RunEvent.class, registry, autoRegister),
-        avro(prefix + "requests", RequestEvent.class, registry, autoRegister),
-        avro(prefix + "chunks", Chunk.class, registry, autoRegister),
-        avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister),
-        avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister),
-        avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister),
+        avro(prefix + "runs", RunEvent.class, registry, autoRegister, Map.of()),
+        avro(prefix + "requests", RequestEvent.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
+        avro(prefix + "chunks", Chunk.class, registry, autoRegister, Map.of()),
+        avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
+        avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister, Map.of()),
+        avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister, Map.of()),
         new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
   }
 
@@ -98,10 +117,10 @@ public record Topics(
   }
 
   private static <T extends SpecificRecord> TopicSpec<T> avro(
-      String topic, Class<T> type, SchemaRegistry registry, boolean autoRegister) {
+      String topic, Class<T> type, SchemaRegistry registry, boolean autoRegister, Map<String, String> config) {
     String subject = AvroSerdes.valueSubject(topic);
     return new TopicSpec<>(topic, Serdes.String(),
-        AvroSerdes.serde(registry, type, subject, autoRegister), Optional.of(subject));
+        AvroSerdes.serde(registry, type, subject, autoRegister), Optional.of(subject), config);
   }
 
   private static void checkPrefix(String prefix) {

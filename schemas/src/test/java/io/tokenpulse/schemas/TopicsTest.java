@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.registry.InMemorySchemaRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,18 @@ class TopicsTest {
     assertThat(topics.chunks().subject()).contains("bench7.chunks-value");
     assertThat(topics.runSummaries().subject()).contains("bench7.run-summaries-value");
     assertThat(topics.deadLetter().subject()).isEmpty();
+  }
+
+  @Test
+  void topicsCarryingGeneratedTextAcceptRecordsUpToTheBoundAndOthersKeepTheBrokersDefault() {
+    Topics topics = Topics.create(registry, true);
+    Map<String, String> sixteenMib = Map.of("max.message.bytes", Integer.toString(16 * 1024 * 1024));
+
+    assertThat(topics.requests().config()).isEqualTo(sixteenMib);
+    assertThat(topics.requestMetrics().config()).isEqualTo(sixteenMib);
+    assertThat(List.of(topics.runs(), topics.chunks(), topics.windowMetrics(), topics.runSummaries(),
+        topics.deadLetter())).allSatisfy(topic -> assertThat(topic.config()).isEmpty());
+    assertThat(Topics.MAX_GENERATED_TEXT_BYTES).isLessThan(Topics.MAX_RECORD_BYTES);
   }
 
   @Test

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,6 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
  * impossible. Every record ends up counted exactly once as delivered or failed (by
  * {@link DeliveryFailure}); {@link #flush} and {@link #close} report the counts, so a run can say how
  * many records it could not deliver.
+ *
+ * <p>A finished request's generated text longer than {@link Topics#MAX_GENERATED_TEXT_BYTES} is cut
+ * to it with a marker ({@link #textsTruncated} counts them, a warning says so), so that its record
+ * stays within {@link Topics#MAX_RECORD_BYTES}.
  *
  * <p>Topics and keys follow {@link Topics}: runs keyed by run id; requests and chunks keyed by
  * {@code <run id>/<request index>}, so one request's records share a partition.
@@ -47,6 +52,9 @@ public final class EventPublisher implements AutoCloseable {
     private final Target<Chunk> chunks;
     private final LongAdder published = new LongAdder();
     private final LongAdder delivered = new LongAdder();
+    private final LongAdder truncated = new LongAdder();
+    private final AtomicBoolean truncationLogged = new AtomicBoolean();
+    private final TextCap textCap = new TextCap(Topics.MAX_GENERATED_TEXT_BYTES);
     private final Map<DeliveryFailure, LongAdder> failed = new EnumMap<>(DeliveryFailure.class);
     private final Set<DeliveryFailure> logged = ConcurrentHashMap.newKeySet();
     private final Callback onAck = this::acknowledged;
@@ -113,7 +121,21 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public void publishRequest(RequestEvent event) {
-        publish(requests, event.getRunId() + "/" + event.getRequestIndex(), event);
+        RequestEvent capped = textCap.apply(event);
+        if (capped != event) {
+            truncated.increment();
+            if (truncationLogged.compareAndSet(false, true)) {
+                LOG.warn("the generated text of request {}/{} exceeds {} UTF-8 bytes: it is kept truncated, with a marker;"
+                        + " further ones are counted", event.getRunId(), event.getRequestIndex(),
+                        Topics.MAX_GENERATED_TEXT_BYTES);
+            }
+        }
+        publish(requests, capped.getRunId() + "/" + capped.getRequestIndex(), capped);
+    }
+
+    /** Finished requests whose generated text was cut to {@link Topics#MAX_GENERATED_TEXT_BYTES}. */
+    public long textsTruncated() {
+        return truncated.sum();
     }
 
     public void publishChunk(Chunk chunk) {
@@ -161,6 +183,10 @@ public final class EventPublisher implements AutoCloseable {
         PublishCounts counts = counts();
         LOG.info("published {} records: {} delivered, {} not delivered {}", counts.published(), counts.delivered(),
                 counts.notDelivered(), counts.failed());
+        if (truncated.sum() > 0) {
+            LOG.warn("{} generated texts were truncated to {} UTF-8 bytes (marked at their end)", truncated.sum(),
+                    Topics.MAX_GENERATED_TEXT_BYTES);
+        }
         return counts;
     }
 

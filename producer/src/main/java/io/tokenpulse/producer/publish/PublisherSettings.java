@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.publish;
 
+import io.tokenpulse.schemas.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 import java.time.Duration;
@@ -62,6 +63,9 @@ public record PublisherSettings(String bootstrapServers, String clientId, Map<St
         // send() is called on the HTTP I/O threads: it must fail at once rather than wait for buffer
         // space or metadata. Records it refuses are counted, never silently dropped.
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
+        // A finish carries the generated text (up to Topics.MAX_GENERATED_TEXT_BYTES): Kafka's 1 MiB
+        // default would refuse a long answer's record; the topics accept this much too.
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Topics.MAX_RECORD_BYTES));
         // The bounded in-memory queue in front of Kafka: enough for minutes of chunks at 100k/s.
         props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L * 1024 * 1024));
         props.putAll(overrides);

@@ -3,9 +3,11 @@ package io.tokenpulse.producer.publish;
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaSettings;
 import io.tokenpulse.platform.registry.LocalSchemaRegistry;
+import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestStarted;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -103,6 +106,37 @@ class EventPublisherIT {
         }
     }
 
+    @Test
+    void aLongGeneratedTextArrivesWholeAndOneBeyondTheBoundArrivesCutAndCounted() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+             LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = Topics.create("it.", new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString())), true);
+            // As bench and aggregate create them: with the topics' declared max.message.bytes.
+            Properties client = new Properties();
+            client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            TopicAdmin.ensureExist(topics, client, 1, (short) 1, Duration.ofSeconds(30));
+            EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
+            String twoMib = "tok€ ".repeat(2 * 1024 * 1024 / 7);                // 7 UTF-8 bytes each
+            String nineMib = "x".repeat(9 * 1024 * 1024);                       // the marker takes 76 bytes
+
+            publisher.publishRequest(requestFinished(0, twoMib));
+            publisher.publishRequest(requestFinished(1, nineMib));
+            PublishCounts counts = publisher.close(Duration.ofSeconds(60));
+
+            assertThat(counts.notDelivered()).as(counts.toString()).isZero();
+            assertThat(counts.delivered()).isEqualTo(2);
+            assertThat(publisher.textsTruncated()).isEqualTo(1);
+            List<String> texts = readAll(kafka, topics.requests().name(), 2).stream()
+                    .map(r -> topics.requests().valueSerde().deserializer().deserialize(r.topic(), r.value()))
+                    .map(e -> ((RequestFinished) e.getEvent()).getGeneratedText()).toList();
+            assertThat(texts.get(0)).isEqualTo(twoMib);
+            assertThat(texts.get(1)).startsWith("xxxx").endsWith(
+                    "[tokenpulse: generated text truncated, " + (Topics.MAX_GENERATED_TEXT_BYTES - 76) + " of "
+                            + nineMib.length() + " UTF-8 bytes kept]");
+            assertThat(texts.get(1).getBytes(StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(Topics.MAX_GENERATED_TEXT_BYTES);
+        }
+    }
+
     private static Topics createTopics(EmbeddedKafka kafka, LocalSchemaRegistry registry) throws Exception {
         Topics topics = Topics.create("it.", new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString())), true);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
@@ -140,6 +174,15 @@ class EventPublisherIT {
         return RequestEvent.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setRequestId("req-" + request)
                 .setEvent(RequestStarted.newBuilder().setPromptLen(10).setExpectedOutputLen(100).setScheduledOffsetNs(0)
                         .setPermitOffsetNs(0).setSentOffsetNs(0).setConnectNs(0).build())
+                .build();
+    }
+
+    private static RequestEvent requestFinished(int request, String text) {
+        return RequestEvent.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setRequestId("req-" + request)
+                .setEvent(RequestFinished.newBuilder().setSuccess(true).setHttpStatus(200).setError("").setPromptLen(10)
+                        .setOutputTokens(100).setChunkEvents(100).setScheduledOffsetNs(0).setPermitOffsetNs(0)
+                        .setSentOffsetNs(0).setConnectNs(0).setFirstNs(1L).setLastNs(2L).setFinishedOffsetNs(2)
+                        .setGeneratedText(text).build())
                 .build();
     }
 

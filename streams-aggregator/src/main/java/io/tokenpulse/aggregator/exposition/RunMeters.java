@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.RequestValues;
+import io.tokenpulse.aggregator.results.FailureReasons;
 import io.tokenpulse.aggregator.results.RunScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -134,21 +135,9 @@ final class RunMeters {
         ours.forEach(registry::remove);
     }
 
-    /**
-     * A bounded failure class: the HTTP status when the server answered with another than 200,
-     * {@code stream} when it answered 200 and the stream failed, {@code no_response} when no
-     * status arrived (connect failure, timeout, reset before the headers). The free-text reasons
-     * are in the run summary's {@code errors}.
-     */
+    /** The bounded failure class, as {@link FailureReasons#classOf} decides it for the run summary too. */
     static String failureReason(RequestMetrics m) {
-        if (m.getSuccess()) {
-            return "none";
-        }
-        int status = m.getHttpStatus();
-        if (status == 200) {
-            return "stream";
-        }
-        return status >= 100 && status <= 599 ? "http_" + status : "no_response";
+        return FailureReasons.classOf(m);
     }
 
     private final class Registered {

@@ -63,7 +63,7 @@ public final class RunScoring {
      * A run's values and statistics plus its failures.
      *
      * @param result the run values and the selected metrics' statistics
-     * @param errors failed requests by reason, sorted by reason
+     * @param errors failed requests by {@link FailureReasons#groupOf grouped reason}, sorted by it
      */
     public record Scored(RunResult result, Map<String, Long> errors) {
         public Scored {
@@ -115,7 +115,7 @@ public final class RunScoring {
             all.forEach(m -> {
                 run.add(RequestValues.of(timing(m)));
                 if (!m.getSuccess()) {
-                    errors.merge(m.getError(), 1L, Long::sum);
+                    errors.merge(FailureReasons.groupOf(m.getError()), 1L, Long::sum);
                 }
             });
         }

@@ -76,12 +76,21 @@ public final class AggregatorTopology {
                 requests.filter((key, event) -> isFinish(event), Named.as("request-finishes"));
 
         // One request's chunks and finish share a key and a partition: join them into its metrics
-        // once the finish and every chunk it announces are in, whatever the order.
-        KStream<String, RequestMetrics> joined = chunks
+        // once the finish and every chunk it announces are in, whatever the order. State that can
+        // never complete expires after the join TTL (stream time) into the dead-letter topic.
+        RequestJoin.Expiry expiry = new RequestJoin.Expiry(settings.joinStateTtl(), topics.requests(),
+                topics.chunks().name());
+        KStream<String, DeadLetters.Decoded<RequestMetrics>> joinedOrExpired = chunks
                 .peek((key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
-                .process(RequestJoin.ChunkSide::new, Named.as("join-chunks"), RequestJoin.storeNames())
-                .merge(finishes.process(RequestJoin.FinishSide::new, Named.as("join-finishes"),
+                .process(() -> new RequestJoin.ChunkSide(expiry), Named.as("join-chunks"), RequestJoin.storeNames())
+                .merge(finishes.process(() -> new RequestJoin.FinishSide(expiry), Named.as("join-finishes"),
                         RequestJoin.storeNames()), Named.as("joined-requests"));
+        joinedOrExpired.filterNot((key, value) -> value.ok(), Named.as("join-expired"))
+                .mapValues(DeadLetters.Decoded::raw, Named.as("join-expired-bytes"))
+                .to(topics.deadLetter().name(), produced("join-dead-letter-sink", topics.deadLetter()));
+        KStream<String, RequestMetrics> joined = joinedOrExpired
+                .filter((key, value) -> value.ok(), Named.as("join-complete"))
+                .mapValues(DeadLetters.Decoded::value, Named.as("joined-metrics"));
 
         // The run stage needs a run's requests and its shard records on one partition: key both by
         // run id through internal topics with the same partition count (the runs topic's own count

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -37,7 +38,10 @@ final class DeadLetters {
     private DeadLetters() {
     }
 
-    /** A decoded value, or the raw bytes of a value that could not be decoded. */
+    /**
+     * A value that goes on, or the raw bytes of one bound for the dead-letter topic (a value that
+     * could not be decoded, or join state that expired).
+     */
     record Decoded<V>(V value, byte[] raw) {
         boolean ok() {
             return value != null;
@@ -85,22 +89,21 @@ final class DeadLetters {
                     .add(SOURCE_TOPIC, utf8(topic))
                     .add(SOURCE_PARTITION, utf8(Integer.toString(where.partition())))
                     .add(SOURCE_OFFSET, utf8(Long.toString(where.offset())));
-            sensor(topic).record();
+            if (deadLettered == null) { // created lazily: the source topic is known only once a record arrives
+                deadLettered = sensor(context.metrics(), topic);
+            }
+            deadLettered.record();
             LOG.warn("dead-lettered record {}-{}@{}: {}", topic, where.partition(), where.offset(), reason);
             context.forward(record.withValue(new Decoded<>(null, record.value() == null ? new byte[0] : record.value())));
         }
+    }
 
-        // Created lazily: the source topic is known only once a record arrives.
-        private Sensor sensor(String topic) {
-            if (deadLettered == null) {
-                deadLettered = context.metrics().addRateTotalSensor(
-                        METRIC_SCOPE, topic, METRIC_OPERATION, Sensor.RecordingLevel.INFO);
-            }
-            return deadLettered;
-        }
+    /** The counter of records dead-lettered from {@code sourceTopic} (one per thread and topic, shared). */
+    static Sensor sensor(StreamsMetrics metrics, String sourceTopic) {
+        return metrics.addRateTotalSensor(METRIC_SCOPE, sourceTopic, METRIC_OPERATION, Sensor.RecordingLevel.INFO);
+    }
 
-        private static byte[] utf8(String s) {
-            return s.getBytes(StandardCharsets.UTF_8);
-        }
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,13 +1,18 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -15,12 +20,24 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Joins one request's chunks and its RequestFinished (key {@code <run id>/<request index>}, the
  * two topics co-partitioned) into exactly one RequestMetrics, once the finish record and all
- * {@code chunk_events} chunks it announces are there, whatever their order. State lives in three
+ * {@code chunk_events} chunks it announces are there, whatever their order. State lives in four
  * changelogged stores and is deleted on emission.
+ *
+ * <p>State that can never complete expires: chunks that arrive after their request was emitted (or
+ * whose finish never comes), and a finish whose announced chunks never all arrive. Expiry runs on
+ * <em>stream time</em> (the records' timestamps, i.e. the load generator's clock when it published),
+ * not wall-clock time: an aggregator that restarts after an hour, or catches up on a backlog, must
+ * not expire requests whose records are still on their way in the backlog. A request's state expires
+ * once stream time passed its newest record by {@link Expiry#ttl}; it then goes to the dead-letter
+ * topic with a {@link DeadLetters#REASON} (the finish's bytes when there was one, else an empty value)
+ * and is counted with the dead-lettered records of its source topic. Stream time only moves with new
+ * records, so on an idle aggregator orphans wait for the next run's records to be swept.
  *
  * <p>Each chunk is its own store entry ({@code <key>/<seq>}), not an element of one growing list:
  * rewriting a list per chunk would write O(n^2) bytes to the changelog for a long answer.
@@ -33,8 +50,35 @@ final class RequestJoin {
     static final String FINISHED_STORE = "request-finished";
     static final String CHUNK_STORE = "request-chunk-offsets";
     static final String COUNT_STORE = "request-chunk-counts";
+    /** Per request: the newest record timestamp (ms) seen, what expiry counts from. */
+    static final String LAST_SEEN_STORE = "request-last-seen";
+    /** How often expiry looks for orphans, in stream time (at most; never more often than the TTL). */
+    static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestJoin.class);
 
     private RequestJoin() {
+    }
+
+    /**
+     * When join state expires and where it goes then.
+     *
+     * @param ttl         stream time after a request's newest record before its state is dropped;
+     *                    must exceed the longest silence within one streamed response (the load
+     *                    generator's read-idle limit, 10 min by default)
+     * @param requests    the requests topic: an expired finish is dead-lettered in its serialization
+     * @param chunksTopic the chunks topic's name: source of expired chunk-only state
+     */
+    record Expiry(Duration ttl, TopicSpec<RequestEvent> requests, String chunksTopic) {
+        Expiry {
+            Objects.requireNonNull(ttl, "ttl");
+            Objects.requireNonNull(requests, "requests");
+            Objects.requireNonNull(chunksTopic, "chunksTopic");
+        }
+
+        Duration sweepInterval() {
+            return ttl.compareTo(SWEEP_INTERVAL) < 0 ? ttl : SWEEP_INTERVAL;
+        }
     }
 
     static List<StoreBuilder<?>> stores() {
@@ -44,11 +88,13 @@ final class RequestJoin {
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHUNK_STORE),
                         Serdes.String(), Serdes.Long()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNT_STORE),
-                        Serdes.String(), Serdes.Integer()));
+                        Serdes.String(), Serdes.Integer()),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LAST_SEEN_STORE),
+                        Serdes.String(), Serdes.Long()));
     }
 
     static String[] storeNames() {
-        return new String[] {FINISHED_STORE, CHUNK_STORE, COUNT_STORE};
+        return new String[] {FINISHED_STORE, CHUNK_STORE, COUNT_STORE, LAST_SEEN_STORE};
     }
 
     /** Zero-padded so that the store's byte order is stream order. */
@@ -56,19 +102,39 @@ final class RequestJoin {
         return String.format("%s/%010d", requestKey, seq);
     }
 
-    /** The state of the requests of one task, shared by the chunk side and the finish side. */
-    private abstract static class Side<V> implements Processor<String, V, String, RequestMetrics> {
-        private ProcessorContext<String, RequestMetrics> context;
+    /**
+     * The state of the requests of one task, shared by the chunk side and the finish side. Emits a
+     * request's metrics, or the dead letter of its expired state.
+     */
+    private abstract static class Side<V> implements Processor<String, V, String, DeadLetters.Decoded<RequestMetrics>> {
+        final Expiry expiry;
+        private ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context;
         KeyValueStore<String, RequestEvent> finished;
         KeyValueStore<String, Long> offsetsNs;
         KeyValueStore<String, Integer> counts;
+        KeyValueStore<String, Long> lastSeenMs;
+
+        Side(Expiry expiry) {
+            this.expiry = expiry;
+        }
 
         @Override
-        public void init(ProcessorContext<String, RequestMetrics> context) {
+        public void init(ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context) {
             this.context = context;
             finished = context.getStateStore(FINISHED_STORE);
             offsetsNs = context.getStateStore(CHUNK_STORE);
             counts = context.getStateStore(COUNT_STORE);
+            lastSeenMs = context.getStateStore(LAST_SEEN_STORE);
+        }
+
+        /** Both sides share the stores, so one of them sweeps them. */
+        final void scheduleExpiry() {
+            context.schedule(expiry.sweepInterval(), PunctuationType.STREAM_TIME, this::expireOlderThanTtl);
+        }
+
+        final void seen(String key, long timestampMs) {
+            Long before = lastSeenMs.get(key);
+            lastSeenMs.put(key, before == null ? timestampMs : Math.max(before, timestampMs));
         }
 
         final void emitIfComplete(String key, long timestamp) {
@@ -84,7 +150,51 @@ final class RequestJoin {
             long[] eventOffsetNs = collectOffsetsAndDelete(key);
             finished.delete(key);
             counts.delete(key);
-            context.forward(new Record<>(key, RequestRecords.metrics(event, eventOffsetNs), timestamp));
+            lastSeenMs.delete(key);
+            context.forward(new Record<>(key, new DeadLetters.Decoded<>(RequestRecords.metrics(event, eventOffsetNs), null),
+                    timestamp));
+        }
+
+        private void expireOlderThanTtl(long streamTimeMs) {
+            long cutoffMs = streamTimeMs - expiry.ttl().toMillis();
+            List<String> expired = new ArrayList<>();
+            try (KeyValueIterator<String, Long> it = lastSeenMs.all()) {
+                while (it.hasNext()) {
+                    var entry = it.next();
+                    if (entry.value < cutoffMs) {
+                        expired.add(entry.key);
+                    }
+                }
+            }
+            expired.forEach(key -> expire(key, streamTimeMs));
+        }
+
+        private void expire(String key, long streamTimeMs) {
+            int chunks = collectOffsetsAndDelete(key).length;
+            RequestEvent event = finished.get(key);
+            finished.delete(key);
+            counts.delete(key);
+            lastSeenMs.delete(key);
+            String topic;
+            String reason;
+            byte[] value;
+            if (event != null) {
+                topic = expiry.requests().name();
+                reason = "join state expired after " + expiry.ttl() + " of stream time: the finish announced "
+                        + ((RequestFinished) event.getEvent()).getChunkEvents() + " chunks, " + chunks + " arrived";
+                value = expiry.requests().valueSerde().serializer().serialize(topic, event);
+            } else {
+                topic = expiry.chunksTopic();
+                reason = "join state expired after " + expiry.ttl() + " of stream time: " + chunks
+                        + " chunks without a pending finish (they arrived after their request was emitted,"
+                        + " or its finish never came)";
+                value = new byte[0];
+            }
+            LOG.warn("dead-lettered the join state of request {}: {}", key, reason);
+            DeadLetters.sensor(context.metrics(), topic).record();
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(DeadLetters.REASON, DeadLetters.utf8(reason)).add(DeadLetters.SOURCE_TOPIC, DeadLetters.utf8(topic));
+            context.forward(new Record<>(key, new DeadLetters.Decoded<RequestMetrics>(null, value), streamTimeMs, headers));
         }
 
         // Stream order comes from the zero-padded seq in the key; ITL is derived in metrics.
@@ -105,6 +215,10 @@ final class RequestJoin {
 
     /** A chunk: remember its arrival offset (once per seq, so a duplicate does not count twice). */
     static final class ChunkSide extends Side<Chunk> {
+        ChunkSide(Expiry expiry) {
+            super(expiry);
+        }
+
         @Override
         public void process(Record<String, Chunk> record) {
             String offsetKey = chunkKey(record.key(), record.value().getSeq());
@@ -112,6 +226,7 @@ final class RequestJoin {
                 return;
             }
             offsetsNs.put(offsetKey, record.value().getOffsetNs());
+            seen(record.key(), record.timestamp());
             Integer before = counts.get(record.key());
             counts.put(record.key(), before == null ? 1 : before + 1);
             emitIfComplete(record.key(), record.timestamp());
@@ -120,9 +235,20 @@ final class RequestJoin {
 
     /** A RequestFinished: it announces how many chunks to wait for. */
     static final class FinishSide extends Side<RequestEvent> {
+        FinishSide(Expiry expiry) {
+            super(expiry);
+        }
+
+        @Override
+        public void init(ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context) {
+            super.init(context);
+            scheduleExpiry();
+        }
+
         @Override
         public void process(Record<String, RequestEvent> record) {
             finished.put(record.key(), record.value());
+            seen(record.key(), record.timestamp());
             emitIfComplete(record.key(), record.timestamp());
         }
     }

@@ -1,9 +1,12 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.schemas.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -20,6 +23,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param windowGrace        how long after its end a window still accepts late requests
  * @param runPartitions      partitions of the two internal topics keyed by run id; one run's
  *                           requests meet its run records on one partition, so both must match
+ * @param joinStateTtl       stream time (record timestamps) after a request's newest record before
+ *                           join state that cannot complete is dead-lettered; must exceed the longest
+ *                           silence within one response (the load generator's 10 min read-idle limit)
  */
 public record StreamsSettings(
         String applicationId,
@@ -29,11 +35,14 @@ public record StreamsSettings(
         int replicationFactor,
         Duration windowSize,
         Duration windowGrace,
-        int runPartitions) {
+        int runPartitions,
+        Duration joinStateTtl) {
 
     public static final String DEFAULT_APPLICATION_ID = "tokenpulse-aggregator";
     public static final Duration DEFAULT_WINDOW_SIZE = Duration.ofSeconds(10);
     public static final Duration DEFAULT_WINDOW_GRACE = Duration.ofSeconds(30);
+    /** Three times the load generator's read-idle limit: no live stream is silent that long. */
+    public static final Duration DEFAULT_JOIN_STATE_TTL = Duration.ofMinutes(30);
     /** The consumer's internal switch (ConsumerConfig.LEAVE_GROUP_ON_CLOSE_CONFIG, not public). */
     static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
@@ -43,6 +52,7 @@ public record StreamsSettings(
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(windowSize, "windowSize");
         Objects.requireNonNull(windowGrace, "windowGrace");
+        Objects.requireNonNull(joinStateTtl, "joinStateTtl");
         if (applicationId.isBlank()) {
             throw new IllegalArgumentException("application id is blank; give a name such as " + DEFAULT_APPLICATION_ID);
         }
@@ -61,6 +71,9 @@ public record StreamsSettings(
         if (runPartitions < 1) {
             throw new IllegalArgumentException("run partitions must be >= 1, got " + runPartitions);
         }
+        if (joinStateTtl.toMillis() < 1) {
+            throw new IllegalArgumentException("join state TTL must be at least 1 ms, got " + joinStateTtl);
+        }
     }
 
     /**
@@ -76,32 +89,38 @@ public record StreamsSettings(
                 1,
                 DEFAULT_WINDOW_SIZE,
                 DEFAULT_WINDOW_GRACE,
-                1);
+                1,
+                DEFAULT_JOIN_STATE_TTL);
     }
 
     public StreamsSettings withApplicationId(String id) {
         return new StreamsSettings(id, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withStateDir(Path dir) {
         return new StreamsSettings(applicationId, bootstrapServers, dir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withWindow(Duration size, Duration grace) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                size, grace, runPartitions);
+                size, grace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withReplicationFactor(int factor) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, factor,
-                windowSize, windowGrace, runPartitions);
+                windowSize, windowGrace, runPartitions, joinStateTtl);
     }
 
     public StreamsSettings withRunPartitions(int partitions) {
         return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, partitions);
+                windowSize, windowGrace, partitions, joinStateTtl);
+    }
+
+    public StreamsSettings withJoinStateTtl(Duration ttl) {
+        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
+                windowSize, windowGrace, runPartitions, ttl);
     }
 
     /**
@@ -123,6 +142,12 @@ public record StreamsSettings(
         props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, Integer.toString(replicationFactor));
         // A run's records may be written before the aggregator starts: read topics from their start.
         props.putIfAbsent(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        // Request records carry the generated text (up to Topics.MAX_RECORD_BYTES): the changelogs and
+        // repartition topics that hold them, and the producer writing them, need more than 1 MiB.
+        props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+                Integer.toString(Topics.MAX_RECORD_BYTES));
+        props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                Integer.toString(Topics.MAX_RECORD_BYTES));
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         // Leave the consumer group on close. Kafka Streams stays in it by default (internal config,

@@ -93,6 +93,20 @@ class RunScoringTest {
         assertThat(s.getMetrics()).extracting(MetricSummary::getMetric).containsExactly("ttft", "tpot", "itl", "e2el");
     }
 
+    @Test
+    void failuresOfOneCauseCountOnOneLineWhateverTheirByteCounts() {
+        RequestMetrics reset672 = request(3, false, "connection to 127.0.0.1:41234 failed after 672 body bytes: "
+                + "Connection reset by peer", 30, 0, null, null, null, null, 0, List.of(), 3000, 3050);
+        RequestMetrics reset675 = request(4, false, "connection to 127.0.0.1:41234 failed after 675 body bytes: "
+                + "Connection reset by peer", 30, 0, null, null, null, null, 0, List.of(), 3000, 3050);
+        RunScoring.Scored scored = RunScoring.score(List.of(REQUEST_2, reset672, reset675)::stream, ANCHOR_NS,
+                ANCHOR_NS + 3050 * MS, RunScoring.Options.storedIn(RUN, shards().config()));
+
+        assertThat(scored.errors()).containsExactly(
+                Map.entry("HTTP 500", 1L),
+                Map.entry("connection to HOST:PORT failed after N body bytes: Connection reset by peer", 2L));
+    }
+
     @ParameterizedTest(name = "--goodput {0} -> {1} good of 2")
     @CsvSource({
         "ttft:250,  2",   // ttft 100 and 200

@@ -119,6 +119,16 @@ final class TopologyFixture implements AutoCloseable {
         chunks.pipeInput(key(run, index), new Chunk(run, shard, index, seq, offsetNs, 0L, 0L, 1, 10));
     }
 
+    /** A chunk of shard 0 published at {@code timestampMs} (its record timestamp: stream time). */
+    void chunkAt(long timestampMs, String run, int index, int seq, long offsetNs) {
+        chunks.pipeInput(key(run, index), new Chunk(run, 0, index, seq, offsetNs, 0L, 0L, 1, 10), timestampMs);
+    }
+
+    /** A finish of shard 0 published at {@code timestampMs}. */
+    void finishedAt(long timestampMs, String run, int index, RequestFinished.Builder finish) {
+        requests.pipeInput(key(run, index), new RequestEvent(run, 0, index, "id-" + index, finish.build()), timestampMs);
+    }
+
     /** A successful finish: sent at {@code sentMs} after schedule start, events {@code eventMs} after sent. */
     static RequestFinished.Builder success(long scheduledMs, long sentMs, int promptLen, int outputTokens,
                                            long... eventMs) {
