@@ -16,6 +16,9 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
+import io.tokenpulse.simulator.FaultPlan;
+import io.tokenpulse.simulator.SimulatorConfig;
+import io.tokenpulse.simulator.SimulatorServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -168,18 +171,23 @@ class BenchFaultsIT {
   @Test
   void aGeneratedTextOverKafkasOneMebibyteDefaultStillGetsItsRunASummary() throws Exception {
     // 131 000 tokens "tok<i>€ " (the simulator's context holds 131 072): about 1.5 MiB of text in one
-    // RequestFinished and one RequestMetrics record. The deterministic profile's fixed 20 ms per
-    // token would take 44 min; the default profile sped up 1000 times takes seconds.
-    Bench run = bench("long-text", 2, "default", 131_000, "--simulate-speedup", "1000",
-        "--simulate-fault", "tokens-per-event=5000", "--simulate-fault", "split-utf8"); // split-utf8: a € per token
+    // RequestFinished and one RequestMetrics record. `bench --simulate` spells tokens as one word of
+    // the bench's tokenizer (7 bytes with the €, under 1 MiB), so this simulator counts by
+    // whitespace and spells "tok<i> ". The default profile sped up 1000 times takes seconds.
+    FaultPlan faults = FaultPlan.parse(List.of("tokens-per-event=5000", "split-utf8"), 0); // split-utf8: a € per token
+    try (SimulatorServer simulator = SimulatorServer.start(
+        SimulatorConfig.defaultProfile("facebook/opt-125m", 1000).withFaults(faults))) {
+      Bench run = bench("long-text", 2, 131_000, List.of("--base-url", simulator.baseUri().toString(),
+          "--model", "facebook/opt-125m"));
 
-    assertThat(run.exitCode).as(run.out + run.err).isZero();
-    assertThat(run.out).containsPattern("Successful requests: +2 ");
-    assertThat(run.json.get("total_output_tokens").asInt()).isEqualTo(2 * 131_000);
-    for (JsonNode text : run.json.get("generated_texts")) {
-      assertThat(text.asText().getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1_500_000)
-          .isLessThan(Topics.MAX_GENERATED_TEXT_BYTES);
-      assertThat(text.asText()).startsWith("tok0€ ").endsWith("tok130999€ ");
+      assertThat(run.exitCode).as(run.out + run.err).isZero();
+      assertThat(run.out).containsPattern("Successful requests: +2 ");
+      assertThat(run.json.get("total_output_tokens").asInt()).isEqualTo(2 * 131_000);
+      for (JsonNode text : run.json.get("generated_texts")) {
+        assertThat(text.asText().getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1_500_000)
+            .isLessThan(Topics.MAX_GENERATED_TEXT_BYTES);
+        assertThat(text.asText()).startsWith("tok0€ ").endsWith("tok130999€ ");
+      }
     }
     assertThat(runFinished("long-text").getRecordsNotDelivered()).isZero();
   }
@@ -197,20 +205,21 @@ class BenchFaultsIT {
   private record Bench(int exitCode, String out, String err, JsonNode json) {}
 
   private static Bench bench(String runId, int prompts, String... faultArgs) throws Exception {
-    return bench(runId, prompts, "deterministic", 8, faultArgs);
+    List<String> target = new ArrayList<>(List.of("--simulate", "--simulate-profile", "deterministic"));
+    target.addAll(List.of(faultArgs));
+    return bench(runId, prompts, 8, target);
   }
 
-  private static Bench bench(String runId, int prompts, String profile, int outputLen, String... faultArgs)
-      throws Exception {
+  private static Bench bench(String runId, int prompts, int outputLen, List<String> targetArgs) throws Exception {
     Path results = dir.resolve("results");
-    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", profile,
+    List<String> args = new ArrayList<>(List.of("bench",
         "--dataset-name", "random", "--num-prompts", Integer.toString(prompts), "--random-input-len", "16",
         "--random-output-len", Integer.toString(outputLen), "--ignore-eos", "--request-rate", "inf", "--disable-tqdm",
         "--save-result", "--save-detailed", "--result-dir", results.toString(), "--result-filename", runId + ".json",
         "--run-id", runId, "--bootstrap-servers", platform.bootstrapServers(),
         "--schema-registry-url", platform.registryUrl().toString(), "--metrics-port", "0",
         "--summary-timeout-s", "60"));
-    args.addAll(List.of(faultArgs));
+    args.addAll(targetArgs);
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     StringWriter err = new StringWriter();
     PrintStream original = System.out;
