@@ -3,10 +3,14 @@ package io.tokenpulse.cli;
 import io.tokenpulse.simulator.EngineProfile;
 import io.tokenpulse.simulator.FaultPlan;
 import io.tokenpulse.simulator.OutputLengths;
+import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -118,10 +122,25 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--role-only-first", description = "Start every stream with an event that carries no text.")
   boolean roleOnlyFirst;
 
+  @Option(names = "--send-log", paramLabel = "FILE",
+      description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
+          + "sent_unix_ns): ground truth for a client's timestamps, e.g. with --profile deterministic.")
+  Path sendLog;
+
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     SimulatorConfig config = config();
+    SendLogFile log = null;
+    if (sendLog != null) {
+      try {
+        log = SendLogFile.open(sendLog);
+      } catch (IOException e) {
+        throw UserError.failure("cannot write the send log " + sendLog + " (" + e.getMessage()
+            + "); give --send-log a writable file");
+      }
+      config = config.withSendListener(log);
+    }
     SimulatorServer server;
     try {
       server = SimulatorServer.start(config);
@@ -130,11 +149,19 @@ final class SimulateCommand implements Callable<Integer> {
       throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    // Ctrl-C and SIGTERM run shutdown hooks: close the port before the JVM goes.
+    SendLogFile sendLogFile = log;
+    PrintWriter err = spec.commandLine().getErr();
+    // Ctrl-C and SIGTERM run shutdown hooks: close the port before the JVM goes, then the send log.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
+      if (sendLogFile != null) {
+        closeSendLog(sendLogFile, err);
+      }
       stopped.countDown();
     }, "simulate-shutdown"));
+    if (log != null) {
+      out.println("Send log: " + log.path());
+    }
     out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
         + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
     out.println("Try: tokenpulse bench --base-url " + server.baseUri() + " --model " + config.modelName()
@@ -142,6 +169,19 @@ final class SimulateCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static void closeSendLog(SendLogFile log, PrintWriter err) {
+    try {
+      log.close();
+    } catch (UncheckedIOException e) {
+      err.println("simulate: " + e.getMessage());
+    }
+    if (log.dropped() > 0) {
+      err.println("simulate: " + log.dropped() + " events not in the send log " + log.path()
+          + " (its writer fell " + SendLogFile.MAX_QUEUED + " records behind or the file failed)");
+    }
+    err.flush();
   }
 
   /** The server's configuration from the options; bad values are usage errors. */

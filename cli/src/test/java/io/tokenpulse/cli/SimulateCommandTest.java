@@ -68,4 +68,17 @@ class SimulateCommandTest {
       assertThat(err.toString()).as("error of %s", args).startsWith("simulate: ").doesNotContain("Exception");
     }
   }
+
+  @Test
+  void anUnwritableSendLogIsAOneLineErrorBeforeAnythingListens() {
+    StringWriter err = new StringWriter();
+    CommandLine cmd = TokenPulse.newCommandLine();
+    cmd.setErr(new PrintWriter(err));
+
+    int exit = cmd.execute("simulate", "--port", "0", "--send-log", "/nonexistent-dir/sends.csv");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString().strip()).startsWith("simulate: cannot write the send log /nonexistent-dir/sends.csv")
+        .endsWith("give --send-log a writable file").doesNotContain("\n");
+  }
 }
