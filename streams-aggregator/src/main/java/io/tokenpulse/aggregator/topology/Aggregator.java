@@ -73,9 +73,10 @@ public final class Aggregator implements AutoCloseable {
         return streams;
     }
 
+    /** Stops and leaves the group (a static member stays in it otherwise), so its partitions move at once. */
     @Override
     public void close() {
-        if (!streams.close(CLOSE_TIMEOUT)) {
+        if (!streams.close(new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true))) {
             LOG.warn("aggregator did not stop within {}", CLOSE_TIMEOUT);
         }
     }

@@ -1,10 +1,17 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.schemas.Topics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -43,8 +50,6 @@ public record StreamsSettings(
     public static final Duration DEFAULT_WINDOW_GRACE = Duration.ofSeconds(30);
     /** Three times the load generator's read-idle limit: no live stream is silent that long. */
     public static final Duration DEFAULT_JOIN_STATE_TTL = Duration.ofMinutes(30);
-    /** The consumer's internal switch (ConsumerConfig.LEAVE_GROUP_ON_CLOSE_CONFIG, not public). */
-    static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
 
     public StreamsSettings {
         Objects.requireNonNull(applicationId, "applicationId");
@@ -124,6 +129,35 @@ public record StreamsSettings(
     }
 
     /**
+     * {@code <application id>-<host>-<hash of the absolute state dir>}: stable across restarts of
+     * one instance, distinct between instances (two containers may share a state dir path, not a
+     * host name).
+     */
+    static String staticMemberId(String applicationId, Path stateDir) {
+        String host = hostName();
+        byte[] digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256").digest(stateDir.toAbsolutePath().normalize().toString()
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+        return applicationId + "-" + host + "-" + HexFormat.of().formatHex(digest, 0, 6);
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    /**
      * Kafka Streams properties: {@code overrides} first (a user's config file wins), then our
      * defaults with {@code putIfAbsent}.
      */
@@ -150,11 +184,13 @@ public record StreamsSettings(
                 Integer.toString(Topics.MAX_RECORD_BYTES));
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
-        // Leave the consumer group on close. Kafka Streams stays in it by default (internal config,
-        // no public equivalent for dynamic members), so the next start of the same application, e.g.
-        // the next 'tokenpulse bench' on the embedded broker, waited for the old member's session
-        // to expire (45 s) before any record was processed: its final block came ~43 s late.
-        props.putIfAbsent(StreamsConfig.consumerPrefix(LEAVE_GROUP_ON_CLOSE), "true");
+        // Static membership: an instance that comes back with the same identity (same host, same
+        // state dir: one instance holds a state dir at a time) takes over its old member at once. A
+        // dynamic member killed without a close (kill -9) held the next start in a rebalance until
+        // its 45 s session expired; a clean close leaves the group (Aggregator.close).
+        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                staticMemberId(props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+                        Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG))));
         return props;
     }
 }

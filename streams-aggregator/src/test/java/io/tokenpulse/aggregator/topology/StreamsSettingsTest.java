@@ -2,27 +2,44 @@ package io.tokenpulse.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 class StreamsSettingsTest {
 
-    private static Object mainConsumerLeaveGroupOnClose(Properties overrides) {
-        StreamsConfig config = new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(overrides));
-        return config.getMainConsumerConfigs("group", "client", 0).get(StreamsSettings.LEAVE_GROUP_ON_CLOSE);
+    private static Object mainConsumerInstanceId(StreamsSettings settings, Properties overrides) {
+        StreamsConfig config = new StreamsConfig(settings.toProperties(overrides));
+        return config.getMainConsumerConfigs("group", "client", 0).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     }
 
     @Test
-    void mainConsumerLeavesTheGroupOnCloseSoTheNextStartNeedNotWaitForASessionTimeout() {
-        // Kafka Streams' own default is false; what counts is the value after its merge.
-        assertThat(mainConsumerLeaveGroupOnClose(new Properties())).isEqualTo("true");
+    void theMainConsumerIsAStaticMemberNamedAfterTheStateDirSoARestartReplacesIt() {
+        StreamsSettings settings = StreamsSettings.defaults("127.0.0.1:9092").withStateDir(Path.of("/tmp/a"));
+
+        Object id = mainConsumerInstanceId(settings, new Properties());
+
+        // Kafka Streams suffixes the thread index
+        assertThat(id).isEqualTo(StreamsSettings.staticMemberId(settings.applicationId(), Path.of("/tmp/a")) + "-0");
+        assertThat(id).isEqualTo(mainConsumerInstanceId(settings.withStateDir(Path.of("/tmp/../tmp/a")), new Properties()));
+        assertThat(id).isNotEqualTo(mainConsumerInstanceId(settings.withStateDir(Path.of("/tmp/b")), new Properties()));
+        assertThat(id).isNotEqualTo(mainConsumerInstanceId(settings.withApplicationId("other"), new Properties()));
     }
 
     @Test
-    void aUserOverrideOfLeaveGroupOnCloseWins() {
+    void aUserGivenInstanceIdWins() {
         Properties overrides = new Properties();
-        overrides.put(StreamsConfig.consumerPrefix(StreamsSettings.LEAVE_GROUP_ON_CLOSE), "false");
-        assertThat(mainConsumerLeaveGroupOnClose(overrides)).isEqualTo("false");
+        overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "mine");
+
+        assertThat(mainConsumerInstanceId(StreamsSettings.defaults("127.0.0.1:9092"), overrides)).isEqualTo("mine-0");
+    }
+
+    @Test
+    void theRestoreConsumerHasNoInstanceIdItHasNoGroup() {
+        StreamsConfig config = new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
+
+        assertThat(config.getRestoreConsumerConfigs("client")).doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     }
 }
