@@ -134,7 +134,12 @@ public record StreamsSettings(
      * host name).
      */
     static String staticMemberId(String applicationId, Path stateDir) {
-        String host = hostName();
+        return staticMemberId(applicationId, hostName(), stateDir);
+    }
+
+    static String staticMemberId(String applicationId, String hostName, Path stateDir) {
+        // Kafka accepts only [a-zA-Z0-9._-] in a group.instance.id; a host name may hold more.
+        String host = hostName.replaceAll("[^a-zA-Z0-9._-]", "_");
         byte[] digest;
         try {
             digest = MessageDigest.getInstance("SHA-256").digest(stateDir.toAbsolutePath().normalize().toString()

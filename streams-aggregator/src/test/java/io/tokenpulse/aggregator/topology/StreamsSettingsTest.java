@@ -29,6 +29,12 @@ class StreamsSettingsTest {
     }
 
     @Test
+    void theInstanceIdHoldsOnlyCharactersKafkaAccepts() {
+        assertThat(StreamsSettings.staticMemberId("tokenpulse-aggregator", "bench host:1/é", Path.of("/tmp/a b")))
+                .startsWith("tokenpulse-aggregator-bench_host_1__-").matches("[a-zA-Z0-9._-]+");
+    }
+
+    @Test
     void aUserGivenInstanceIdWins() {
         Properties overrides = new Properties();
         overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "mine");
