@@ -77,9 +77,7 @@ final class BenchRun {
       Instant since = Instant.now().minusSeconds(60);
       try (RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(),
               plan.load().runId(), since, plan.report().detailed());
-           EventPublisher publisher = EventPublisher.open(
-               PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)),
-               pipeline.topics())) {
+           EventPublisher publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics())) {
         Profiler profiler = plan.profile()
             ? new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out) : null;
         if (profiler != null) {
@@ -89,11 +87,7 @@ final class BenchRun {
           LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
           Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
           if (summary.isEmpty()) {
-            throw UserError.failure("no run summary for run " + plan.load().runId() + " within "
-                + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
-                + " requests sent, " + load.recordsNotDelivered() + " records not delivered to Kafka); "
-                + (pipeline.embedded() ? "the in-process aggregator fell behind or failed"
-                    : "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?"));
+            throw UserError.failure(noSummary(plan, pipeline, load));
           }
           RunReport.print(summary.get(), results.requests(), plan.report(), out);
           if (plan.chart() != null) {
@@ -120,6 +114,32 @@ final class BenchRun {
       if (endpoint != null) {
         endpoint.close();
       }
+    }
+  }
+
+  /** Why there is no summary, as precisely as the load generator knows it. */
+  private static String noSummary(Plan plan, Pipeline pipeline, LoadResult load) {
+    String undelivered = load.recordsNotDelivered() + " records not delivered to Kafka"
+        + (load.notDeliveredByReason().isEmpty() ? "" : " " + load.notDeliveredByReason());
+    String cause;
+    if (!load.lostRunRecords().isEmpty()) {
+      cause = "the run's " + String.join(" and ", load.lostRunRecords()) + " did not reach Kafka, so no aggregator"
+          + " can complete it";
+    } else if (pipeline.embedded()) {
+      cause = "the in-process aggregator fell behind or failed";
+    } else {
+      cause = "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?";
+    }
+    return "no run summary for run " + plan.load().runId() + " within " + plan.summaryTimeout().toSeconds()
+        + " s after the last response (" + load.started() + " requests sent, " + undelivered + "); " + cause;
+  }
+
+  /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
+  private static PublisherSettings publisherSettings(Pipeline pipeline) {
+    try {
+      return PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline));
+    } catch (IllegalArgumentException e) {
+      throw UserError.usage(e.getMessage());
     }
   }
 

@@ -25,9 +25,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tokenpulse.producer.health.ClientHealth;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -184,7 +187,8 @@ public final class LoadGenerator {
         Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
         try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
             Anchor anchor = Anchor.now();
-            publisher.publishRun(runStarted(settings, anchor, plan.plannedSize()));
+            CompletableFuture<Void> started = publisher.publishRun(runStarted(settings, anchor, plan.plannedSize()),
+                    FLUSH_TIMEOUT);
             RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor, sink(publisher, health),
                     tally, tokenizer, counting, settings.keepGeneratedText(), () -> {
                         dispatcher.releasePermit();
@@ -217,7 +221,7 @@ public final class LoadGenerator {
                 }
                 Thread.currentThread().interrupt();
             }
-            return finish(settings, anchor, tally, publisher);
+            return finish(settings, anchor, tally, publisher, started);
         }
     }
 
@@ -254,26 +258,68 @@ public final class LoadGenerator {
         }
     }
 
-    private static LoadResult finish(LoadSettings settings, Anchor anchor, RunTally tally, EventPublisher publisher) {
+    private static LoadResult finish(LoadSettings settings, Anchor anchor, RunTally tally, EventPublisher publisher,
+                                     CompletableFuture<Void> started) {
         long lastNs = tally.lastFinishedNs(anchor.startNs());
         RunTally.Counts counts = tally.counts();
         PublishCounts beforeFinish = publisher.flush(FLUSH_TIMEOUT);
-        publisher.publishRun(event(settings, RunFinished.newBuilder()
+        RunEvent finished = event(settings, RunFinished.newBuilder()
                 .setFinishedEpochNs(anchor.epochNs(lastNs))
                 .setRequestsStarted(counts.started())
                 .setRequestsSucceeded(counts.succeeded())
                 .setRequestsFailed(counts.failed())
                 .setChunkEvents(counts.chunkEvents())
                 .setRecordsNotDelivered(beforeFinish.notDelivered())
-                .build()));
+                .build());
+        List<String> lost = new ArrayList<>();
+        undelivered("RunStarted", started).ifPresent(lost::add);
+        undelivered("RunFinished", deliverRunFinished(publisher, finished)).ifPresent(lost::add);
         PublishCounts delivery = publisher.flush(FLUSH_TIMEOUT);
         if (delivery.notDelivered() > 0) {
             LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(), delivery.notDelivered(),
                     delivery.failed());
         }
         return new LoadResult(counts.started(), counts.succeeded(), counts.failed(), counts.chunkEvents(),
-                delivery.notDelivered(), sortedByCount(counts.failureReasons()), anchor.startEpochNs(),
-                anchor.offsetNs(lastNs));
+                delivery.notDelivered(), delivery.failedByReason(), lost, sortedByCount(counts.failureReasons()),
+                anchor.startEpochNs(), anchor.offsetNs(lastNs));
+    }
+
+    /**
+     * Publishes RunFinished and waits for Kafka to take it; a failed attempt is tried again while
+     * {@link #FLUSH_TIMEOUT} lasts, because without this record the run has no summary. (A retry
+     * after a lost acknowledgement may write it twice; the aggregator keeps one per shard.)
+     */
+    private static CompletableFuture<Void> deliverRunFinished(EventPublisher publisher, RunEvent finished) {
+        long deadlineNs = System.nanoTime() + FLUSH_TIMEOUT.toNanos();
+        while (true) {
+            CompletableFuture<Void> delivery = publisher.publishRun(finished, FLUSH_TIMEOUT);
+            try {
+                delivery.get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return delivery;
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > deadlineNs || Thread.currentThread().isInterrupted()) {
+                    return delivery;
+                }
+                LOG.warn("the run's RunFinished record was not delivered to Kafka ({}); trying again",
+                        e.getCause().getMessage());
+            } catch (TimeoutException e) {
+                return delivery;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return delivery;
+            }
+        }
+    }
+
+    /** "NAME (reason)" when the record's delivery failed or has not completed. */
+    private static Optional<String> undelivered(String name, CompletableFuture<Void> delivery) {
+        if (!delivery.isDone()) {
+            return Optional.of(name + " (no acknowledgement from Kafka within " + FLUSH_TIMEOUT.toSeconds() + " s)");
+        }
+        if (delivery.isCompletedExceptionally()) {
+            return Optional.of(name + " (" + delivery.handle((ok, error) -> error.getMessage()).join() + ")");
+        }
+        return Optional.empty();
     }
 
     private static RunEvent runStarted(LoadSettings settings, Anchor anchor, int plannedSize) {

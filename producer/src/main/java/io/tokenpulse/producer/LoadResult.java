@@ -2,6 +2,7 @@ package io.tokenpulse.producer;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +15,10 @@ import java.util.Map;
  * @param chunkEvents chunk records handed to Kafka
  * @param recordsNotDelivered records of any kind not delivered to Kafka when the run ended,
  *     including its RunFinished record if that one did not make it either
+ * @param notDeliveredByReason the failed part of {@code recordsNotDelivered} by
+ *     {@link io.tokenpulse.producer.publish.DeliveryFailure} name, most frequent first
+ * @param lostRunRecords the shard's RunStarted or RunFinished, each with its reason, when it did not
+ *     reach Kafka: without them the run has no summary
  * @param failureReasons failed requests by reason, most frequent first; reasons beyond the first
  *     {@value RunTally#MAX_REASONS} distinct ones are counted under {@link RunTally#OTHER_REASON}
  * @param scheduleStartEpochNs wall clock at the schedule start, ns since the Unix epoch
@@ -21,10 +26,13 @@ import java.util.Map;
  *     (METRICS.md, benchmark duration); 0 when nothing was sent
  */
 public record LoadResult(long started, long succeeded, long failed, long chunkEvents, long recordsNotDelivered,
+                         Map<String, Long> notDeliveredByReason, List<String> lostRunRecords,
                          Map<String, Long> failureReasons, long scheduleStartEpochNs, long durationNs) {
 
     public LoadResult {
         failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));
+        notDeliveredByReason = Collections.unmodifiableMap(new LinkedHashMap<>(notDeliveredByReason));
+        lostRunRecords = List.copyOf(lostRunRecords);
         if (started != succeeded + failed) {
             throw new IllegalArgumentException("started (" + started + ") must equal succeeded (" + succeeded
                     + ") + failed (" + failed + ")");

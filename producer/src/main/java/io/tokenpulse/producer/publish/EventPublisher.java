@@ -13,6 +13,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.MpscArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,35 +23,60 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
- * Hands the run's records to Kafka without ever waiting: {@code publish*} serializes the record and
- * appends it to the producer's bounded buffer (max.block.ms=0), or counts it as failed when that is
- * impossible. Every record ends up counted exactly once as delivered or failed (by
- * {@link DeliveryFailure}); {@link #flush} and {@link #close} report the counts, so a run can say how
- * many records it could not deliver.
+ * Hands the run's records to Kafka without ever making a timing thread wait.
  *
- * <p>A finished request's generated text longer than {@link Topics#MAX_GENERATED_TEXT_BYTES} is cut
- * to it with a marker ({@link #textsTruncated} counts them, a warning says so), so that its record
- * stays within {@link Topics#MAX_RECORD_BYTES}.
+ * <p>Two sides, split by a bounded lock-free queue (JCTools' multi-producer single-consumer array
+ * queue):
+ * <ul>
+ *   <li>{@code publishChunk} and {@code publishRequest} run on the HTTP I/O threads: they only offer
+ *       the record to the queue and return. A full queue counts the record as
+ *       {@link DeliveryFailure#BUFFER_FULL}; nothing on this side locks, blocks or does I/O.
+ *   <li>One sender thread drains the queue: it serializes each record and calls
+ *       {@link KafkaProducer#send}, which <em>may block</em> (up to {@code max.block.ms}, 60 s by
+ *       default) for the topic's metadata or for buffer space. Blocking here costs no timing
+ *       accuracy, so the producer keeps Kafka's ordinary behaviour: a topic whose metadata was
+ *       dropped after {@code metadata.max.idle.ms} (5 minutes without a record, e.g. the runs topic
+ *       between RunStarted and RunFinished of any longer run) is simply fetched again, and a broker
+ *       restart is waited out instead of failing every record at once.
+ * </ul>
+ * Records leave in the order they were published (one queue, one sender), so one request's records
+ * keep their order on their partition.
+ *
+ * <p>{@code publishRun} is called from the run's own thread (never an I/O thread): it waits for
+ * queue space rather than dropping a lifecycle record, and returns the record's delivery, so the run
+ * can tell exactly which of its RunStarted and RunFinished did not arrive.
+ *
+ * <p>Every record ends up counted exactly once as delivered or failed (by {@link DeliveryFailure});
+ * {@link #flush} and {@link #close} report the counts. A finished request's generated text longer
+ * than {@link Topics#MAX_GENERATED_TEXT_BYTES} is cut to it with a marker ({@link #textsTruncated}).
  *
  * <p>Topics and keys follow {@link Topics}: runs keyed by run id; requests and chunks keyed by
  * {@code <run id>/<request index>}, so one request's records share a partition.
- *
- * <p>Threading: {@code publish*} may be called from any thread, including the HTTP I/O threads.
  */
 public final class EventPublisher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventPublisher.class);
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long the idle sender sleeps before looking at the queue again. The producer lingers 20 ms
+     * per batch anyway; sleeping instead of being woken keeps every signal off the timing threads.
+     */
+    private static final long IDLE_PARK_NS = 2_000_000;
 
     private final Producer<byte[], byte[]> producer;
     private final Target<RunEvent> runs;
     private final Target<RequestEvent> requests;
     private final Target<Chunk> chunks;
+    private final MessagePassingQueue<Outgoing<?>> queue;
+    private final Thread sender;
     private final LongAdder published = new LongAdder();
     private final LongAdder delivered = new LongAdder();
     private final LongAdder truncated = new LongAdder();
@@ -61,23 +88,26 @@ public final class EventPublisher implements AutoCloseable {
     private volatile boolean closing;
 
     EventPublisher(Producer<byte[], byte[]> producer, TopicSpec<RunEvent> runs, TopicSpec<RequestEvent> requests,
-                   TopicSpec<Chunk> chunks) {
+                   TopicSpec<Chunk> chunks, int queueCapacity) {
         this.producer = producer;
-        this.runs = new Target<>(runs);
-        this.requests = new Target<>(requests);
-        this.chunks = new Target<>(chunks);
+        this.runs = new Target<>(runs, RunEvent::getRunId);
+        this.requests = new Target<>(requests, e -> e.getRunId() + "/" + e.getRequestIndex());
+        this.chunks = new Target<>(chunks, c -> c.getRunId() + "/" + c.getRequestIndex());
+        this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());
         }
+        this.sender = new Thread(this::sendQueued, "tp-kafka-sender");
+        sender.setDaemon(true);
+        sender.start();
     }
 
     /**
      * A publisher to the run, request and chunk topics of {@code topics}. Before returning (before
-     * any timing starts) it resolves the value schemas' ids, so no registry round trip happens on an
-     * I/O thread, and waits up to the settings' startup timeout until the topics' partitions are
-     * known: with max.block.ms=0 a record for a topic without metadata would fail at once.
+     * any timing starts) it resolves the value schemas' ids, so no registry round trip happens later,
+     * and fetches the topics' partitions, so that a broker that does not answer is reported now.
      *
-     * @throws IllegalStateException when Kafka does not answer in time
+     * @throws IllegalStateException when Kafka gives no metadata within {@code max.block.ms}
      * @throws org.apache.kafka.common.errors.SerializationException when a schema cannot be resolved
      */
     public static EventPublisher open(PublisherSettings settings, Topics topics) {
@@ -86,38 +116,38 @@ public final class EventPublisher implements AutoCloseable {
                 new ByteArraySerializer(), new ByteArraySerializer());
         try {
             for (TopicSpec<?> topic : List.of(topics.runs(), topics.requests(), topics.chunks())) {
-                awaitMetadata(producer, topic.name(), settings);
+                producer.partitionsFor(topic.name()); // waits up to max.block.ms
             }
+        } catch (TimeoutException e) {
+            producer.close(Duration.ZERO);
+            throw new IllegalStateException("Kafka at " + settings.bootstrapServers() + " gave no metadata for the"
+                    + " topics within max.block.ms (" + settings.maxBlockMs() + " ms): check the bootstrap servers"
+                    + " and that the topics exist");
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
         }
-        return new EventPublisher(producer, topics.runs(), topics.requests(), topics.chunks());
+        return new EventPublisher(producer, topics.runs(), topics.requests(), topics.chunks(), settings.queueCapacity());
     }
 
-    private static void awaitMetadata(KafkaProducer<byte[], byte[]> producer, String topic, PublisherSettings settings) {
-        long deadlineNs = System.nanoTime() + settings.startupTimeout().toNanos();
-        while (true) {
-            try {
-                producer.partitionsFor(topic); // with max.block.ms=0 each miss only asks for metadata
-                return;
-            } catch (TimeoutException e) {
-                if (System.nanoTime() > deadlineNs) {
-                    throw new IllegalStateException("Kafka at " + settings.bootstrapServers() + " gave no metadata for topic "
-                            + topic + " within " + settings.startupTimeout() + ": check the bootstrap servers and that the topic exists");
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for Kafka", interrupted);
-                }
+    /**
+     * Publishes a RunStarted or RunFinished. Waits while the queue is full (this is never an I/O
+     * thread), up to {@code timeout}; the returned future completes when Kafka acknowledges the
+     * record, or exceptionally with the reason it will not arrive.
+     */
+    public CompletableFuture<Void> publishRun(RunEvent event, Duration timeout) {
+        CompletableFuture<Void> delivery = new CompletableFuture<>();
+        published.increment();
+        Outgoing<RunEvent> record = new Outgoing<>(runs, event, delivery);
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (!queue.relaxedOffer(record)) {
+            if (closing || System.nanoTime() > deadlineNs) {
+                failed(record, closing ? DeliveryFailure.CLOSED : DeliveryFailure.BUFFER_FULL, null);
+                return delivery;
             }
+            LockSupport.parkNanos(IDLE_PARK_NS);
         }
-    }
-
-    public void publishRun(RunEvent event) {
-        publish(runs, event.getRunId(), event);
+        return delivery;
     }
 
     public void publishRequest(RequestEvent event) {
@@ -130,7 +160,7 @@ public final class EventPublisher implements AutoCloseable {
                         Topics.MAX_GENERATED_TEXT_BYTES);
             }
         }
-        publish(requests, capped.getRunId() + "/" + capped.getRequestIndex(), capped);
+        offer(new Outgoing<>(requests, capped, null));
     }
 
     /** Finished requests whose generated text was cut to {@link Topics#MAX_GENERATED_TEXT_BYTES}. */
@@ -139,10 +169,10 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public void publishChunk(Chunk chunk) {
-        publish(chunks, chunk.getRunId() + "/" + chunk.getRequestIndex(), chunk);
+        offer(new Outgoing<>(chunks, chunk, null));
     }
 
-    /** The counts so far; {@code pending} records may still arrive. */
+    /** The counts so far; {@code pending} records (queued or in Kafka's buffer) may still arrive. */
     public PublishCounts counts() {
         Map<DeliveryFailure, Long> failures = new EnumMap<>(DeliveryFailure.class);
         failed.forEach((reason, count) -> failures.put(reason, count.sum()));
@@ -173,13 +203,19 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     /**
-     * Flushes for up to {@code timeout}, then closes the producer; records still pending are
-     * dropped by Kafka and counted as {@link DeliveryFailure#CLOSED}. Returns the final counts.
+     * Flushes for up to {@code timeout}, then closes the producer; records still queued or pending
+     * are dropped and counted as {@link DeliveryFailure#CLOSED}. Returns the final counts.
      */
     public PublishCounts close(Duration timeout) {
         flush(timeout);
         closing = true;
-        producer.close(Duration.ZERO);
+        producer.close(Duration.ZERO); // also wakes a sender blocked on metadata or buffer space
+        try {
+            sender.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        dropQueued(); // whatever a late publish call offered after the sender's last look
         PublishCounts counts = counts();
         LOG.info("published {} records: {} delivered, {} not delivered {}", counts.published(), counts.delivered(),
                 counts.notDelivered(), counts.failed());
@@ -195,19 +231,50 @@ public final class EventPublisher implements AutoCloseable {
         close(DEFAULT_CLOSE_TIMEOUT);
     }
 
-    private <V> void publish(Target<V> target, String key, V value) {
+    /** The timing side: never waits. */
+    private void offer(Outgoing<?> record) {
         published.increment();
         if (closing) {
-            failed(DeliveryFailure.CLOSED, null);
-            return;
+            failed(record, DeliveryFailure.CLOSED, null);
+        } else if (!queue.relaxedOffer(record)) {
+            failed(record, DeliveryFailure.BUFFER_FULL, null);
         }
+    }
+
+    /** The sender thread's loop: until closed, hand every queued record to the producer. */
+    private void sendQueued() {
+        while (!closing) {
+            Outgoing<?> record = queue.relaxedPoll();
+            if (record == null) {
+                LockSupport.parkNanos(IDLE_PARK_NS);
+            } else {
+                send(record);
+            }
+        }
+        dropQueued();
+    }
+
+    private void dropQueued() {
+        queue.drain(record -> failed(record, DeliveryFailure.CLOSED, null));
+    }
+
+    private <V> void send(Outgoing<V> record) {
+        Target<V> target = record.target;
         try {
-            byte[] keyBytes = target.keySerializer.serialize(target.topic, key);
-            byte[] valueBytes = target.valueSerializer.serialize(target.topic, value);
-            // Errors Kafka detects at once (buffer full, no metadata) reach the callback before send returns.
-            producer.send(new ProducerRecord<>(target.topic, keyBytes, valueBytes), onAck);
+            byte[] keyBytes = target.keySerializer.serialize(target.topic, target.key.apply(record.value));
+            byte[] valueBytes = target.valueSerializer.serialize(target.topic, record.value);
+            Callback callback = record.delivery == null ? onAck : (metadata, error) -> {
+                if (error == null) {
+                    delivered.increment();
+                    record.delivery.complete(null);
+                } else {
+                    failed(record, DeliveryFailure.of(error, closing), error);
+                }
+            };
+            // Errors Kafka detects at once reach the callback before send returns; may block up to max.block.ms.
+            producer.send(new ProducerRecord<>(target.topic, keyBytes, valueBytes), callback);
         } catch (RuntimeException e) {
-            failed(DeliveryFailure.of(e, closing), e);
+            failed(record, DeliveryFailure.of(e, closing), e);
         }
     }
 
@@ -215,27 +282,38 @@ public final class EventPublisher implements AutoCloseable {
         if (error == null) {
             delivered.increment();
         } else {
-            failed(DeliveryFailure.of(error, closing), error);
+            failed(null, DeliveryFailure.of(error, closing), error);
         }
     }
 
-    private void failed(DeliveryFailure reason, Exception error) {
+    /** Counts a record that will not arrive; completes its delivery, if it has one, with the reason. */
+    private void failed(Outgoing<?> record, DeliveryFailure reason, Exception error) {
         failed.get(reason).increment();
-        if (error != null && logged.add(reason)) {
-            LOG.warn("a record could not be delivered to Kafka ({}), counting further ones silently: {}", reason, error.toString());
+        if (record != null && record.delivery != null) {
+            record.delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
+        }
+        if (logged.add(reason)) {
+            LOG.warn("a record could not be delivered to Kafka ({}), counting further ones silently{}", reason,
+                    error == null ? "" : ": " + error);
         }
     }
 
-    /** A topic with its serializers, looked up once. */
+    /** A record waiting for the sender, with the delivery its publisher waits on (run records only). */
+    private record Outgoing<V>(Target<V> target, V value, CompletableFuture<Void> delivery) {
+    }
+
+    /** A topic with its serializers and key, looked up once. */
     private static final class Target<V> {
         final String topic;
         final Serializer<String> keySerializer;
         final Serializer<V> valueSerializer;
+        final Function<V, String> key;
 
-        Target(TopicSpec<V> spec) {
+        Target(TopicSpec<V> spec, Function<V, String> key) {
             this.topic = spec.name();
             this.keySerializer = spec.keySerde().serializer();
             this.valueSerializer = spec.valueSerde().serializer();
+            this.key = key;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.publish;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -22,6 +23,16 @@ public record PublishCounts(long published, long delivered, Map<DeliveryFailure,
 
     public long failedTotal() {
         return failed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The reasons that occurred, by name, most frequent first. */
+    public Map<String, Long> failedByReason() {
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        failed.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<DeliveryFailure, Long>comparingByValue().reversed())
+                .forEach(e -> reasons.put(e.getKey().name(), e.getValue()));
+        return reasons;
     }
 
     /** Records that did not arrive, or not yet: what RunFinished.records_not_delivered reports. */

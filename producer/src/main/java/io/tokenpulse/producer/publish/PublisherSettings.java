@@ -3,7 +3,6 @@ package io.tokenpulse.producer.publish;
 import io.tokenpulse.schemas.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -14,61 +13,92 @@ import java.util.Properties;
  * @param bootstrapServers Kafka's bootstrap.servers
  * @param clientId         client.id, shown in the broker's metrics and logs
  * @param overrides        further producer settings (security, a larger buffer, ...); they win over
- *                         the defaults below, except max.block.ms, which must stay 0
- * @param startupTimeout   how long {@link EventPublisher#open} waits for the topics' metadata
+ *                         the defaults below
+ * @param queueCapacity    records the queue between the timing threads and the sender thread holds
+ *                         (rounded up to a power of two); beyond it records are counted as
+ *                         {@link DeliveryFailure#BUFFER_FULL}
  */
 public record PublisherSettings(String bootstrapServers, String clientId, Map<String, String> overrides,
-                                Duration startupTimeout) {
+                                int queueCapacity) {
+
+    /** 2^20 records: about 50 s of 20 000 chunks/s while the sender waits for Kafka, about 100 MiB at most. */
+    public static final int DEFAULT_QUEUE_CAPACITY = 1 << 20;
 
     public PublisherSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(clientId, "clientId");
-        Objects.requireNonNull(startupTimeout, "startupTimeout");
         overrides = Map.copyOf(overrides);
         if (bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("Kafka bootstrap servers are empty: give host:port");
         }
-        String maxBlock = overrides.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
-        if (maxBlock != null && !maxBlock.strip().equals("0")) {
-            throw new IllegalArgumentException("max.block.ms must stay 0 so that publishing never delays timing; got " + maxBlock);
+        if (queueCapacity < 2) {
+            throw new IllegalArgumentException("the publish queue must hold at least 2 records; got " + queueCapacity);
         }
+        checkBufferHoldsABatch(producerProperties(bootstrapServers, clientId, overrides));
     }
 
     public static PublisherSettings of(String bootstrapServers) {
-        return new PublisherSettings(bootstrapServers, "tokenpulse-producer", Map.of(), Duration.ofSeconds(30));
+        return new PublisherSettings(bootstrapServers, "tokenpulse-producer", Map.of(), DEFAULT_QUEUE_CAPACITY);
     }
 
     public PublisherSettings withOverrides(Map<String, String> newOverrides) {
-        return new PublisherSettings(bootstrapServers, clientId, newOverrides, startupTimeout);
+        return new PublisherSettings(bootstrapServers, clientId, newOverrides, queueCapacity);
     }
 
-    public PublisherSettings withStartupTimeout(Duration timeout) {
-        return new PublisherSettings(bootstrapServers, clientId, overrides, timeout);
+    public PublisherSettings withQueueCapacity(int capacity) {
+        return new PublisherSettings(bootstrapServers, clientId, overrides, capacity);
+    }
+
+    /** How long the sender thread (and {@link EventPublisher#open}) may wait for metadata or buffer space. */
+    long maxBlockMs() {
+        return Long.parseLong(producerProperties().getProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG).strip());
     }
 
     /** The KafkaProducer configuration: defaults with their reasons, then the overrides. */
     Properties producerProperties() {
+        return producerProperties(bootstrapServers, clientId, overrides);
+    }
+
+    private static Properties producerProperties(String bootstrapServers, String clientId, Map<String, String> overrides) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         // Raw events are the record of the run: no duplicates on retry, none lost on a leader change.
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        // lz4: most of zstd's gain on these small repetitive records for a fraction of the CPU, which
-        // the timing threads share.
+        // lz4: most of zstd's gain on these small repetitive records for a fraction of the CPU.
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         // Thousands of chunks a second: batch them for up to 20 ms; the pipeline is not that latency-bound.
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
-        // send() is called on the HTTP I/O threads: it must fail at once rather than wait for buffer
-        // space or metadata. Records it refuses are counted, never silently dropped.
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "0");
+        // send() runs on EventPublisher's own sender thread, never on a timing thread: it may wait for
+        // metadata (a topic idle past metadata.max.idle.ms, a restarted broker) or buffer space.
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
         // A finish carries the generated text (up to Topics.MAX_GENERATED_TEXT_BYTES): Kafka's 1 MiB
         // default would refuse a long answer's record; the topics accept this much too.
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Topics.MAX_RECORD_BYTES));
-        // The bounded in-memory queue in front of Kafka: enough for minutes of chunks at 100k/s.
+        // Kafka's own buffer behind the queue: enough for minutes of chunks at 100k/s.
         props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(128L * 1024 * 1024));
         props.putAll(overrides);
         return props;
+    }
+
+    /** A buffer smaller than one batch fails every record: say so before the run rather than count it after. */
+    private static void checkBufferHoldsABatch(Properties props) {
+        long buffer = sizeSetting(props, ProducerConfig.BUFFER_MEMORY_CONFIG);
+        long batch = sizeSetting(props, ProducerConfig.BATCH_SIZE_CONFIG);
+        if (buffer < batch) {
+            throw new IllegalArgumentException("Kafka property buffer.memory=" + buffer + " is smaller than batch.size="
+                    + batch + ": no record would fit; raise buffer.memory or lower batch.size");
+        }
+    }
+
+    private static long sizeSetting(Properties props, String name) {
+        String value = props.getProperty(name).strip();
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Kafka property " + name + "=" + value + " is not a number of bytes");
+        }
     }
 }

@@ -48,7 +48,7 @@ class EventPublisherIT {
             Topics topics = createTopics(kafka, registry);
             EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
 
-            publisher.publishRun(runFinished());
+            publisher.publishRun(runFinished(), Duration.ofSeconds(30));
             for (int request = 0; request < 10; request++) {
                 publisher.publishRequest(requestStarted(request));
                 for (int seq = 0; seq < 100; seq++) {
