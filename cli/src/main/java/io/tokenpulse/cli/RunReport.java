@@ -53,12 +53,14 @@ final class RunReport {
       out.println("Failures by reason:");
       summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
     }
-    if (summary.getRecordsNotDelivered() > 0) {
-      out.println("Warning: " + summary.getRecordsNotDelivered()
-          + " records were not delivered to Kafka; the figures above miss them.");
+    ResultJson.Delivery delivery = SummaryRecords.delivery(summary);
+    if (delivery.recordsNotDelivered() > 0) {
+      out.println("Warning: " + delivery.recordsNotDelivered() + " records were not delivered to Kafka"
+          + (delivery.recordsNotDeliveredByReason().isEmpty() ? "" : " " + delivery.recordsNotDeliveredByReason())
+          + "; the figures above miss them.");
     }
     if (options.anyFile()) {
-      ResultJson json = ResultJson.of(config, result, options.metadata());
+      ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
       if (options.detailed()) {
         json = json.withDetails(requests.stream().map(SummaryRecords::detail).toList());
       }

@@ -52,4 +52,16 @@ class BenchIdleTopicsIT {
     assertThat(json.get("duration").asDouble()).as("the run spans the idle gaps").isGreaterThan(10.0);
     assertThat(json.has("records_not_delivered")).as("present only when records were lost").isFalse();
   }
+
+  @Test
+  void aKafkaPropertyThatCouldDeliverNothingIsAOneLineUsageErrorBeforeTheRun() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine cmd = TokenPulse.newCommandLine();
+    cmd.setErr(new java.io.PrintWriter(err, true));
+    int code = cmd.execute("bench", "--simulate", "--dataset-name", "random", "--num-prompts", "1",
+        "--kafka-property", "buffer.memory=1024", "--data-dir", dataDir.toString(), "--metrics-port", "0");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().strip()).isEqualTo("bench: Kafka property buffer.memory=1024 is smaller than"
+        + " batch.size=262144: no record would fit; raise buffer.memory or lower batch.size");
+  }
 }

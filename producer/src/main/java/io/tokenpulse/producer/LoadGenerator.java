@@ -270,6 +270,7 @@ public final class LoadGenerator {
                 .setRequestsFailed(counts.failed())
                 .setChunkEvents(counts.chunkEvents())
                 .setRecordsNotDelivered(beforeFinish.notDelivered())
+                .setRecordsNotDeliveredByReason(beforeFinish.failedByReason())
                 .build());
         List<String> lost = new ArrayList<>();
         undelivered("RunStarted", started).ifPresent(lost::add);

@@ -107,6 +107,41 @@ class EventPublisherIT {
     }
 
     @Test
+    void aSenderBlockedOnKafkaNeverBlocksPublishingAndAFullQueueIsCounted() throws Exception {
+        EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+        try (LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            // Kafka's buffer holds one 16 KiB batch, the queue 64 records: with the broker gone the
+            // sender soon waits for buffer space (up to max.block.ms), and the queue fills behind it.
+            PublisherSettings settings = PublisherSettings.of(kafka.bootstrapServers())
+                    .withOverrides(Map.of("buffer.memory", "16384", "batch.size", "16384"))
+                    .withQueueCapacity(64);
+            EventPublisher publisher = EventPublisher.open(settings, topics);
+            publisher.publishChunk(chunk(0, 0));
+            assertThat(publisher.flush(Duration.ofSeconds(30)).delivered()).isEqualTo(1);
+            kafka.close();
+
+            long slowestNs = 0;
+            for (int seq = 0; seq < 20_000; seq++) {
+                long startNs = System.nanoTime();
+                publisher.publishChunk(chunk(1, seq));
+                slowestNs = Math.max(slowestNs, System.nanoTime() - startNs);
+            }
+            PublishCounts counts = publisher.close(Duration.ofMillis(500));
+
+            assertThat(slowestNs).as("slowest publish call, ns").isLessThan(1_000_000_000L);
+            assertThat(counts.delivered()).isEqualTo(1);
+            assertThat(counts.pending()).isZero();
+            // 16 KiB of chunk records (~60 bytes each) and 64 queued ones at most got past the queue.
+            assertThat(counts.failed().get(DeliveryFailure.BUFFER_FULL)).as(counts.toString()).isGreaterThan(19_000);
+            assertThat(counts.failedTotal()).as(counts.toString()).isEqualTo(20_000);
+            assertThat(counts.failedByReason().keySet()).first().isEqualTo("BUFFER_FULL");
+        } finally {
+            kafka.close();
+        }
+    }
+
+    @Test
     void aLongGeneratedTextArrivesWholeAndOneBeyondTheBoundArrivesCutAndCounted() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
              LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {

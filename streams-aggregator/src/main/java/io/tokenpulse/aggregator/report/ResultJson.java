@@ -55,9 +55,27 @@ public record ResultJson(
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
         boolean itlExact,
+        @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class) Map<String, Double> metricValues) {
 
-    private static final Set<String> FIXED_KEYS = Arrays.stream(ResultJson.class.getRecordComponents())
+    /**
+     * Records the load generators could not deliver to Kafka, by reason: TokenPulse's own keys, left
+     * out when nothing was lost (the figures then miss nothing).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Delivery(
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) long recordsNotDelivered,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> recordsNotDeliveredByReason) {
+        public static final Delivery COMPLETE = new Delivery(0, Map.of());
+
+        public Delivery {
+            recordsNotDeliveredByReason = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(recordsNotDeliveredByReason));
+        }
+    }
+
+    /** Keys the record writes itself (the unwrapped Delivery's included), which --metadata may not reuse. */
+    private static final Set<String> FIXED_KEYS = java.util.stream.Stream.concat(
+                    Arrays.stream(ResultJson.class.getRecordComponents()), Arrays.stream(Delivery.class.getRecordComponents()))
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -71,8 +89,13 @@ public record ResultJson(
         }
     }
 
-    /** The result of one run without the per-request lists. */
+    /** The result of one run without the per-request lists, nothing undelivered. */
     public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata) {
+        return of(config, result, metadata, Delivery.COMPLETE);
+    }
+
+    /** The result of one run without the per-request lists. */
+    public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata, Delivery delivery) {
         Map<String, Double> metricValues = new LinkedHashMap<>();
         for (MetricStats stats : result.metrics()) {
             String key = stats.metric().key();
@@ -90,7 +113,7 @@ public record ResultJson(
                 result.totalOutputTokens(), result.requestThroughput(),
                 result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null,
                 result.outputThroughput(), result.totalTokenThroughput(), null, null, null, null, null, null,
-                result.maxOutputTokensPerS(), result.maxConcurrentRequests(), result.itlExact(), metricValues);
+                result.maxOutputTokensPerS(), result.maxConcurrentRequests(), result.itlExact(), delivery, metricValues);
     }
 
     /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
@@ -104,7 +127,7 @@ public record ResultJson(
                 requests.stream().map(RequestDetail::itlS).toList(),
                 requests.stream().map(RequestDetail::generatedText).toList(),
                 requests.stream().map(RequestDetail::error).toList(),
-                maxOutputTokensPerS, maxConcurrentRequests, itlExact, metricValues);
+                maxOutputTokensPerS, maxConcurrentRequests, itlExact, delivery, metricValues);
     }
 
     /**

@@ -36,6 +36,11 @@ public final class SummaryRecords {
                 summary.getMaxConcurrentRequests(), summary.getItlExact(), metrics);
     }
 
+    /** What the load generators could not deliver to Kafka, as the result file reports it. */
+    public static ResultJson.Delivery delivery(RunSummary summary) {
+        return new ResultJson.Delivery(summary.getRecordsNotDelivered(), summary.getRecordsNotDeliveredByReason());
+    }
+
     /** One request's {@code --save-detailed} entry; vLLM counts 0 output tokens for a failure. */
     public static RequestDetail detail(RequestMetrics request) {
         return new RequestDetail(request.getPromptLen(), request.getSuccess() ? request.getOutputTokens() : 0,

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,6 +161,10 @@ public final class RunScoring {
                 .setShards(shards.started().size())
                 .setRecordsNotDelivered(shards.finished().stream()
                         .mapToLong(RunFinished::getRecordsNotDelivered).sum())
+                .setRecordsNotDeliveredByReason(shards.finished().stream()
+                        .flatMap(f -> f.getRecordsNotDeliveredByReason().entrySet().stream())
+                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue,
+                                Long::sum, TreeMap::new)))
                 .build();
     }
 

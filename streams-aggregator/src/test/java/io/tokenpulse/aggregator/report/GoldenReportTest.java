@@ -118,6 +118,18 @@ class GoldenReportTest {
     }
 
     @Test
+    void undeliveredRecordsAreWrittenWithTheirReasonsBeforeTheMetricKeysAndOnlyWhenSomeWereLost() {
+        String lost = ResultJson.of(CONFIG, run().result(), Map.of(),
+                new ResultJson.Delivery(7, Map.of("BUFFER_FULL", 7L))).toJson();
+        assertThat(lost).contains("\"itl_exact\": true, \"records_not_delivered\": 7, "
+                + "\"records_not_delivered_by_reason\": {\"BUFFER_FULL\": 7}, \"mean_ttft_ms\"");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("records_not_delivered");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultJson.of(CONFIG, run().result(),
+                        ResultJson.parseMetadata(List.of("records_not_delivered=0"))))
+                .hasMessageContaining("would overwrite a result key");
+    }
+
+    @Test
     void infiniteRateIsNamedAndSavedAsInf() {
         RunConfig inf = new RunConfig("20250101-000000", "openai-chat", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B", 4,
                 Double.POSITIVE_INFINITY, 1.0, OptionalInt.empty());
