@@ -187,6 +187,8 @@ public record StreamsSettings(
                 Integer.toString(Topics.MAX_RECORD_BYTES));
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 Integer.toString(Topics.MAX_RECORD_BYTES));
+        // One bounded native-memory budget for all state stores, so a long run's RSS levels off.
+        props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         // Static membership: an instance that comes back with the same identity (same host, same

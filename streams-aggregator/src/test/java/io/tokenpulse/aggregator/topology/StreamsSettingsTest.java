@@ -29,6 +29,19 @@ class StreamsSettingsTest {
     }
 
     @Test
+    void everyStateStoreSharesOneBoundedRocksDbBudget() {
+        StreamsConfig config = new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
+        assertThat(config.getClass(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)).isEqualTo(BoundedRocksDbMemory.class);
+        try (org.rocksdb.Options options = new org.rocksdb.Options()) {
+            options.setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig());
+            new BoundedRocksDbMemory().setConfig("store", options, java.util.Map.of());
+            assertThat(options.writeBufferSize()).isEqualTo(4L * 1024 * 1024);
+            assertThat(options.maxWriteBufferNumber()).isEqualTo(2);
+            assertThat(((org.rocksdb.BlockBasedTableConfig) options.tableFormatConfig()).cacheIndexAndFilterBlocks()).isTrue();
+        }
+    }
+
+    @Test
     void theInstanceIdHoldsOnlyCharactersKafkaAccepts() {
         assertThat(StreamsSettings.staticMemberId("tokenpulse-aggregator", "bench host:1/é", Path.of("/tmp/a b")))
                 .startsWith("tokenpulse-aggregator-bench_host_1__-").matches("[a-zA-Z0-9._-]+");
