@@ -130,7 +130,7 @@ public final class EventPublisher implements AutoCloseable {
                         Topics.MAX_GENERATED_TEXT_BYTES);
             }
         }
-        publish(requests, capped.getRunId() + "/" + capped.getRequestIndex(), capped);
+        publish(requests, Topics.requestKey(capped.getRunId(), capped.getRequestIndex()), capped);
     }
 
     /** Finished requests whose generated text was cut to {@link Topics#MAX_GENERATED_TEXT_BYTES}. */
@@ -139,7 +139,7 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public void publishChunk(Chunk chunk) {
-        publish(chunks, chunk.getRunId() + "/" + chunk.getRequestIndex(), chunk);
+        publish(chunks, Topics.requestKey(chunk.getRunId(), chunk.getRequestIndex()), chunk);
     }
 
     /** The counts so far; {@code pending} records may still arrive. */

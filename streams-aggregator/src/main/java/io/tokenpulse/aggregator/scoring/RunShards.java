@@ -1,4 +1,4 @@
-package io.tokenpulse.aggregator.results;
+package io.tokenpulse.aggregator.scoring;
 
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;

@@ -1,7 +1,7 @@
 package io.tokenpulse.aggregator.topology;
 
-import io.tokenpulse.aggregator.results.RunScoring;
-import io.tokenpulse.aggregator.results.RunShards;
+import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
@@ -30,7 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything keyed by run id: the run's shard records, its requests' metrics, and its completion.
+ * Summarizes each run, keyed by run id: re-anchors its requests' metrics on the epoch clock, keeps
+ * them, and emits the run's one summary once every shard finished and every request is in.
  *
  * <ul>
  *   <li>A request's metrics arrive with times relative to its shard's schedule start; once that
@@ -46,16 +47,16 @@ import org.slf4j.LoggerFactory;
  * <p>Output values are {@link RequestMetrics} (key run id) or {@link io.tokenpulse.schemas.avro.RunSummary}
  * (key run id); the topology splits them.
  */
-final class RunStage {
+final class RunSummarizer {
     static final String RUN_EVENTS_STORE = "run-events";
     static final String AWAITING_ANCHOR_STORE = "run-requests-awaiting-anchor";
     static final String REQUESTS_STORE = "run-requests";
     static final String REQUEST_COUNT_STORE = "run-request-counts";
     static final String COMPLETED_STORE = "completed-runs";
 
-    private static final Logger LOG = LoggerFactory.getLogger(RunStage.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RunSummarizer.class);
 
-    private RunStage() {
+    private RunSummarizer() {
     }
 
     static List<StoreBuilder<?>> stores() {

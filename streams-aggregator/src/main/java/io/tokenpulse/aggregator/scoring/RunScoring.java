@@ -1,13 +1,12 @@
-package io.tokenpulse.aggregator.results;
+package io.tokenpulse.aggregator.scoring;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
-import io.tokenpulse.aggregator.metrics.RequestTiming;
-import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
+import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -28,8 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Scores a run from its stored {@link RequestMetrics} records: the one path from those records to
- * a {@link RunSummary}, used by the topology's run stage and by {@code replay} (which re-scores with
- * other options). The formulas live in {@code metrics}; this is the record plumbing around them.
+ * a {@link RunSummary}, used by the topology's summarizer and by {@code replay} (which re-scores with
+ * other options). The formulas live in {@code metrics}, and each record's values are read as stored
+ * ({@link RequestMetricsMapper}); this is the plumbing around them.
  */
 public final class RunScoring {
     private static final Logger LOG = LoggerFactory.getLogger(RunScoring.class);
@@ -72,28 +72,6 @@ public final class RunScoring {
     }
 
     /**
-     * The timing of a resolved record on the run's common clock (ns since the epoch), for the run
-     * math: events rebuilt as {@code sent + ttft + cumulative ITL}, as vLLM rebuilds them.
-     */
-    public static RequestTiming timing(RequestMetrics m) {
-        long sentNs = m.getSentEpochNs();
-        long[] eventNs;
-        if (m.getTtftNs() == null) {
-            eventNs = new long[0];
-        } else {
-            List<Long> itl = m.getItlNs();
-            eventNs = new long[itl.size() + 1];
-            eventNs[0] = sentNs + m.getTtftNs();
-            for (int i = 0; i < itl.size(); i++) {
-                eventNs[i + 1] = eventNs[i] + itl.get(i);
-            }
-        }
-        long lastNs = m.getE2elNs() == null ? sentNs : sentNs + m.getE2elNs();
-        return new RequestTiming(m.getSuccess(), sentNs - m.getQueueDelayNs(), sentNs, eventNs,
-                lastNs, Math.max(m.getFinishedEpochNs(), lastNs), m.getPromptLen(), m.getOutputTokens());
-    }
-
-    /**
      * Scores every request of a run. {@code requests} is opened twice (first for the earliest
      * successful send, the origin of the peak buckets; then to add them), and each stream is closed
      * after use, so a store iterator behind it is released.
@@ -113,7 +91,7 @@ public final class RunScoring {
         Map<String, Long> errors = new TreeMap<>();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
-                run.add(RequestValues.of(timing(m)));
+                run.add(RequestMetricsMapper.values(m));
                 if (!m.getSuccess()) {
                     errors.merge(FailureReasons.groupOf(m.getError()), 1L, Long::sum);
                 }

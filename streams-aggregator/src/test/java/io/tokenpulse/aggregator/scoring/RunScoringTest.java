@@ -1,4 +1,4 @@
-package io.tokenpulse.aggregator.results;
+package io.tokenpulse.aggregator.scoring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -156,16 +156,6 @@ class RunScoringTest {
         }, ANCHOR_NS, ANCHOR_NS, RunScoring.Options.storedIn(RUN, shards().config()));
         assertThat(opened.get()).isPositive();
         assertThat(closed.get()).isEqualTo(opened.get());
-    }
-
-    @Test
-    void timingRebuildsEventsFromTtftAndCumulativeItl() {
-        var timing = RunScoring.timing(REQUEST_0);
-        long sent = ANCHOR_NS + 1000 * MS;
-        assertThat(timing.eventNs()).containsExactly(sent + 100 * MS, sent + 150 * MS, sent + 250 * MS);
-        assertThat(timing.scheduledNs()).isEqualTo(sent - 100 * MS);
-        assertThat(timing.lastNs()).isEqualTo(sent + 250 * MS);
-        assertThat(RunScoring.timing(REQUEST_2).eventNs()).isEmpty();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.tokenpulse.aggregator.results;
+package io.tokenpulse.aggregator.scoring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
