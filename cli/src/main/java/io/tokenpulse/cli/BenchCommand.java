@@ -5,6 +5,7 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.BackendSettings;
+import io.tokenpulse.producer.backend.Backends;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
@@ -327,8 +328,7 @@ final class BenchCommand implements Callable<Integer> {
   /** vLLM's backend list, for the help text. */
   static final class BackendNames extends ArrayList<String> {
     BackendNames() {
-      super(List.of("tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai", "openai-chat", "openai-audio",
-          "tensorrt-llm", "scalellm", "sglang", "llama.cpp"));
+      super(Backends.names());
     }
   }
 }
