@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;

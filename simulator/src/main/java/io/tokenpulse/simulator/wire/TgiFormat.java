@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import io.netty.buffer.ByteBuf;
 
@@ -22,7 +22,7 @@ final class TgiFormat extends ChunkFormat {
     }
 
     @Override
-    void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
+    public void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
         generated.append(text);
         event(out, DATA, g -> {
             g.writeStartObject();
@@ -44,7 +44,7 @@ final class TgiFormat extends ChunkFormat {
     }
 
     @Override
-    boolean endsWithDone() {
+    public boolean endsWithDone() {
         return false;
     }
 }

@@ -1,7 +1,7 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 /** The generation endpoints the simulator speaks; the OpenAI fields are null for TGI and Triton. */
-enum Endpoint {
+public enum Endpoint {
     COMPLETIONS("text_completion", "text_completion", "cmpl-"),
     CHAT("chat.completion", "chat.completion.chunk", "chatcmpl-"),
     /** vLLM's /v1/audio/transcriptions (multipart/form-data in, chat-like chunks out). */

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 /**
  * Time and timers of the batching engine's loop. The real one is System.nanoTime() and one

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.buffer.ByteBuf;
@@ -34,7 +34,7 @@ final class OpenAiFormat extends ChunkFormat {
     }
 
     @Override
-    void roleEvent(ByteBuf out, boolean roleOnly) {
+    public void roleEvent(ByteBuf out, boolean roleOnly) {
         event(out, DATA, g -> {
             header(g, endpoint.chunkObject);
             g.writeArrayFieldStart("choices");
@@ -58,7 +58,7 @@ final class OpenAiFormat extends ChunkFormat {
     }
 
     @Override
-    void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
+    public void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
         event(out, DATA, g -> {
             header(g, endpoint.chunkObject);
             g.writeArrayFieldStart("choices");
@@ -98,7 +98,7 @@ final class OpenAiFormat extends ChunkFormat {
     }
 
     @Override
-    void usageEvent(ByteBuf out, int prompt, int completionTokens) {
+    public void usageEvent(ByteBuf out, int prompt, int completionTokens) {
         event(out, DATA, g -> {
             header(g, endpoint.chunkObject);
             g.writeArrayFieldStart("choices");
@@ -109,12 +109,12 @@ final class OpenAiFormat extends ChunkFormat {
     }
 
     @Override
-    boolean endsWithDone() {
+    public boolean endsWithDone() {
         return true;
     }
 
     @Override
-    void wholeResponse(ByteBuf out, String text, String finishReason, int prompt, int completionTokens) {
+    public void wholeResponse(ByteBuf out, String text, String finishReason, int prompt, int completionTokens) {
         generate(out, g -> {
             if (endpoint == Endpoint.TRANSCRIPTION) {
                 g.writeStartObject();

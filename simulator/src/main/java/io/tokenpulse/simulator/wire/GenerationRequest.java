@@ -1,8 +1,9 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.simulator.engine.PromptCounter;
 
 import io.tokenpulse.tokenizers.ChatMessage;
 
@@ -24,19 +25,19 @@ import java.util.List;
  * @param minTokens       tokens generated before a simulated EOS may stop the request (Triton's min_length), else 0
  * @param ignoreEos       true: generate maxTokens; false: stop at a simulated EOS drawn by {@link OutputLengths}
  */
-record GenerationRequest(Endpoint endpoint, String model, boolean stream, boolean includeUsage, boolean continuousUsage,
+public record GenerationRequest(Endpoint endpoint, String model, boolean stream, boolean includeUsage, boolean continuousUsage,
                          int promptTokens, int maxTokens, boolean maxTokensGiven, int minTokens, boolean ignoreEos) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    GenerationRequest {
+    public GenerationRequest {
         if (promptTokens < 0 || maxTokens < 1 || minTokens < 0) {
             throw new IllegalArgumentException("bug: prompt " + promptTokens + ", max " + maxTokens + ", min " + minTokens);
         }
     }
 
     /** An OpenAI completions or chat request, or TGI's /generate_stream. */
-    static GenerationRequest parse(Endpoint endpoint, byte[] body, int defaultMaxTokens, PromptCounter counter)
+    public static GenerationRequest parse(Endpoint endpoint, byte[] body, int defaultMaxTokens, PromptCounter counter)
             throws BadRequestException {
         JsonNode root = object(body);
         if (endpoint == Endpoint.TGI) {
@@ -95,7 +96,7 @@ record GenerationRequest(Endpoint endpoint, String model, boolean stream, boolea
      * The TensorRT-LLM ensemble's {"text_input", "max_tokens", "min_length", ...} for model
      * {@code model} of the URL. Always streamed: it came to generate_stream.
      */
-    static GenerationRequest parseTriton(byte[] body, String model, int defaultMaxTokens, PromptCounter counter)
+    public static GenerationRequest parseTriton(byte[] body, String model, int defaultMaxTokens, PromptCounter counter)
             throws BadRequestException {
         JsonNode root = object(body);
         JsonNode text = root.get("text_input");

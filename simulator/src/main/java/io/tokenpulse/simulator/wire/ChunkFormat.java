@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -12,10 +12,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * Writes one response in its endpoint's wire format: SSE events while streaming, or the whole body.
  * One instance per response (a format may keep the text so far, as TGI's last event repeats it).
- * {@link StreamingResponse} decides when each event goes out; the subclasses decide what it says:
+ * The server's {@code StreamingResponse} decides when each event goes out; the subclasses decide
+ * what it says:
  * {@link OpenAiFormat} (completions, chat, transcriptions), {@link TgiFormat}, {@link TritonFormat}.
  */
-abstract class ChunkFormat {
+public abstract class ChunkFormat {
 
     static final JsonFactory JSON = new JsonFactory();
     static final byte[] EVENT_END = "\n\n".getBytes(StandardCharsets.US_ASCII);
@@ -31,7 +32,7 @@ abstract class ChunkFormat {
     }
 
     /** The format of {@code request}'s response. */
-    static ChunkFormat of(GenerationRequest request, String requestId, String model, long createdEpochSeconds,
+    public static ChunkFormat of(GenerationRequest request, String requestId, String model, long createdEpochSeconds,
                           String outputWord) {
         return switch (request.endpoint()) {
             case COMPLETIONS, CHAT, TRANSCRIPTION -> new OpenAiFormat(request, requestId, model, createdEpochSeconds,
@@ -46,7 +47,7 @@ abstract class ChunkFormat {
      * {@code "tok<i> "}, or the configured word, which the server's tokenizer counts as one token
      * each, so a client that re-tokenizes the text (TGI, TensorRT-LLM, DeepSpeed-MII) counts what was sent.
      */
-    String text(int firstToken, int tokens, boolean multiByte) {
+    public String text(int firstToken, int tokens, boolean multiByte) {
         StringBuilder text = new StringBuilder(tokens * 8);
         for (int i = firstToken; i < firstToken + tokens; i++) {
             if (outputWord != null) {
@@ -65,7 +66,7 @@ abstract class ChunkFormat {
     }
 
     /** The chat stream's first event: the assistant role with empty content (none at all when {@code roleOnly}). */
-    void roleEvent(ByteBuf out, boolean roleOnly) {
+    public void roleEvent(ByteBuf out, boolean roleOnly) {
         throw new UnsupportedOperationException("only chat streams start with a role event");
     }
 
@@ -75,33 +76,33 @@ abstract class ChunkFormat {
      * @param finishReason null except on the last event: {@code stop} (simulated EOS) or {@code length}
      * @param tokensSoFar  tokens sent up to and including this event
      */
-    abstract void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar);
+    public abstract void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar);
 
     /** The usage-only event sent when the request asked for usage. */
-    void usageEvent(ByteBuf out, int promptTokens, int completionTokens) {
+    public void usageEvent(ByteBuf out, int promptTokens, int completionTokens) {
         throw new UnsupportedOperationException("this format has no usage event");
     }
 
     /** Whether the stream ends with {@code data: [DONE]} (OpenAI's formats; TGI and Triton just close). */
-    abstract boolean endsWithDone();
+    public abstract boolean endsWithDone();
 
-    void doneEvent(ByteBuf out) {
+    public void doneEvent(ByteBuf out) {
         out.writeBytes("data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII));
     }
 
     /** An event whose JSON breaks off in the middle, as a server bug or a proxy's truncation would leave it. */
-    void malformedEvent(ByteBuf out) {
+    public void malformedEvent(ByteBuf out) {
         out.writeCharSequence("data: {\"choices\":[{\"index\":0,", StandardCharsets.UTF_8);
         out.writeBytes(EVENT_END);
     }
 
     /** The body of a non-streamed response. */
-    void wholeResponse(ByteBuf out, String text, String finishReason, int promptTokens, int completionTokens) {
+    public void wholeResponse(ByteBuf out, String text, String finishReason, int promptTokens, int completionTokens) {
         throw new UnsupportedOperationException("this endpoint always streams");
     }
 
     /** An OpenAI-style error body: {"error":{"message","type","param","code"}}. */
-    static void errorBody(ByteBuf out, String message, String type, int code) {
+    public static void errorBody(ByteBuf out, String message, String type, int code) {
         generate(out, g -> {
             g.writeStartObject();
             g.writeObjectFieldStart("error");

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import io.netty.buffer.ByteBuf;
 
@@ -23,7 +23,7 @@ final class TritonFormat extends ChunkFormat {
     }
 
     @Override
-    void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
+    public void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
         event(out, DATA, g -> {
             g.writeStartObject();
             g.writeStringField("model_name", modelName);
@@ -37,7 +37,7 @@ final class TritonFormat extends ChunkFormat {
     }
 
     @Override
-    boolean endsWithDone() {
+    public boolean endsWithDone() {
         return false;
     }
 }

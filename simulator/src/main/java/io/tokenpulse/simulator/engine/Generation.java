@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import java.util.concurrent.ScheduledExecutorService;
 

@@ -1,4 +1,6 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.faults;
+
+import io.tokenpulse.simulator.wire.BadRequestException;
 
 /**
  * The faults of one response: asked for by the request header {@value #HEADER}, or drawn from the
@@ -18,16 +20,16 @@ package io.tokenpulse.simulator;
  *       completions' empty text.</li>
  * </ul>
  */
-record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int stallAfterEvents, long stallMs,
+public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int stallAfterEvents, long stallMs,
              int malformedEvent, boolean oversized, int tokensPerEvent, boolean splitUtf8, boolean noDone,
              boolean roleOnlyFirst) {
 
-    static final String HEADER = "x-simulator-fault";
+    public static final String HEADER = "x-simulator-fault";
     static final Fault NONE = new Fault(0, 1, 0, 1, 0, 0, false, 1, false, false, false);
     /** Just past 10 MiB: beyond the event size clients commonly cap. */
-    static final int OVERSIZED_EVENT_BYTES = 10 * 1024 * 1024 + 1;
+    public static final int OVERSIZED_EVENT_BYTES = 10 * 1024 * 1024 + 1;
 
-    Fault {
+    public Fault {
         if (status != 0 && (status < 400 || status > 599)) {
             throw new IllegalArgumentException("fault status must be 400..599, got " + status);
         }
@@ -39,7 +41,7 @@ record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int stallA
         }
     }
 
-    static Fault parse(String header) throws BadRequestException {
+    public static Fault parse(String header) throws BadRequestException {
         if (header == null || header.isBlank()) {
             return NONE;
         }
@@ -74,7 +76,7 @@ record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int stallA
         return fault;
     }
 
-    boolean failsBeforeStreaming() {
+    public boolean failsBeforeStreaming() {
         return status != 0;
     }
 

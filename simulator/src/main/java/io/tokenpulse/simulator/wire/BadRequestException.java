@@ -1,8 +1,8 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 /** A request the simulator refuses with 400; the message goes to the client as the error message. */
-final class BadRequestException extends Exception {
-    BadRequestException(String message) {
+public final class BadRequestException extends Exception {
+  public   BadRequestException(String message) {
         super(message, null, false, false);
     }
 }

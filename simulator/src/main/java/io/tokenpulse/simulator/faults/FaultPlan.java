@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.faults;
 
 import java.util.HashSet;
 import java.util.List;
@@ -137,11 +137,11 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
     }
 
     /** A drawer of per-request faults; one per server so that numbering starts at 0 with each run. */
-    Drawer drawer() {
+    public Drawer drawer() {
         return new Drawer(this);
     }
 
-    static final class Drawer {
+    public static final class Drawer {
         private final FaultPlan plan;
         private final AtomicLong requests = new AtomicLong();
 
@@ -150,7 +150,7 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
         }
 
         /** The next request's faults, on top of those its header asked for. */
-        Fault next(Fault requested) {
+        public Fault next(Fault requested) {
             SplittableRandom random = new SplittableRandom(plan.seed() * 0xBF58476D1CE4E5B9L + requests.getAndIncrement());
             Fault fault = requested;
             if (plan.tokensPerEvent() > 1 && fault.tokensPerEvent() == 1) {

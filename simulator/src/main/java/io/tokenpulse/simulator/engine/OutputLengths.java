@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,11 +24,11 @@ public record OutputLengths(int meanTokens, long seed) {
     }
 
     /** A sampler; one per server so that numbering starts at 0 with each run. */
-    Sampler sampler() {
+    public Sampler sampler() {
         return new Sampler(this);
     }
 
-    static final class Sampler {
+    public static final class Sampler {
         private final OutputLengths lengths;
         private final AtomicLong drawn = new AtomicLong();
 
@@ -37,7 +37,7 @@ public record OutputLengths(int meanTokens, long seed) {
         }
 
         /** Tokens to generate for the next request, 1 ..= maxTokens. */
-        int next(int maxTokens) {
+        public int next(int maxTokens) {
             if (lengths.meanTokens() == 0) {
                 return maxTokens;
             }

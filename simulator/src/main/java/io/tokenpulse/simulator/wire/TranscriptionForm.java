@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.wire;
 
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -7,16 +7,17 @@ import io.netty.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.netty.handler.codec.http.multipart.FileUpload;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
+import io.tokenpulse.simulator.engine.PromptCounter;
 
-import javax.sound.sampled.AudioFileFormat;
-import javax.sound.sampled.AudioSystem;
-import javax.sound.sampled.UnsupportedAudioFileException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import javax.sound.sampled.AudioFileFormat;
+import javax.sound.sampled.AudioSystem;
+import javax.sound.sampled.UnsupportedAudioFileException;
 
 /**
  * Reads vLLM's {@code /v1/audio/transcriptions} request: multipart/form-data with a {@code file} part
@@ -27,14 +28,14 @@ import java.util.Map;
  * Its prompt length is what vLLM reports for Whisper: the text prompt's tokens plus one token per
  * log-mel frame, {@value #FRAMES_PER_SECOND} per second of audio (16 kHz, hop length 160).
  */
-final class TranscriptionForm {
+public final class TranscriptionForm {
 
     static final int FRAMES_PER_SECOND = 100;
 
     private TranscriptionForm() {
     }
 
-    static GenerationRequest parse(FullHttpRequest http, int defaultMaxTokens, PromptCounter counter)
+    public static GenerationRequest parse(FullHttpRequest http, int defaultMaxTokens, PromptCounter counter)
             throws BadRequestException {
         String contentType = http.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
         if (!contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 /**
  * A continuous-batching engine as a {@link LatencyModel}: one engine loop per simulator runs steps

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

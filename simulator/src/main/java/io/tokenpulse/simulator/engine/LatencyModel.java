@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 /**
  * Decides when the simulator streams each token of a request. The server owns the wire format; a

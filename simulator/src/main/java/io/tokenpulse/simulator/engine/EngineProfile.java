@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 /**
  * The scheduler limits and cost constants of a simulated continuous-batching engine. One engine

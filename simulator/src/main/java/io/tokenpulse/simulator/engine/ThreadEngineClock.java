@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.tokenpulse.simulator;
+package io.tokenpulse.simulator.engine;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
