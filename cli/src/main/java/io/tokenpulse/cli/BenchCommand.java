@@ -5,12 +5,13 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.BackendSettings;
+import io.tokenpulse.producer.backend.Backends;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
-import io.tokenpulse.simulator.FaultPlan;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
+import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.PrintStream;
@@ -327,8 +328,7 @@ final class BenchCommand implements Callable<Integer> {
   /** vLLM's backend list, for the help text. */
   static final class BackendNames extends ArrayList<String> {
     BackendNames() {
-      super(List.of("tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai", "openai-chat", "openai-audio",
-          "tensorrt-llm", "scalellm", "sglang", "llama.cpp"));
+      super(Backends.names());
     }
   }
 }

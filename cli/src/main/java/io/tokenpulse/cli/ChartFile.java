@@ -1,6 +1,6 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.aggregator.results.RunResults;
+import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.charts.RunChart;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * A run's chart as a PNG file: its window metrics read back from Kafka ({@link RunResults#readWindows})
+ * A run's chart as a PNG file: its window metrics read back from Kafka ({@link StoredWindows#read})
  * and drawn by {@link RunChart}. Shared by {@code chart} and {@code bench --save-chart}.
  */
 final class ChartFile {
@@ -40,9 +40,9 @@ final class ChartFile {
    * @throws UserError (failure) for an unknown run, a run without windows, or a file that cannot be written
    */
   static void save(Pipeline pipeline, String runId, Path output, RunChart.Size size, Duration wait, PrintStream out) {
-    RunResults.StoredWindows stored;
+    StoredWindows stored;
     try {
-      stored = RunResults.readWindows(pipeline.topics(), pipeline.clientProperties(), runId, wait);
+      stored = StoredWindows.read(pipeline.topics(), pipeline.clientProperties(), runId, wait);
     } catch (IllegalArgumentException e) {
       throw UserError.failure(e.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -36,7 +37,7 @@ final class PythonNamespace {
       return b ? "True" : "False";
     }
     if (value instanceof Double d) {
-      return pythonFloat(d);
+      return PythonFloat.repr(d);
     }
     if (value instanceof Number n) {
       return n.toString();
@@ -62,25 +63,5 @@ final class PythonNamespace {
       case "nan" -> Double.NaN;
       default -> Double.valueOf(t);
     };
-  }
-
-  /** Python's float repr: {@code 4.0}, {@code inf}, {@code 0.001}, {@code 1e-05}. */
-  static String pythonFloat(double d) {
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "inf" : "-inf";
-    }
-    if (Double.isNaN(d)) {
-      return "nan";
-    }
-    if (d == Math.rint(d) && Math.abs(d) < 1e16) {
-      return String.format("%.1f", d);
-    }
-    double abs = Math.abs(d);
-    if (abs >= 1e-4 && abs < 1e16) {
-      return new java.math.BigDecimal(Double.toString(d)).toPlainString();
-    }
-    // Python writes 1e-05 where Java writes 1.0E-5
-    String s = Double.toString(d).replace("E", "e").replace(".0e", "e");
-    return s.replaceAll("e(-?)(\\d)$", "e$10$2");
   }
 }

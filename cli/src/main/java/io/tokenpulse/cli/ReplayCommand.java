@@ -3,9 +3,9 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
-import io.tokenpulse.aggregator.results.RunResults;
-import io.tokenpulse.aggregator.results.RunScoring;
-import io.tokenpulse.aggregator.results.RunShards;
+import io.tokenpulse.aggregator.results.StoredRun;
+import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -69,9 +69,9 @@ final class ReplayCommand implements Callable<Integer> {
       throw UserError.usage(e.getMessage());
     }
     try (Pipeline pipeline = Pipeline.connect(kafka)) {
-      RunResults.StoredRun run;
+      StoredRun run;
       try {
-        run = RunResults.readStored(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
+        run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
       } catch (IllegalArgumentException e) {
         throw UserError.failure(e.getMessage());
       }

@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +41,7 @@ final class RunConfigJson {
       return copy;
     }
     if (value instanceof Double d && (d.isInfinite() || d.isNaN())) {
-      return PythonNamespace.pythonFloat(d);
+      return PythonFloat.repr(d);
     }
     return value;
   }

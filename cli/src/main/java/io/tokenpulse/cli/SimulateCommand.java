@@ -1,11 +1,11 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.simulator.EngineProfile;
-import io.tokenpulse.simulator.FaultPlan;
-import io.tokenpulse.simulator.OutputLengths;
 import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
+import io.tokenpulse.simulator.engine.EngineProfile;
+import io.tokenpulse.simulator.engine.OutputLengths;
+import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.IOException;
 import java.io.PrintWriter;

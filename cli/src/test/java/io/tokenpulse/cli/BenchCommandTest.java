@@ -49,14 +49,6 @@ class BenchCommandTest {
   }
 
   @Test
-  void pythonFloatReprMatchesPython() {
-    assertThat(PythonNamespace.pythonFloat(4.0)).isEqualTo("4.0");
-    assertThat(PythonNamespace.pythonFloat(Double.POSITIVE_INFINITY)).isEqualTo("inf");
-    assertThat(PythonNamespace.pythonFloat(0.5)).isEqualTo("0.5");
-    assertThat(PythonNamespace.pythonFloat(1e-5)).isEqualTo("1e-05");
-  }
-
-  @Test
   void badFlagValueIsAOneLineUsageErrorWithExitCode2() {
     CommandLine cmd = TokenPulse.newCommandLine();
     java.io.StringWriter err = new java.io.StringWriter();

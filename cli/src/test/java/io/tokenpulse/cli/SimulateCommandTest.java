@@ -1,9 +1,9 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.simulator.BatchingModel;
-import io.tokenpulse.simulator.DeterministicModel;
-import io.tokenpulse.simulator.EngineProfile;
 import io.tokenpulse.simulator.SimulatorConfig;
+import io.tokenpulse.simulator.engine.BatchingModel;
+import io.tokenpulse.simulator.engine.DeterministicModel;
+import io.tokenpulse.simulator.engine.EngineProfile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

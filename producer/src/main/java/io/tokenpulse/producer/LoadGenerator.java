@@ -19,6 +19,7 @@ import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.python.PythonFloat;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -159,8 +160,9 @@ public final class LoadGenerator {
         var arrivals = workload.arrivals();
         if (arrivals.rampUp() != null) {
             out.println("Traffic ramp-up strategy: " + arrivals.rampUp().strategy().name().toLowerCase() + ".");
-            out.println("Will increase RPS from " + rps(arrivals.rampUp().startRps()) + " to "
-                    + rps(arrivals.rampUp().endRps()) + " RPS over the duration of the benchmark.");
+            // vLLM's ramp-up flags are ints: a whole rate prints without ".0".
+            out.println("Will increase RPS from " + PythonFloat.intOrRepr(arrivals.rampUp().startRps()) + " to "
+                    + PythonFloat.intOrRepr(arrivals.rampUp().endRps()) + " RPS over the duration of the benchmark.");
         } else {
             out.println("Traffic request rate: " + PythonFloat.repr(arrivals.requestRate()));
         }
@@ -171,11 +173,6 @@ public final class LoadGenerator {
         if (workload.durationMinutes() != null) {
             out.println("Benchmark duration: " + PythonFloat.repr(workload.durationMinutes()) + " minutes");
         }
-    }
-
-    /** vLLM's ramp-up flags are ints: a whole rate prints without ".0". */
-    private static String rps(double rate) {
-        return rate == Math.rint(rate) ? Long.toString((long) rate) : PythonFloat.repr(rate);
     }
 
     private static LoadResult sendAll(LoadSettings settings, RequestPlan plan, StreamingHttpClient client,

@@ -1,5 +1,6 @@
 package io.tokenpulse.producer;
 
+import io.tokenpulse.producer.backend.FailureText;
 import io.tokenpulse.producer.backend.RequestOutcome;
 import io.tokenpulse.producer.backend.ResponseTracker;
 import io.tokenpulse.producer.http.StreamError;
@@ -21,9 +22,6 @@ import java.util.Map;
  * {@link StreamListener}); nothing here blocks.
  */
 abstract class StreamReader implements StreamListener, SseParser.Listener {
-
-    /** Failure reasons are counted by text and printed: one line, bounded. */
-    static final int MAX_REASON_CHARS = 300;
 
     private final ResponseTracker tracker;
     private final SseParser parser = new SseParser(this);
@@ -123,16 +121,11 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
         if (reason.isBlank()) {
             reason = "request failed: " + error.kind();
         }
-        end(tracker.fail(error.httpStatus(), shorten(reason)), System.nanoTime());
+        end(tracker.fail(error.httpStatus(), FailureText.oneLine(reason)), System.nanoTime());
     }
 
     private void end(RequestOutcome outcome, long endNs) {
         ended = true;
         ended(outcome, endNs);
-    }
-
-    private static String shorten(String reason) {
-        String oneLine = reason.replaceAll("\\s+", " ").strip();
-        return oneLine.length() <= MAX_REASON_CHARS ? oneLine : oneLine.substring(0, MAX_REASON_CHARS) + "...";
     }
 }

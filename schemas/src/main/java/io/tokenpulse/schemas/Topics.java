@@ -89,6 +89,20 @@ public record Topics(
         new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
   }
 
+  /**
+   * The key of a request's records on the per-request topics ({@code requests}, {@code chunks},
+   * {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
+   * partition. The one place it is built: the load generator writes it, the aggregator rebuilds it.
+   */
+  public static String requestKey(String runId, int requestIndex) {
+    return requestKeyPrefix(runId) + requestIndex;
+  }
+
+  /** What every {@link #requestKey} of the run starts with, for a reader that wants one run's requests. */
+  public static String requestKeyPrefix(String runId) {
+    return runId + "/";
+  }
+
   /** The topics with the default prefix {@value #DEFAULT_PREFIX}. */
   public static Topics create(SchemaRegistry registry, boolean autoRegister) {
     return create(DEFAULT_PREFIX, registry, autoRegister);

@@ -1,5 +1,12 @@
 package io.tokenpulse.simulator;
 
+import io.tokenpulse.simulator.engine.BatchingModel;
+import io.tokenpulse.simulator.engine.DeterministicModel;
+import io.tokenpulse.simulator.engine.EngineProfile;
+import io.tokenpulse.simulator.engine.LatencyModel;
+import io.tokenpulse.simulator.engine.OutputLengths;
+import io.tokenpulse.simulator.engine.PromptCounter;
+import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
 
 import java.time.Duration;

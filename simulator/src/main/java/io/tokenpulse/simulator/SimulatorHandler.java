@@ -18,6 +18,14 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.tokenpulse.simulator.engine.OutputLengths;
+import io.tokenpulse.simulator.faults.Fault;
+import io.tokenpulse.simulator.faults.FaultPlan;
+import io.tokenpulse.simulator.wire.BadRequestException;
+import io.tokenpulse.simulator.wire.ChunkFormat;
+import io.tokenpulse.simulator.wire.Endpoint;
+import io.tokenpulse.simulator.wire.GenerationRequest;
+import io.tokenpulse.simulator.wire.TranscriptionForm;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -9,6 +9,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.tokenpulse.simulator.engine.LatencyModel;
+import io.tokenpulse.simulator.engine.OutputLengths;
+import io.tokenpulse.simulator.faults.FaultPlan;
 
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -12,6 +12,12 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.tokenpulse.simulator.engine.Generation;
+import io.tokenpulse.simulator.engine.LatencyModel;
+import io.tokenpulse.simulator.faults.Fault;
+import io.tokenpulse.simulator.wire.ChunkFormat;
+import io.tokenpulse.simulator.wire.Endpoint;
+import io.tokenpulse.simulator.wire.GenerationRequest;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledExecutorService;

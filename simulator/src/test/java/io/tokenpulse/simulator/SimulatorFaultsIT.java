@@ -2,6 +2,9 @@ package io.tokenpulse.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.simulator.engine.OutputLengths;
+import io.tokenpulse.simulator.faults.Fault;
+import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import org.junit.jupiter.api.AfterEach;

@@ -23,7 +23,6 @@ final class EventReader implements EventParser {
     }
 
     private static final JsonFactory JSON = new JsonFactory();
-    private static final int MAX_REASON_CHARS = 200;
 
     private final TextField textField;
 
@@ -76,14 +75,14 @@ final class EventReader implements EventParser {
                 return StreamEvent.malformed("content after the JSON object");
             }
             if (error == null && objectIsError) {
-                error = "server error: " + (message == null ? "(no message)" : shorten(message));
+                error = "server error: " + (message == null ? "(no message)" : FailureText.oneLine(message));
             }
             return new StreamEvent(hasChoices, text, usage, error);
         } catch (JsonProcessingException e) {
-            return StreamEvent.malformed(shorten(e.getOriginalMessage()));
+            return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
         } catch (IOException e) {
             // Parsing a byte array does no I/O; kept distinct for an honest message anyway.
-            return StreamEvent.malformed(shorten(String.valueOf(e.getMessage())));
+            return StreamEvent.malformed(FailureText.oneLine(String.valueOf(e.getMessage())));
         }
     }
 
@@ -142,7 +141,7 @@ final class EventReader implements EventParser {
             return null;
         }
         if (value == JsonToken.VALUE_STRING) {
-            return "server error: " + shorten(p.getText());
+            return "server error: " + FailureText.oneLine(p.getText());
         }
         String message = null;
         if (value == JsonToken.START_OBJECT) {
@@ -158,12 +157,6 @@ final class EventReader implements EventParser {
         } else {
             p.skipChildren();
         }
-        return "server error: " + (message == null ? "(no message)" : shorten(message));
-    }
-
-    /** Reasons end up in the failure table: one line, bounded length. */
-    static String shorten(String s) {
-        String oneLine = s.replaceAll("\\s+", " ").strip();
-        return oneLine.length() <= MAX_REASON_CHARS ? oneLine : oneLine.substring(0, MAX_REASON_CHARS) + "...";
+        return "server error: " + (message == null ? "(no message)" : FailureText.oneLine(message));
     }
 }

@@ -40,9 +40,9 @@ final class TgiEventReader implements EventParser {
             }
             return new StreamEvent(true, text, null, null, generated);
         } catch (JsonProcessingException e) {
-            return StreamEvent.malformed(EventReader.shorten(e.getOriginalMessage()));
+            return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
         } catch (IOException e) {
-            return StreamEvent.malformed(EventReader.shorten(String.valueOf(e.getMessage())));
+            return StreamEvent.malformed(FailureText.oneLine(String.valueOf(e.getMessage())));
         }
     }
 
@@ -66,7 +66,7 @@ final class TgiEventReader implements EventParser {
             return null;
         }
         if (value == JsonToken.VALUE_STRING) {
-            return "server error: " + EventReader.shorten(p.getText());
+            return "server error: " + FailureText.oneLine(p.getText());
         }
         p.skipChildren();
         return "server error: (no message)";

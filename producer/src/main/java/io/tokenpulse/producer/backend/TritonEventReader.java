@@ -29,7 +29,7 @@ final class TritonEventReader implements EventParser {
                 if (field.equals("text_output") && value == JsonToken.VALUE_STRING) {
                     text = p.getText();
                 } else if (field.equals("error") && value == JsonToken.VALUE_STRING) {
-                    error = "server error: " + EventReader.shorten(p.getText());
+                    error = "server error: " + FailureText.oneLine(p.getText());
                 } else {
                     p.skipChildren();
                 }
@@ -42,9 +42,9 @@ final class TritonEventReader implements EventParser {
             }
             return new StreamEvent(true, text, null, null);
         } catch (JsonProcessingException e) {
-            return StreamEvent.malformed(EventReader.shorten(e.getOriginalMessage()));
+            return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
         } catch (IOException e) {
-            return StreamEvent.malformed(EventReader.shorten(String.valueOf(e.getMessage())));
+            return StreamEvent.malformed(FailureText.oneLine(String.valueOf(e.getMessage())));
         }
     }
 }

@@ -92,8 +92,8 @@ public final class EventPublisher implements AutoCloseable {
                    TopicSpec<Chunk> chunks, int queueCapacity) {
         this.producer = producer;
         this.runs = new Target<>(runs, RunEvent::getRunId);
-        this.requests = new Target<>(requests, e -> e.getRunId() + "/" + e.getRequestIndex());
-        this.chunks = new Target<>(chunks, c -> c.getRunId() + "/" + c.getRequestIndex());
+        this.requests = new Target<>(requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
+        this.chunks = new Target<>(chunks, c -> Topics.requestKey(c.getRunId(), c.getRequestIndex()));
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.tokenpulse.aggregator.results.RunScoring;
+import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;

@@ -9,8 +9,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.RequestValues;
-import io.tokenpulse.aggregator.results.FailureReasons;
-import io.tokenpulse.aggregator.results.RunScoring;
+import io.tokenpulse.aggregator.records.RequestMetricsMapper;
+import io.tokenpulse.aggregator.scoring.FailureReasons;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
@@ -87,22 +87,19 @@ final class RunMeters {
         if (!m.getSuccess()) {
             return;
         }
-        if (r.goodRequests != null && goodput.isMetBy(RequestValues.of(RunScoring.timing(m)))) {
+        RequestValues v = RequestMetricsMapper.values(m);
+        if (r.goodRequests != null && goodput.isMetBy(v)) {
             r.goodRequests.increment();
         }
-        r.inputTokens.increment(m.getPromptLen());
-        r.outputTokens.increment(m.getOutputTokens());
-        r.queueDelay.record(m.getQueueDelayNs(), TimeUnit.NANOSECONDS);
-        if (m.getTtftNs() != null) {
-            r.ttft.record(m.getTtftNs(), TimeUnit.NANOSECONDS);
+        r.inputTokens.increment(v.promptTokens());
+        r.outputTokens.increment(v.outputTokens());
+        r.queueDelay.record(v.queueDelayNs(), TimeUnit.NANOSECONDS);
+        if (v.firstArrived()) {
+            r.ttft.record(v.ttftNs(), TimeUnit.NANOSECONDS);
+            r.e2el.record(v.e2elNs(), TimeUnit.NANOSECONDS);
         }
-        if (m.getE2elNs() != null) {
-            r.e2el.record(m.getE2elNs(), TimeUnit.NANOSECONDS);
-        }
-        if (m.getTpotNs() != null) {
-            r.tpot.record(Math.round(m.getTpotNs()), TimeUnit.NANOSECONDS);
-        }
-        for (Long itlNs : m.getItlNs()) {
+        v.tpotNs().ifPresent(tpotNs -> r.tpot.record(Math.round(tpotNs), TimeUnit.NANOSECONDS));
+        for (long itlNs : v.itlNs()) {
             r.itl.record(itlNs, TimeUnit.NANOSECONDS);
         }
     }

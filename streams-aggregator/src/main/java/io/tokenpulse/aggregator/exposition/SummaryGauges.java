@@ -11,7 +11,7 @@ import java.math.BigDecimal;
 /**
  * A finished run's {@link RunSummary} as constant gauges under the run's tags, so a dashboard shows
  * vLLM's final block without reading Kafka. The values are the summary's own (scored once by
- * {@code results.RunScoring}); nothing is recomputed here. Names as scraped:
+ * {@code scoring.RunScoring}); nothing is recomputed here. Names as scraped:
  * <ul>
  *   <li>{@code tokenpulse_summary_requests{status="success|failure"}}, {@code tokenpulse_summary_duration_seconds},
  *       {@code tokenpulse_summary_tokens{kind="input|output"}};

@@ -12,7 +12,9 @@ import java.util.OptionalDouble;
 
 /**
  * Everything the run values and latency statistics need, gathered from finished requests: one per
- * window for the live view, or one per run (merged from the windows) for the final summary.
+ * window for the live view, and one per run for the final summary (built from the run's stored
+ * requests, not merged from its windows: a window counts a request by its finish, whereas the peak
+ * buckets count from the run's earliest send).
  *
  * <p>Mergeable ({@link #merge}) and serializable ({@link #toBytes}, {@link #fromBytes}) so a Kafka
  * Streams state store can keep it. Memory stays bounded: each latency metric keeps its samples exactly
@@ -93,7 +95,7 @@ public final class MetricsAccumulator {
         for (long sample : request.itlNsView()) {
             itl.add(sample);
         }
-        for (long event : request.eventNsView()) {
+        for (long event : request.eventNs()) {
             eventsPerSecond.add(SecondBuckets.bucketOf(event, originNs), 1);
         }
         // vLLM counts a request in every bucket from the one it was sent in to the one it ended in.

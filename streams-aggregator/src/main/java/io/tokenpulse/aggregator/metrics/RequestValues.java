@@ -4,44 +4,53 @@ import java.util.Arrays;
 import java.util.OptionalDouble;
 
 /**
- * The per-request values of METRICS.md (per-request values) in nanoseconds, computed by {@link #of}.
- * Failed requests carry their values too (vLLM's detailed lists show a failure's partial TTFT and
- * ITLs) but add nothing to the run's statistics.
+ * The per-request values of METRICS.md (per-request values) in nanoseconds: computed once from a
+ * request's raw timing by {@link #of}, then carried as they are (the aggregator's
+ * {@code records.RequestMetricsMapper} writes them to and reads them from a {@code RequestMetrics}
+ * record without computing anything again). Failed requests carry their values too (vLLM's detailed
+ * lists show a failure's partial TTFT and ITLs) but add nothing to the run's statistics.
  *
  * @param success        whether the request succeeded
- * @param sentNs         send time, kept for the concurrency buckets
- * @param lastNs         last data event, kept for the concurrency buckets
- * @param finishedNs     end of the request, kept for the run's duration
+ * @param sentNs         send time: the origin of TTFT, E2EL and the event times
+ * @param finishedNs     end of the request (last event, error or close), kept for the run's duration
  * @param queueDelayNs   extension: {@code sent - scheduled}
+ * @param firstArrived   whether a first streamed event arrived; without one TTFT is 0 and there are no
+ *                       ITL samples, and the request's record leaves TTFT and E2EL out
  * @param ttftNs         {@code first - sent}; 0 when no event arrived, as vLLM reports it
  * @param e2elNs         {@code last - sent}
- * @param tpotNs         {@code (E2EL - TTFT) / (n - 1)}, present only when {@code n > 1}
- * @param tokenLatencyNs {@code E2EL / n}, present only when {@code n > 0}
+ * @param tpotNs         {@code (E2EL - TTFT) / (n - 1)}, present only when {@code n > 1} (always for a
+ *                       successful request with {@code n > 1})
+ * @param tokenLatencyNs {@code E2EL / n}, present only when {@code n > 0} (always for a successful one)
  * @param itlNs          one sample per streamed event after the first, in stream order
- * @param eventNs        arrival of every streamed event, kept for the peak output buckets
  * @param promptTokens   input tokens
  * @param outputTokens   output tokens {@code n}
  */
-public record RequestValues(boolean success, long sentNs, long lastNs, long finishedNs, long queueDelayNs,
+public record RequestValues(boolean success, long sentNs, long finishedNs, long queueDelayNs, boolean firstArrived,
                             long ttftNs, long e2elNs, OptionalDouble tpotNs, OptionalDouble tokenLatencyNs,
-                            long[] itlNs, long[] eventNs, int promptTokens, int outputTokens) {
+                            long[] itlNs, int promptTokens, int outputTokens) {
 
     public RequestValues {
         if (queueDelayNs < 0 || ttftNs < 0 || e2elNs < ttftNs) {
             throw new IllegalArgumentException("need 0 <= queueDelayNs, 0 <= ttftNs <= e2elNs; got queue delay "
                     + queueDelayNs + ", TTFT " + ttftNs + ", E2EL " + e2elNs);
         }
-        if (lastNs < sentNs || finishedNs < lastNs) {
-            throw new IllegalArgumentException("need sentNs <= lastNs <= finishedNs, got " + sentNs + ", " + lastNs
-                    + ", " + finishedNs);
+        if (finishedNs < sentNs + e2elNs) {
+            throw new IllegalArgumentException("need sentNs + e2elNs <= finishedNs, got " + sentNs + " + " + e2elNs
+                    + " > " + finishedNs);
         }
         if (promptTokens < 0 || outputTokens < 0) {
             throw new IllegalArgumentException("token counts must be >= 0, got prompt " + promptTokens
                     + " and output " + outputTokens);
         }
-        if (tpotNs.isPresent() != (outputTokens > 1) || tokenLatencyNs.isPresent() != (outputTokens > 0)) {
+        if ((tpotNs.isPresent() && outputTokens <= 1) || (tokenLatencyNs.isPresent() && outputTokens <= 0)
+                || (success && (tpotNs.isPresent() != (outputTokens > 1)
+                        || tokenLatencyNs.isPresent() != (outputTokens > 0)))) {
             throw new IllegalArgumentException("TPOT exists only for n > 1 and token latency only for n > 0, n = "
                     + outputTokens);
+        }
+        if (!firstArrived && (ttftNs != 0 || itlNs.length > 0)) {
+            throw new IllegalArgumentException("without a first event TTFT is 0 and there are no ITL samples, got "
+                    + ttftNs + " and " + itlNs.length + " samples");
         }
         itlNs = itlNs.clone();
         for (long itl : itlNs) {
@@ -49,11 +58,10 @@ public record RequestValues(boolean success, long sentNs, long lastNs, long fini
                 throw new IllegalArgumentException("ITL samples must be >= 0, got " + itl);
             }
         }
-        eventNs = eventNs.clone();
     }
 
     /**
-     * Computes a request's values from its raw timing.
+     * Computes a request's values from its raw timing: the one place the differences are taken.
      *
      * @see "METRICS.md, Per-request values: rows TTFT, ITL samples, E2EL, TPOT, token latency, queue delay"
      */
@@ -68,8 +76,29 @@ public record RequestValues(boolean success, long sentNs, long lastNs, long fini
         int n = t.outputTokens();
         OptionalDouble tpotNs = n > 1 ? OptionalDouble.of((double) (e2elNs - ttftNs) / (n - 1)) : OptionalDouble.empty();
         OptionalDouble tokenLatencyNs = n > 0 ? OptionalDouble.of((double) e2elNs / n) : OptionalDouble.empty();
-        return new RequestValues(t.success(), t.sentNs(), t.lastNs(), t.finishedNs(), t.sentNs() - t.scheduledNs(),
-                ttftNs, e2elNs, tpotNs, tokenLatencyNs, itlNs, events, t.promptTokens(), n);
+        return new RequestValues(t.success(), t.sentNs(), t.finishedNs(), t.sentNs() - t.scheduledNs(),
+                events.length > 0, ttftNs, e2elNs, tpotNs, tokenLatencyNs, itlNs, t.promptTokens(), n);
+    }
+
+    /** The last data event: {@code sent + E2EL}, for the concurrency buckets. */
+    public long lastNs() {
+        return sentNs + e2elNs;
+    }
+
+    /**
+     * The arrival of every streamed event, {@code sent + TTFT} and then each ITL sample added, as vLLM
+     * rebuilds them for its peak buckets; empty when no event arrived.
+     */
+    public long[] eventNs() {
+        if (!firstArrived) {
+            return new long[0];
+        }
+        long[] events = new long[itlNs.length + 1];
+        events[0] = sentNs + ttftNs;
+        for (int i = 0; i < itlNs.length; i++) {
+            events[i + 1] = events[i] + itlNs[i];
+        }
+        return events;
     }
 
     /**
@@ -87,27 +116,17 @@ public record RequestValues(boolean success, long sentNs, long lastNs, long fini
         return itlNs.clone();
     }
 
-    /** A copy: the record keeps its own array. */
-    @Override
-    public long[] eventNs() {
-        return eventNs.clone();
-    }
-
-    /** Package-private views without copies, for the accumulator's hot path. */
+    /** A package-private view without a copy, for the accumulator's hot path. */
     long[] itlNsView() {
         return itlNs;
     }
 
-    long[] eventNsView() {
-        return eventNs;
-    }
-
     @Override
     public boolean equals(Object o) {
-        return o instanceof RequestValues v && success == v.success && sentNs == v.sentNs && lastNs == v.lastNs
-                && finishedNs == v.finishedNs && queueDelayNs == v.queueDelayNs && ttftNs == v.ttftNs
-                && e2elNs == v.e2elNs && tpotNs.equals(v.tpotNs) && tokenLatencyNs.equals(v.tokenLatencyNs)
-                && Arrays.equals(itlNs, v.itlNs) && Arrays.equals(eventNs, v.eventNs)
+        return o instanceof RequestValues v && success == v.success && sentNs == v.sentNs
+                && finishedNs == v.finishedNs && queueDelayNs == v.queueDelayNs && firstArrived == v.firstArrived
+                && ttftNs == v.ttftNs && e2elNs == v.e2elNs && tpotNs.equals(v.tpotNs)
+                && tokenLatencyNs.equals(v.tokenLatencyNs) && Arrays.equals(itlNs, v.itlNs)
                 && promptTokens == v.promptTokens && outputTokens == v.outputTokens;
     }
 

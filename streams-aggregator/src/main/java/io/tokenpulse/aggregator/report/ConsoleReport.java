@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.report;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.RunResult;
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -68,7 +69,7 @@ public final class ConsoleReport {
             decimal(text, "Mean " + section.label() + " (ms):", stats.meanMs());
             decimal(text, "Median " + section.label() + " (ms):", stats.medianMs());
             for (MetricStats.PercentileValue p : stats.percentiles()) {
-                decimal(text, "P" + PythonFloats.percentileWord(p.percentile()) + " " + section.label() + " (ms):",
+                decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + section.label() + " (ms):",
                         p.valueMs());
             }
         }
@@ -85,7 +86,7 @@ public final class ConsoleReport {
     }
 
     private static void decimal(StringBuilder text, String label, double value) {
-        line(text, label, PythonFloats.twoDecimals(value));
+        line(text, label, PythonFloat.twoDecimals(value));
     }
 
     // Python's "{:<40} {:<10}".format(label, value)

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.IOException;
 import java.util.Map;
 
@@ -50,7 +51,7 @@ final class PythonJson {
             } else if (value.isInfinite()) {
                 gen.writeRawValue(value > 0 ? "Infinity" : "-Infinity");
             } else {
-                gen.writeNumber(PythonFloats.repr(value));
+                gen.writeNumber(PythonFloat.repr(value));
             }
         }
     }
@@ -116,7 +117,7 @@ final class PythonJson {
             if (rate.isInfinite()) {
                 gen.writeString("inf");
             } else {
-                gen.writeNumber(PythonFloats.repr(rate));
+                gen.writeNumber(PythonFloat.repr(rate));
             }
         }
     }

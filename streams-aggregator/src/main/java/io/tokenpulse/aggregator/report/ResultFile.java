@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.report;
 
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ public final class ResultFile {
         String baseModelId = config.modelId().substring(config.modelId().lastIndexOf('/') + 1);
         String concurrency = config.maxConcurrency().isPresent()
                 ? "-concurrency" + config.maxConcurrency().getAsInt() : "";
-        return config.backend() + "-" + PythonFloats.repr(config.requestRate()) + "qps" + concurrency + "-"
+        return config.backend() + "-" + PythonFloat.repr(config.requestRate()) + "qps" + concurrency + "-"
                 + baseModelId + "-" + config.date() + ".json";
     }
 

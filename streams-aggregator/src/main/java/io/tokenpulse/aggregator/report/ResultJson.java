@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.RunResult;
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +104,7 @@ public record ResultJson(
             metricValues.put("median_" + key + "_ms", stats.medianMs());
             metricValues.put("std_" + key + "_ms", stats.stdMs());
             for (MetricStats.PercentileValue p : stats.percentiles()) {
-                metricValues.put("p" + PythonFloats.percentileWord(p.percentile()) + "_" + key + "_ms", p.valueMs());
+                metricValues.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
             }
         }
         return new ResultJson(config.date(), config.backend(), config.modelId(), config.tokenizerId(),

@@ -60,7 +60,7 @@ public final class AggregatorTopology {
     public static Topology build(Topics topics, StreamsSettings settings, TopologyListener listener) {
         StreamsBuilder builder = new StreamsBuilder();
         RequestJoin.stores().forEach(builder::addStateStore);
-        RunStage.stores().forEach(builder::addStateStore);
+        RunSummarizer.stores().forEach(builder::addStateStore);
         Serde<RequestMetrics> metricsSerde = StoreSerdes.avro(RequestMetrics.getClassSchema());
         Serde<RunEvent> runSerde = StoreSerdes.avro(RunEvent.getClassSchema());
 
@@ -80,19 +80,19 @@ public final class AggregatorTopology {
         // never complete expires after the join TTL (stream time) into the dead-letter topic.
         RequestJoin.Expiry expiry = new RequestJoin.Expiry(settings.joinStateTtl(), topics.requests(),
                 topics.chunks().name());
-        KStream<String, DeadLetters.Decoded<RequestMetrics>> joinedOrExpired = chunks
+        KStream<String, RequestJoin.Outcome> joinedOrExpired = chunks
                 .peek((key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
                 .process(() -> new RequestJoin.ChunkSide(expiry), Named.as("join-chunks"), RequestJoin.storeNames())
                 .merge(finishes.process(() -> new RequestJoin.FinishSide(expiry), Named.as("join-finishes"),
                         RequestJoin.storeNames()), Named.as("joined-requests"));
-        joinedOrExpired.filterNot((key, value) -> value.ok(), Named.as("join-expired"))
-                .mapValues(DeadLetters.Decoded::raw, Named.as("join-expired-bytes"))
+        joinedOrExpired.filter((key, value) -> value instanceof RequestJoin.Expired, Named.as("join-expired"))
+                .mapValues(value -> ((RequestJoin.Expired) value).deadLetter(), Named.as("join-expired-bytes"))
                 .to(topics.deadLetter().name(), produced("join-dead-letter-sink", topics.deadLetter()));
         KStream<String, RequestMetrics> joined = joinedOrExpired
-                .filter((key, value) -> value.ok(), Named.as("join-complete"))
-                .mapValues(DeadLetters.Decoded::value, Named.as("joined-metrics"));
+                .filter((key, value) -> value instanceof RequestJoin.Joined, Named.as("join-complete"))
+                .mapValues(value -> ((RequestJoin.Joined) value).metrics(), Named.as("joined-metrics"));
 
-        // The run stage needs a run's requests and its shard records on one partition: key both by
+        // The summarizer needs a run's requests and its shard records on one partition: key both by
         // run id through internal topics with the same partition count (the runs topic's own count
         // may differ from the request topics').
         KStream<String, RequestMetrics> requestsByRun = joined
@@ -107,22 +107,23 @@ public final class AggregatorTopology {
 
         // Per run: put epoch times on requests once their shard's start is known, keep them, and
         // summarize the run once every shard finished and every started request is in.
-        Map<String, KStream<String, SpecificRecord>> runStage = runsByRun
-                .processValues(RunStage.RunSide::new, Named.as("run-stage-runs"), RunStage.storeNames())
-                .merge(requestsByRun.processValues(RunStage.RequestSide::new, Named.as("run-stage-requests"),
-                        RunStage.storeNames()), Named.as("run-stage"))
+        Map<String, KStream<String, SpecificRecord>> runOutputs = runsByRun
+                .processValues(RunSummarizer.RunSide::new, Named.as("run-stage-runs"), RunSummarizer.storeNames())
+                .merge(requestsByRun.processValues(RunSummarizer.RequestSide::new, Named.as("run-stage-requests"),
+                        RunSummarizer.storeNames()), Named.as("run-stage"))
                 .split(Named.as("run-output-"))
                 .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
                 .defaultBranch(Branched.as("summaries"));
-        KStream<String, RequestMetrics> resolved = runStage.get("run-output-requests")
+        KStream<String, RequestMetrics> resolved = runOutputs.get("run-output-requests")
                 .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"))
                 .peek((runId, metrics) -> listener.onRequestMetrics(metrics), Named.as("observe-requests"));
-        KStream<String, RunSummary> summaries = runStage.get("run-output-summaries")
+        KStream<String, RunSummary> summaries = runOutputs.get("run-output-summaries")
                 .mapValues(value -> (RunSummary) value, Named.as("run-summaries"))
                 .peek((runId, summary) -> listener.onRunSummary(summary), Named.as("observe-summaries"));
 
         // Per-request output keeps the inputs' key, so a consumer can find one request.
-        resolved.selectKey((runId, metrics) -> requestKey(metrics), Named.as("key-request-metrics"))
+        resolved.selectKey((runId, metrics) -> Topics.requestKey(metrics.getRunId(), metrics.getRequestIndex()),
+                        Named.as("key-request-metrics"))
                 .to(topics.requestMetrics().name(), produced("request-metrics-sink", topics.requestMetrics()));
 
         // Live windows per run: a request counts in the window of its finish (its record timestamp);
@@ -139,7 +140,7 @@ public final class AggregatorTopology {
                 .peek((runId, window) -> listener.onWindowMetrics(window), Named.as("observe-windows"))
                 .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));
 
-        // Exactly one summary per run (the run stage deletes the run's state as it emits it).
+        // Exactly one summary per run (the summarizer deletes the run's state as it emits it).
         summaries.to(topics.runSummaries().name(), produced("run-summaries-sink", topics.runSummaries()));
 
         return builder.build();
@@ -160,10 +161,6 @@ public final class AggregatorTopology {
 
     private static boolean isFinish(RequestEvent event) {
         return event.getEvent() instanceof RequestFinished;
-    }
-
-    private static String requestKey(RequestMetrics metrics) {
-        return metrics.getRunId() + "/" + metrics.getRequestIndex();
     }
 
     private static <V> Produced<String, V> produced(String name, TopicSpec<V> topic) {

@@ -38,10 +38,7 @@ final class DeadLetters {
     private DeadLetters() {
     }
 
-    /**
-     * A value that goes on, or the raw bytes of one bound for the dead-letter topic (a value that
-     * could not be decoded, or join state that expired).
-     */
+    /** A decoded value that goes on, or the raw bytes of one that could not be decoded. */
     record Decoded<V>(V value, byte[] raw) {
         boolean ok() {
             return value != null;

@@ -43,8 +43,11 @@ import org.slf4j.LoggerFactory;
  * rewriting a list per chunk would write O(n^2) bytes to the changelog for a long answer.
  *
  * <p>The emitted record's {@code sent_epoch_ns} and {@code finished_epoch_ns} still hold offsets
- * from the shard's schedule start; {@link EpochResolver} adds the shard's anchor (it needs the
+ * from the shard's schedule start; {@link RunSummarizer} adds the shard's anchor (it needs the
  * run's records, which are keyed by run id).
+ *
+ * <p>A chunk's {@code offset_ns} is the only field of it the join keeps: its {@code gap_ns} is the
+ * difference of two offsets, which {@link RequestRecords} takes itself.
  */
 final class RequestJoin {
     static final String FINISHED_STORE = "request-finished";
@@ -58,6 +61,21 @@ final class RequestJoin {
     private static final Logger LOG = LoggerFactory.getLogger(RequestJoin.class);
 
     private RequestJoin() {
+    }
+
+    /** What the join emits for one request: its metrics, or the dead letter of its expired state. */
+    sealed interface Outcome permits Joined, Expired {
+    }
+
+    /** Every record of the request arrived: its metrics, times still relative to its shard. */
+    record Joined(RequestMetrics metrics) implements Outcome {
+    }
+
+    /**
+     * The request's state expired: the value for the dead-letter topic (the finish's bytes, or empty
+     * when only chunks were there); the reason is in the record's headers.
+     */
+    record Expired(byte[] deadLetter) implements Outcome {
     }
 
     /**
@@ -106,9 +124,9 @@ final class RequestJoin {
      * The state of the requests of one task, shared by the chunk side and the finish side. Emits a
      * request's metrics, or the dead letter of its expired state.
      */
-    private abstract static class Side<V> implements Processor<String, V, String, DeadLetters.Decoded<RequestMetrics>> {
+    private abstract static class Side<V> implements Processor<String, V, String, Outcome> {
         final Expiry expiry;
-        private ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context;
+        private ProcessorContext<String, Outcome> context;
         KeyValueStore<String, RequestEvent> finished;
         KeyValueStore<String, Long> offsetsNs;
         KeyValueStore<String, Integer> counts;
@@ -119,7 +137,7 @@ final class RequestJoin {
         }
 
         @Override
-        public void init(ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context) {
+        public void init(ProcessorContext<String, Outcome> context) {
             this.context = context;
             finished = context.getStateStore(FINISHED_STORE);
             offsetsNs = context.getStateStore(CHUNK_STORE);
@@ -151,8 +169,7 @@ final class RequestJoin {
             finished.delete(key);
             counts.delete(key);
             lastSeenMs.delete(key);
-            context.forward(new Record<>(key, new DeadLetters.Decoded<>(RequestRecords.metrics(event, eventOffsetNs), null),
-                    timestamp));
+            context.forward(new Record<>(key, new Joined(RequestRecords.metrics(event, eventOffsetNs)), timestamp));
         }
 
         private void expireOlderThanTtl(long streamTimeMs) {
@@ -194,7 +211,7 @@ final class RequestJoin {
             DeadLetters.sensor(context.metrics(), topic).record();
             RecordHeaders headers = new RecordHeaders();
             headers.add(DeadLetters.REASON, DeadLetters.utf8(reason)).add(DeadLetters.SOURCE_TOPIC, DeadLetters.utf8(topic));
-            context.forward(new Record<>(key, new DeadLetters.Decoded<RequestMetrics>(null, value), streamTimeMs, headers));
+            context.forward(new Record<>(key, new Expired(value), streamTimeMs, headers));
         }
 
         // Stream order comes from the zero-padded seq in the key; ITL is derived in metrics.
@@ -240,7 +257,7 @@ final class RequestJoin {
         }
 
         @Override
-        public void init(ProcessorContext<String, DeadLetters.Decoded<RequestMetrics>> context) {
+        public void init(ProcessorContext<String, Outcome> context) {
             super.init(context);
             scheduleExpiry();
         }

@@ -2,16 +2,16 @@ package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.aggregator.metrics.RequestTiming;
 import io.tokenpulse.aggregator.metrics.RequestValues;
+import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.OptionalDouble;
 
 /**
- * Maps a request's Avro records to its {@link RequestMetrics} through the metric package's
- * {@link RequestTiming} / {@link RequestValues}: the formulas live in {@code metrics}, only field
- * plumbing lives here. The way back, for scoring a run, is {@code results.RunScoring.timing}.
+ * Turns a request's finish and its chunks' arrival offsets into its {@link RequestMetrics}: the one
+ * place the per-request values are derived ({@link RequestValues#of}); they reach the record through
+ * {@link RequestMetricsMapper}, and every later step reads them back from the record the same way.
  */
 final class RequestRecords {
     private RequestRecords() {
@@ -19,8 +19,9 @@ final class RequestRecords {
 
     /**
      * The metrics of one finished request. {@code eventOffsetNs} are its chunks' {@code offset_ns}
-     * (ns after sent) in stream order. The epoch fields of the result still hold offsets from the
-     * shard's schedule start (see {@link EpochResolver}). A timing the metric math rejects
+     * (ns after sent) in stream order; with the finish's {@code sent_offset_ns} they give the event
+     * times on the shard's clock (ns after its schedule start), and so do the record's send and finish
+     * times until {@link RunSummarizer} re-anchors them on the epoch. A timing the metric math rejects
      * (e.g. events before the send) becomes a failed request whose error says why, so the run can
      * still complete.
      */
@@ -32,46 +33,27 @@ final class RequestRecords {
             eventNs[i] = sentNs + eventOffsetNs[i];
         }
         long lastNs = f.getLastNs() == null ? sentNs : sentNs + f.getLastNs();
-        RequestMetrics.Builder out = RequestMetrics.newBuilder()
+        long finishedNs = Math.max(f.getFinishedOffsetNs(), lastNs);
+        RequestValues values;
+        String error = f.getError();
+        try {
+            values = RequestValues.of(new RequestTiming(f.getSuccess(), f.getScheduledOffsetNs(), sentNs, eventNs,
+                    lastNs, finishedNs, f.getPromptLen(), f.getOutputTokens()));
+        } catch (IllegalArgumentException e) {
+            error = "impossible timing from the load generator: " + e.getMessage();
+            values = new RequestValues(false, sentNs, Math.max(finishedNs, sentNs), 0, false, 0, 0,
+                    OptionalDouble.empty(), OptionalDouble.empty(), new long[0], Math.max(0, f.getPromptLen()),
+                    Math.max(0, f.getOutputTokens()));
+        }
+        return RequestMetricsMapper.record(values)
                 .setRunId(event.getRunId())
                 .setShardIndex(event.getShardIndex())
                 .setRequestIndex(event.getRequestIndex())
                 .setRequestId(event.getRequestId())
                 .setHttpStatus(f.getHttpStatus())
-                .setPromptLen(f.getPromptLen())
-                .setOutputTokens(f.getOutputTokens())
+                .setError(error)
                 .setConnectNs(f.getConnectNs())
-                .setSentEpochNs(sentNs)
-                .setFinishedEpochNs(Math.max(f.getFinishedOffsetNs(), lastNs))
-                .setGeneratedText(f.getGeneratedText());
-        RequestValues v;
-        try {
-            v = RequestValues.of(new RequestTiming(f.getSuccess(), f.getScheduledOffsetNs(), sentNs, eventNs,
-                    lastNs, Math.max(f.getFinishedOffsetNs(), lastNs), f.getPromptLen(), f.getOutputTokens()));
-        } catch (IllegalArgumentException e) {
-            return out.setSuccess(false)
-                    .setError("impossible timing from the load generator: " + e.getMessage())
-                    .setQueueDelayNs(0)
-                    .setItlNs(List.of())
-                    .build();
-        }
-        boolean anyEvent = eventNs.length > 0;
-        return out.setSuccess(v.success())
-                .setError(f.getError())
-                .setTtftNs(anyEvent ? v.ttftNs() : null)
-                .setE2elNs(anyEvent ? v.e2elNs() : null)
-                .setTpotNs(v.tpotNs().isPresent() ? v.tpotNs().getAsDouble() : null)
-                .setTokenLatencyNs(v.tokenLatencyNs().isPresent() ? v.tokenLatencyNs().getAsDouble() : null)
-                .setQueueDelayNs(v.queueDelayNs())
-                .setItlNs(boxed(v.itlNs()))
+                .setGeneratedText(f.getGeneratedText())
                 .build();
-    }
-
-    private static List<Long> boxed(long[] values) {
-        List<Long> list = new ArrayList<>(values.length);
-        for (long v : values) {
-            list.add(v);
-        }
-        return list;
     }
 }

@@ -6,9 +6,8 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
-import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
-import io.tokenpulse.aggregator.results.RunScoring;
+import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
@@ -44,7 +43,7 @@ final class WindowRecords {
     }
 
     static MetricsAccumulator add(MetricsAccumulator window, RequestMetrics request) {
-        window.add(RequestValues.of(RunScoring.timing(request)));
+        window.add(RequestMetricsMapper.values(request));
         return window;
     }
 

@@ -48,6 +48,6 @@ class StoredWindowsTest {
     Optional<RunSummary> run = Optional.ofNullable(summary).map(s -> s.split("/"))
         .map(c -> summary(Long.parseLong(c[0]), Long.parseLong(c[1])));
 
-    assertThat(new RunResults.StoredWindows("r", stored, run).complete()).isEqualTo(complete);
+    assertThat(new StoredWindows("r", stored, run).complete()).isEqualTo(complete);
   }
 }

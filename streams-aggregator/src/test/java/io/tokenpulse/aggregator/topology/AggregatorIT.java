@@ -53,7 +53,7 @@ class AggregatorIT {
             Topics topics = Topics.create("it.", new SchemaRegistryClient(
                     SchemaRegistrySettings.of(registryServer.url().toString())), true);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-                // Three partitions for the request topics, one for runs: the run stage must cope.
+                // Three partitions for the request topics, one for runs: the summarizer must cope.
                 admin.createTopics(topics.all().stream()
                         .map(t -> new NewTopic(t.name(), t == topics.runs() ? 1 : 3, (short) 1)).toList())
                         .all().get();

@@ -35,7 +35,7 @@ class RequestJoinExpiryTest {
     @BeforeEach
     void start() {
         f = new TopologyFixture(stateDir);
-        f.runStarted(RUN, 0, 1, ANCHOR_NS);   // the run stage emits a request once its shard started
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);   // the summarizer emits a request once its shard started
     }
 
     @AfterEach

@@ -103,7 +103,7 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     static String key(String run, int index) {
-        return run + "/" + index;
+        return Topics.requestKey(run, index);
     }
 
     void started(String run, int shard, int index, long sentOffsetNs) {

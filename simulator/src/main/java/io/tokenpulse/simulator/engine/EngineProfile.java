@@ -1,0 +1,108 @@
+package io.tokenpulse.simulator.engine;
+
+/**
+ * The scheduler limits and cost constants of a simulated continuous-batching engine. One engine
+ * step costs
+ * <pre>
+ *   stepMs = stepBaseMs
+ *          + prefillMsPerToken * prefillTokens
+ *          + attentionMsPerTokenPair * sum(chunk * (contextBefore + chunk / 2))   over prefill chunks
+ *          + decodeMsPerSeq * decodeSeqs ^ decodeBatchExponent
+ *          + largeBatchMs * clamp((decodeSeqs - largeBatchFromSeqs) / (largeBatchToSeqs - largeBatchFromSeqs), 0, 1)
+ *          + contextMs * decodeContextTokens ^ contextExponent
+ * </pre>
+ * and a request waits {@code frontendMs} (the API server's parsing and tokenizing, which runs beside
+ * the engine) before it joins the queue. {@code docs/simulator.md} derives the {@link #DEFAULT}
+ * constants from seed {@code 001}.
+ *
+ * @param maxNumSeqs          most requests in the running batch (vLLM's --max-num-seqs)
+ * @param maxBatchedTokens    token budget of one step: one per decoding request plus prefill chunks
+ *                            (vLLM's --max-num-batched-tokens)
+ * @param chunkedPrefill      true: long prompts are split across steps and share steps with decodes;
+ *                            false: a step prefills whole prompts only, and decodes wait for it
+ * @param maxModelLen         context length: prompt plus output tokens may not exceed it
+ * @param largeBatchMs        extra cost of a step decoding many sequences: the real engine changes regime
+ *                            between {@code largeBatchFromSeqs} and {@code largeBatchToSeqs} decoding
+ *                            sequences (its decode throughput falls there), and the model ramps it in linearly
+ */
+public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunkedPrefill, int maxModelLen,
+                            double frontendMs, double stepBaseMs, double prefillMsPerToken,
+                            double attentionMsPerTokenPair, double decodeMsPerSeq, double decodeBatchExponent,
+                            double largeBatchMs, int largeBatchFromSeqs, int largeBatchToSeqs,
+                            double contextMs, double contextExponent) {
+
+    /** Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). */
+    public static final EngineProfile DEFAULT = new EngineProfile(256, 512, true, 131_072,
+            175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859, 0.345);
+
+    public EngineProfile {
+        if (maxNumSeqs < 1) {
+            throw new IllegalArgumentException("max-num-seqs must be >= 1, got " + maxNumSeqs);
+        }
+        if (maxBatchedTokens < maxNumSeqs) {
+            throw new IllegalArgumentException("max-num-batched-tokens (" + maxBatchedTokens
+                    + ") must be >= max-num-seqs (" + maxNumSeqs + "): every running request decodes one token per step");
+        }
+        if (maxModelLen < 2) {
+            throw new IllegalArgumentException("max-model-len must be >= 2, got " + maxModelLen);
+        }
+        if (largeBatchFromSeqs < 0 || largeBatchToSeqs <= largeBatchFromSeqs) {
+            throw new IllegalArgumentException("the large-batch ramp needs 0 <= from < to sequences, got "
+                    + largeBatchFromSeqs + " .. " + largeBatchToSeqs);
+        }
+        double[] costs = {frontendMs, stepBaseMs, prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq,
+                decodeBatchExponent, largeBatchMs, contextMs, contextExponent};
+        for (double cost : costs) {
+            if (!(cost >= 0) || Double.isInfinite(cost)) {
+                throw new IllegalArgumentException("engine cost constants must be finite and >= 0, got " + cost);
+            }
+        }
+    }
+
+    public EngineProfile withMaxNumSeqs(int seqs) {
+        return new EngineProfile(seqs, Math.max(maxBatchedTokens, seqs), chunkedPrefill, maxModelLen, frontendMs,
+                stepBaseMs, prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq, decodeBatchExponent,
+                largeBatchMs, largeBatchFromSeqs, largeBatchToSeqs, contextMs, contextExponent);
+    }
+
+    public EngineProfile withChunkedPrefill(boolean chunked) {
+        return new EngineProfile(maxNumSeqs, maxBatchedTokens, chunked, maxModelLen, frontendMs, stepBaseMs,
+                prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq, decodeBatchExponent, largeBatchMs,
+                largeBatchFromSeqs, largeBatchToSeqs, contextMs, contextExponent);
+    }
+
+    /** The same engine {@code factor} times faster: every time constant divided by it. */
+    public EngineProfile speedUp(double factor) {
+        if (!(factor > 0) || Double.isInfinite(factor)) {
+            throw new IllegalArgumentException("speedup must be a finite number > 0, got " + factor);
+        }
+        return new EngineProfile(maxNumSeqs, maxBatchedTokens, chunkedPrefill, maxModelLen, frontendMs / factor,
+                stepBaseMs / factor, prefillMsPerToken / factor, attentionMsPerTokenPair / factor,
+                decodeMsPerSeq / factor, decodeBatchExponent, largeBatchMs / factor, largeBatchFromSeqs,
+                largeBatchToSeqs, contextMs / factor, contextExponent);
+    }
+
+    /** Tokens one step may schedule; without chunked prefill a whole prompt must fit, as in vLLM. */
+    int stepTokenBudget() {
+        return chunkedPrefill ? maxBatchedTokens : Math.max(maxBatchedTokens, maxModelLen);
+    }
+
+    long frontendNs() {
+        return Math.round(frontendMs * 1e6);
+    }
+
+    /**
+     * @param attentionTokenPairs sum over prefill chunks of chunk * (context before it + chunk / 2):
+     *                            the query-key pairs causal attention computes
+     */
+    long stepNs(int prefillTokens, double attentionTokenPairs, int decodeSeqs, long decodeContextTokens) {
+        double ms = stepBaseMs
+                + prefillMsPerToken * prefillTokens
+                + attentionMsPerTokenPair * attentionTokenPairs
+                + (decodeSeqs == 0 ? 0 : decodeMsPerSeq * Math.pow(decodeSeqs, decodeBatchExponent))
+                + largeBatchMs * Math.min(1, Math.max(0,
+                        (decodeSeqs - largeBatchFromSeqs) / (double) (largeBatchToSeqs - largeBatchFromSeqs)))
+                + (decodeContextTokens == 0 ? 0 : contextMs * Math.pow(decodeContextTokens, contextExponent));
+        return Math.round(ms * 1e6);
+    }
+}

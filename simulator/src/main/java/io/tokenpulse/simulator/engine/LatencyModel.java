@@ -1,0 +1,19 @@
+package io.tokenpulse.simulator.engine;
+
+/**
+ * Decides when the simulator streams each token of a request. The server owns the wire format; a
+ * model only calls {@link Generation#emit} at the times it chooses, so a continuous-batching model
+ * can replace the deterministic one without touching the HTTP side.
+ *
+ * <p>Threading: {@link #generate} is called on the connection's event loop and must not block;
+ * schedule work on {@link Generation#scheduler()}.
+ */
+public interface LatencyModel {
+
+    /** Starts producing the tokens of one request; returns at once. */
+    void generate(Generation generation);
+
+    /** Called once when the server stops: releases the model's own threads, if it has any. */
+    default void close() {
+    }
+}

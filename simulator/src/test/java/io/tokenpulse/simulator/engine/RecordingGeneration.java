@@ -1,0 +1,70 @@
+package io.tokenpulse.simulator.engine;
+
+import java.util.concurrent.ScheduledExecutorService;
+
+/** A {@link Generation} that keeps the (virtual) time of each token and derives TTFT and TPOT from them. */
+final class RecordingGeneration implements Generation {
+
+    private final int promptTokens;
+    private final int maxTokens;
+    private final long receivedNs;
+    private final long[] tokenNs;
+    private int emitted;
+
+    RecordingGeneration(int promptTokens, int maxTokens, long receivedNs) {
+        this.promptTokens = promptTokens;
+        this.maxTokens = maxTokens;
+        this.receivedNs = receivedNs;
+        this.tokenNs = new long[maxTokens];
+    }
+
+    @Override
+    public String requestId() {
+        return "virtual";
+    }
+
+    @Override
+    public int promptTokens() {
+        return promptTokens;
+    }
+
+    @Override
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    @Override
+    public long receivedNs() {
+        return receivedNs;
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+        throw new UnsupportedOperationException("the batching model runs on its own clock");
+    }
+
+    @Override
+    public void emit(int tokens, long dueNs) {
+        for (int i = 0; i < tokens && emitted < maxTokens; i++) {
+            tokenNs[emitted++] = dueNs;
+        }
+    }
+
+    @Override
+    public boolean isDone() {
+        return emitted == maxTokens;
+    }
+
+    int emitted() {
+        return emitted;
+    }
+
+    double ttftMs() {
+        return (tokenNs[0] - receivedNs) / 1e6;
+    }
+
+    /** vLLM's TPOT: (latency - TTFT) / (output tokens - 1). */
+    double tpotMs() {
+        return (tokenNs[maxTokens - 1] - tokenNs[0]) / 1e6 / (maxTokens - 1);
+    }
+}

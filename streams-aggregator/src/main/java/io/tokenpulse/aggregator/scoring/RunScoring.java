@@ -1,0 +1,191 @@
+package io.tokenpulse.aggregator.scoring;
+
+import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.MetricPercentiles;
+import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.RunResult;
+import io.tokenpulse.aggregator.records.RequestMetricsMapper;
+import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RunFinished;
+import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.avro.RunSummary;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scores a run from its stored {@link RequestMetrics} records: the one path from those records to
+ * a {@link RunSummary}, used by the topology's summarizer and by {@code replay} (which re-scores with
+ * other options). The formulas live in {@code metrics}, and each record's values are read as stored
+ * ({@link RequestMetricsMapper}); this is the plumbing around them.
+ */
+public final class RunScoring {
+    private static final Logger LOG = LoggerFactory.getLogger(RunScoring.class);
+    // vLLM's result-file date: datetime.now().strftime("%Y%m%d-%H%M%S"), local time.
+    private static final DateTimeFormatter VLLM_DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private RunScoring() {
+    }
+
+    /**
+     * The options that decide what a run's score shows.
+     *
+     * @param selection   {@code --percentile-metrics}
+     * @param percentiles {@code --metric-percentiles}
+     * @param goodput     {@code --goodput}; {@link GoodputSlo#NONE} for none
+     */
+    public record Options(PercentileMetrics selection, MetricPercentiles percentiles, GoodputSlo goodput) {
+
+        /**
+         * The options the run was started with. The load generator validated them already; a record
+         * that still carries a bad one gets vLLM's default (goodput off) and a warning rather than a
+         * summary that never comes.
+         */
+        public static Options storedIn(String runId, RunStarted config) {
+            return new Options(storedSelection(runId, config), storedPercentiles(runId, config),
+                    storedGoodput(runId, config));
+        }
+    }
+
+    /**
+     * A run's values and statistics plus its failures.
+     *
+     * @param result the run values and the selected metrics' statistics
+     * @param errors failed requests by {@link FailureReasons#groupOf grouped reason}, sorted by it
+     */
+    public record Scored(RunResult result, Map<String, Long> errors) {
+        public Scored {
+            errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
+        }
+    }
+
+    /**
+     * Scores every request of a run. {@code requests} is opened twice (first for the earliest
+     * successful send, the origin of the peak buckets; then to add them), and each stream is closed
+     * after use, so a store iterator behind it is released.
+     *
+     * @param requests               the run's resolved request metrics (epoch times), any order
+     * @param scheduleStartEpochNs   the run's start: its duration counts from here
+     * @param lastShardFinishEpochNs the run's end when it has no requests
+     */
+    public static Scored score(Supplier<Stream<RequestMetrics>> requests, long scheduleStartEpochNs,
+                               long lastShardFinishEpochNs, Options options) {
+        long originNs;
+        try (Stream<RequestMetrics> all = requests.get()) {
+            originNs = all.filter(RequestMetrics::getSuccess).mapToLong(RequestMetrics::getSentEpochNs)
+                    .min().orElse(scheduleStartEpochNs);
+        }
+        MetricsAccumulator run = new MetricsAccumulator(originNs, options.goodput());
+        Map<String, Long> errors = new TreeMap<>();
+        try (Stream<RequestMetrics> all = requests.get()) {
+            all.forEach(m -> {
+                run.add(RequestMetricsMapper.values(m));
+                if (!m.getSuccess()) {
+                    errors.merge(FailureReasons.groupOf(m.getError()), 1L, Long::sum);
+                }
+            });
+        }
+        long endNs = run.lastFinishedNs() == Long.MIN_VALUE ? lastShardFinishEpochNs : run.lastFinishedNs();
+        // A run without requests can end the instant it starts; 1 ns keeps every rate at 0 instead of NaN.
+        long durationNs = Math.max(1, endNs - scheduleStartEpochNs);
+        RunResult result = RunResult.of(run, durationNs, options.selection(), options.percentiles());
+        return new Scored(result, errors);
+    }
+
+    /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
+    public static RunSummary summarize(String runId, RunShards shards, Supplier<Stream<RequestMetrics>> requests,
+                                       Options options) {
+        RunStarted config = shards.config();
+        Scored scored = score(requests, shards.scheduleStartEpochNs(), shards.lastShardFinishEpochNs(), options);
+        RunResult result = scored.result();
+        return RunSummary.newBuilder()
+                .setRunId(runId)
+                .setDate(VLLM_DATE.format(Instant.ofEpochSecond(0, shards.scheduleStartEpochNs())
+                        .atZone(ZoneId.systemDefault())))
+                .setBackend(config.getBackend())
+                .setModelId(config.getModelId())
+                .setTokenizerId(config.getTokenizerId())
+                .setNumPrompts(Math.toIntExact(shards.requestsStarted()))
+                .setRequestRate(config.getRequestRate())
+                .setBurstiness(config.getBurstiness())
+                .setMaxConcurrency(config.getMaxConcurrency())
+                .setDurationNs(result.durationNs())
+                .setCompleted(result.completed())
+                .setFailed(result.failed())
+                .setTotalInputTokens(result.totalInputTokens())
+                .setTotalOutputTokens(result.totalOutputTokens())
+                .setRequestThroughput(result.requestThroughput())
+                .setRequestGoodput(result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null)
+                .setOutputThroughput(result.outputThroughput())
+                .setTotalTokenThroughput(result.totalTokenThroughput())
+                .setMaxOutputTokensPerS(result.maxOutputTokensPerS())
+                .setMaxConcurrentRequests(result.maxConcurrentRequests())
+                .setItlExact(result.itlExact())
+                .setMetrics(result.metrics().stream().map(RunScoring::summary).toList())
+                .setErrors(scored.errors())
+                .setShards(shards.started().size())
+                .setRecordsNotDelivered(shards.finished().stream()
+                        .mapToLong(RunFinished::getRecordsNotDelivered).sum())
+                .setRecordsNotDeliveredByReason(shards.finished().stream()
+                        .flatMap(f -> f.getRecordsNotDeliveredByReason().entrySet().stream())
+                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue,
+                                Long::sum, TreeMap::new)))
+                .build();
+    }
+
+    private static MetricSummary summary(MetricStats stats) {
+        return MetricSummary.newBuilder()
+                .setMetric(stats.metric().key())
+                .setCount(stats.count())
+                .setMeanMs(stats.meanMs())
+                .setMedianMs(stats.medianMs())
+                .setStdMs(stats.stdMs())
+                .setPercentiles(stats.percentiles().stream()
+                        .map(p -> new PercentileValue(p.percentile(), p.valueMs()))
+                        .toList())
+                .build();
+    }
+
+    private static PercentileMetrics storedSelection(String runId, RunStarted config) {
+        try {
+            return PercentileMetrics.parse(config.getPercentileMetrics());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("run {}: {}; using {}", runId, e.getMessage(), PercentileMetrics.DEFAULT);
+            return PercentileMetrics.DEFAULT;
+        }
+    }
+
+    private static MetricPercentiles storedPercentiles(String runId, RunStarted config) {
+        try {
+            return MetricPercentiles.parse(config.getMetricPercentiles());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("run {}: {}; using {}", runId, e.getMessage(), MetricPercentiles.DEFAULT);
+            return MetricPercentiles.DEFAULT;
+        }
+    }
+
+    private static GoodputSlo storedGoodput(String runId, RunStarted config) {
+        if (config.getGoodput() == null || config.getGoodput().isBlank()) {
+            return GoodputSlo.NONE;
+        }
+        try {
+            return GoodputSlo.parse(List.of(config.getGoodput()));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("run {}: {}; goodput off", runId, e.getMessage());
+            return GoodputSlo.NONE;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.tokenpulse.aggregator.scoring;
+
+import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.RunFinished;
+import io.tokenpulse.schemas.avro.RunStarted;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every shard's RunStarted and RunFinished of one run, once all {@code shard_count} are in: what a
+ * run needs before it can be scored. Index {@code i} of each list belongs to shard {@code i}.
+ */
+public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
+    private static final Logger LOG = LoggerFactory.getLogger(RunShards.class);
+
+    public RunShards {
+        started = List.copyOf(started);
+        finished = List.copyOf(finished);
+        if (started.isEmpty() || started.size() != finished.size()) {
+            throw new IllegalArgumentException("need one RunStarted and one RunFinished per shard, got "
+                    + started.size() + " and " + finished.size());
+        }
+    }
+
+    /** The shards of {@code events} (one run's records, any order), or empty while any is missing. */
+    public static Optional<RunShards> ifComplete(List<RunEvent> events) {
+        return collect(events).complete();
+    }
+
+    /**
+     * What keeps {@code events} from being a complete run, e.g. {@code RunFinished of shard 1 of 2};
+     * empty when nothing is missing.
+     */
+    public static Optional<String> missing(List<RunEvent> events) {
+        Collected c = collect(events);
+        if (c.started.length == 0) {
+            return Optional.of("every RunStarted and RunFinished");
+        }
+        List<String> missing = new ArrayList<>();
+        for (int shard = 0; shard < c.started.length; shard++) {
+            if (c.started[shard] == null) {
+                missing.add("RunStarted of shard " + shard + " of " + c.started.length);
+            }
+            if (c.finished[shard] == null) {
+                missing.add("RunFinished of shard " + shard + " of " + c.started.length);
+            }
+        }
+        return missing.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", missing));
+    }
+
+    private record Collected(RunStarted[] started, RunFinished[] finished) {
+        Optional<RunShards> complete() {
+            for (int shard = 0; shard < started.length; shard++) {
+                if (started[shard] == null || finished[shard] == null) {
+                    return Optional.empty();
+                }
+            }
+            return started.length == 0 ? Optional.empty()
+                    : Optional.of(new RunShards(List.of(started), List.of(finished)));
+        }
+    }
+
+    private static Collected collect(List<RunEvent> events) {
+        int shardCount = events.isEmpty() ? 0 : events.get(0).getShardCount();
+        RunStarted[] started = new RunStarted[shardCount];
+        RunFinished[] finished = new RunFinished[shardCount];
+        for (RunEvent e : events) {
+            if (e.getShardIndex() < 0 || e.getShardIndex() >= shardCount) {
+                LOG.warn("run {}: shard {} outside 0..{}; ignored", e.getRunId(), e.getShardIndex(), shardCount - 1);
+            } else if (e.getEvent() instanceof RunStarted s) {
+                started[e.getShardIndex()] = s;
+            } else if (e.getEvent() instanceof RunFinished f) {
+                finished[e.getShardIndex()] = f;
+            }
+        }
+        return new Collected(started, finished);
+    }
+
+    /** Requests the shards announced, summed over shards. */
+    public long requestsStarted() {
+        return finished.stream().mapToLong(RunFinished::getRequestsStarted).sum();
+    }
+
+    /** The earliest shard's schedule start: the run's start, ns since the epoch. */
+    public long scheduleStartEpochNs() {
+        return started.stream().mapToLong(RunStarted::getScheduleStartEpochNs).min().orElseThrow();
+    }
+
+    /** The latest shard's finish, ns since the epoch. */
+    public long lastShardFinishEpochNs() {
+        return finished.stream().mapToLong(RunFinished::getFinishedEpochNs).max().orElseThrow();
+    }
+
+    /** Every shard carries the whole configuration; shard 0's is taken. */
+    public RunStarted config() {
+        return started.get(0);
+    }
+}
