@@ -1,6 +1,9 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.platform.Platform;
+import io.tokenpulse.schemas.Topics;
+import io.tokenpulse.schemas.registry.SchemaRegistryClient;
+import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -15,7 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * for runs whose load generators and aggregator are separate processes.
  */
 @Command(name = "platform", mixinStandardHelpOptions = true,
-    description = "Start the embedded Kafka broker and Schema Registry on 127.0.0.1 until Ctrl-C.")
+    description = "Start the embedded Kafka broker and Schema Registry (TokenPulse's schemas registered) on 127.0.0.1 until Ctrl-C.")
 final class PlatformCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -46,6 +49,12 @@ final class PlatformCommand implements Callable<Integer> {
     } catch (IllegalStateException e) {
       throw UserError.failure(e.getMessage());
     }
+    try {
+      registerSchemas(platform);
+    } catch (RuntimeException e) {
+      platform.close();
+      throw UserError.failure("cannot register TokenPulse's schemas in the local registry: " + e.getMessage());
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     // Ctrl-C and SIGTERM run shutdown hooks: stop cleanly so the next start needs no recovery.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -60,5 +69,16 @@ final class PlatformCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Our platform carries our schemas, so the flags printed above work as they are for {@code aggregate}
+   * and {@code bench} (which, against a given registry, only look schemas up unless told
+   * {@code --auto-register-schemas}). Registering is idempotent: the same schema keeps its id on a
+   * restart, and a newer version must pass the registry's compatibility check.
+   */
+  private static void registerSchemas(Platform platform) {
+    SchemaRegistryClient registry = new SchemaRegistryClient(SchemaRegistrySettings.of(platform.registryUrl().toString()));
+    Topics.create(registry, true).resolveSchemaIds();
   }
 }

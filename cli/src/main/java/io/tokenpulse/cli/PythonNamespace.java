@@ -4,6 +4,7 @@ import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
@@ -61,7 +62,14 @@ final class PythonNamespace {
       case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
       case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
       case "nan" -> Double.NaN;
-      default -> Double.valueOf(t);
+      default -> {
+        try {
+          yield Double.valueOf(t);
+        } catch (NumberFormatException e) {
+          // picocli prints this after "Invalid value for option '--flag': "
+          throw new CommandLine.TypeConversionException("'" + text + "' is not a number; write e.g. 2, 0.5 or inf");
+        }
+      }
     };
   }
 }

@@ -9,6 +9,10 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +28,43 @@ final class RunReport {
   record ResultOptions(boolean save, boolean detailed, boolean append, Optional<Path> dir,
       Optional<String> filename, Map<String, String> metadata) {
 
-    /** From the flags as given; a malformed --metadata pair fails with a one-line message. */
+    /**
+     * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
+     * written when a file is asked for, fails with a one-line message (before the run, not after it).
+     */
     static ResultOptions of(boolean save, boolean detailed, boolean append, String dir, String filename,
         List<String> metadata) {
-      return new ResultOptions(save, detailed, append, Optional.ofNullable(dir).map(Path::of),
+      ResultOptions options = new ResultOptions(save, detailed, append, Optional.ofNullable(dir).map(Path::of),
           Optional.ofNullable(filename), ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+      if (options.anyFile()) {
+        checkWritable(options.dir());
+      }
+      return options;
+    }
+
+    private static void checkWritable(Optional<Path> dir) {
+      Path target = dir.orElse(Path.of("")).toAbsolutePath();
+      String flag = dir.isPresent() ? "--result-dir " + dir.get() : "the current directory " + target;
+      try {
+        // vLLM creates --result-dir too, but only when it saves, after the run
+        Files.createDirectories(target);
+      } catch (IOException e) {
+        throw new IllegalArgumentException(flag + " cannot be created (" + describe(e)
+            + "); pass a --result-dir you can write to");
+      }
+      if (!Files.isWritable(target)) {
+        throw new IllegalArgumentException(flag + " is not writable; pass a --result-dir you can write to");
+      }
+    }
+
+    private static String describe(IOException e) {
+      if (e instanceof FileAlreadyExistsException) {
+        return "a file of that name exists";
+      }
+      if (e instanceof AccessDeniedException) {
+        return "permission denied";
+      }
+      return e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason() : String.valueOf(e.getMessage());
     }
 
     boolean anyFile() {

@@ -19,7 +19,7 @@ public final class TokenPulse implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--verbose", scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors (and more log output).")
+      description = "Print stack traces of errors and the libraries' warnings (Kafka, DJL) that are hidden by default.")
   boolean verbose;
 
   @Override
@@ -40,11 +40,18 @@ public final class TokenPulse implements Runnable {
     // Python's float() spelling, as vLLM's flags take it: inf, Infinity, nan.
     cmd.registerConverter(Double.class, PythonNamespace::parsePythonFloat);
     cmd.registerConverter(Double.TYPE, PythonNamespace::parsePythonFloat);
+    cmd.setExecutionStrategy(parseResult -> {
+      if (top.verbose) {
+        Logging.showLibraryWarnings();
+      }
+      return new CommandLine.RunLast().execute(parseResult);
+    });
     cmd.setParameterExceptionHandler((ex, args) -> {
       CommandLine failed = ex.getCommandLine();
       PrintWriter err = failed.getErr();
-      err.println(failed.getCommandName() + ": " + ex.getMessage());
-      err.println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
+      // one line, like every other mistake the user can fix
+      err.println(failed.getCommandName() + ": " + ex.getMessage()
+          + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
       return failed.getCommandSpec().exitCodeOnInvalidInput();
     });
     cmd.setExecutionExceptionHandler((ex, failed, parseResult) -> {

@@ -3,6 +3,8 @@ package io.tokenpulse.producer.dataset;
 import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +89,10 @@ final class SonnetDataset implements Dataset {
     private static List<String> readLines(Path path) {
         String text;
         try {
-            text = new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
+            // strict, as Python's open() in vLLM: a binary file is refused, not read as U+FFFD characters
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("--dataset-path " + path + " is not UTF-8 text; pass the sonnet text file", e);
         } catch (IOException e) {
             throw new IllegalArgumentException("--dataset-path " + path + " cannot be read ("
                     + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);

@@ -110,6 +110,16 @@ class SonnetDatasetTest {
     }
 
     @Test
+    void binaryFileIsRejectedAsNotText(@TempDir Path dir) throws IOException {
+        // 0xC3 0x28: a UTF-8 lead byte followed by a byte that cannot continue it
+        Path binary = Files.write(dir.resolve("model.bin"), new byte[] {0x00, (byte) 0xC3, 0x28, (byte) 0xFF, '\n'});
+
+        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", binary, PromptStyle.COMPLETION,
+                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+                .hasMessage("--dataset-path " + binary + " is not UTF-8 text; pass the sonnet text file");
+    }
+
+    @Test
     void emptyFileIsRejected(@TempDir Path dir) throws IOException {
         Path empty = Files.writeString(dir.resolve("empty.txt"), "");
 
