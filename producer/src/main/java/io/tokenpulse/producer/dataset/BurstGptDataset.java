@@ -1,7 +1,8 @@
 package io.tokenpulse.producer.dataset;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -71,21 +72,21 @@ final class BurstGptDataset implements Dataset {
                 .enable(CsvParser.Feature.WRAP_AS_ARRAY, CsvParser.Feature.SKIP_EMPTY_LINES).build();
         List<int[]> usable = new ArrayList<>();
         int rows = 0;
-        try (MappingIterator<String[]> lines = csv.readerFor(String[].class).readValues(file.toFile())) {
-            if (!lines.hasNextValue()) {
+        try (JsonParser parser = csv.createParser(file.toFile())) {
+            parser.nextToken(); // the array of records that WRAP_AS_ARRAY puts around the file
+            Row header = Row.next(parser);
+            if (header == null) {
                 throw layout(file, "it is empty; expected the header " + HEADER);
             }
-            List<String> header = Arrays.stream(lines.nextValue()).map(String::strip).toList();
-            int model = column(file, header, MODEL);
-            int request = column(file, header, REQUEST_TOKENS);
-            int response = column(file, header, RESPONSE_TOKENS);
-            while (lines.hasNextValue()) {
-                String[] row = lines.nextValue();
-                long line = lines.getCurrentLocation().getLineNr();
+            List<String> names = header.cells().stream().map(String::strip).toList();
+            int model = column(file, names, MODEL);
+            int request = column(file, names, REQUEST_TOKENS);
+            int response = column(file, names, RESPONSE_TOKENS);
+            for (Row row = Row.next(parser); row != null; row = Row.next(parser)) {
                 rows++;
-                int responseLen = wholeNumber(file, line, row, response, RESPONSE_TOKENS);
-                if (cell(file, line, row, model).strip().equals(USED_MODEL) && responseLen > 0) {
-                    usable.add(new int[] {wholeNumber(file, line, row, request, REQUEST_TOKENS), responseLen});
+                int responseLen = wholeNumber(file, row, response, RESPONSE_TOKENS);
+                if (cell(file, row, model).strip().equals(USED_MODEL) && responseLen > 0) {
+                    usable.add(new int[] {wholeNumber(file, row, request, REQUEST_TOKENS), responseLen});
                 }
             }
         } catch (JsonProcessingException e) {
@@ -110,19 +111,40 @@ final class BurstGptDataset implements Dataset {
         return at;
     }
 
-    private static String cell(Path file, long line, String[] row, int column) {
-        if (column >= row.length) {
-            throw layout(file, "line " + line + " has " + row.length + " cells; expected " + HEADER);
+    private static String cell(Path file, Row row, int column) {
+        if (column >= row.cells().size()) {
+            throw layout(file, "line " + row.line() + " has " + row.cells().size() + " cells; expected " + HEADER);
         }
-        return row[column];
+        return row.cells().get(column);
     }
 
-    private static int wholeNumber(Path file, long line, String[] row, int column, String name) {
-        String value = cell(file, line, row, column).strip();
+    private static int wholeNumber(Path file, Row row, int column, String name) {
+        String value = cell(file, row, column).strip();
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw layout(file, "line " + line + ": '" + name + "' is '" + value + "'; expected a whole number");
+            throw layout(file, "line " + row.line() + ": '" + name + "' is '" + value + "'; expected a whole number");
+        }
+    }
+
+    /** One CSV record and the line it starts on. */
+    private record Row(long line, List<String> cells) {
+
+        /** The next record, or null at the end of the file. */
+        static Row next(JsonParser parser) throws IOException {
+            if (parser.nextToken() != JsonToken.START_ARRAY) {
+                return null;
+            }
+            // The record's array token has no place in the file; its first cell's is the record's line.
+            long line = -1;
+            List<String> cells = new ArrayList<>();
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                if (cells.isEmpty()) {
+                    line = parser.currentTokenLocation().getLineNr();
+                }
+                cells.add(parser.getText());
+            }
+            return new Row(line, cells);
         }
     }
 
