@@ -91,7 +91,7 @@ final class BurstGptDataset implements Dataset {
             }
         } catch (JsonProcessingException e) {
             throw layout(file, "line " + e.getLocation().getLineNr() + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+                    + DatasetFile.jsonProblem(e));
         } catch (IOException e) {
             throw DatasetFile.unreadable(file, e);
         }

@@ -98,7 +98,7 @@ final class CustomDataset implements Dataset {
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw layout(file, "line " + number + " is not JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
+            throw layout(file, "line " + number + " is not JSON (" + DatasetFile.jsonProblem(e)
                     + "); expected " + LAYOUT);
         }
         JsonNode prompt = node.get("prompt");

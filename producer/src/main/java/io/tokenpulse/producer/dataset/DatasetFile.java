@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.dataset;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -24,5 +25,12 @@ final class DatasetFile {
     static IllegalArgumentException unreadable(Path path, IOException e) {
         return new IllegalArgumentException("--dataset-path " + path + " cannot be read ("
                 + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+    }
+
+    /** Jackson's complaint on one short line, without the parser's source description. */
+    static String jsonProblem(JsonProcessingException e) {
+        String message = e.getOriginalMessage().lines().findFirst().orElse("");
+        int marker = message.indexOf(" (start marker at");
+        return marker < 0 ? message : message.substring(0, marker);
     }
 }

@@ -94,7 +94,7 @@ final class ShareGptDataset implements Dataset {
             }
         } catch (JsonProcessingException e) {
             throw layout(file, "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage().lines().findFirst().orElse("")
+                    + e.getLocation().getColumnNr() + ": " + DatasetFile.jsonProblem(e)
                     + "); expected " + LAYOUT);
         } catch (IOException e) {
             throw DatasetFile.unreadable(file, e);
