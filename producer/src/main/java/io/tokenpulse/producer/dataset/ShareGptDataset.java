@@ -71,7 +71,8 @@ final class ShareGptDataset implements Dataset {
      *
      * @throws IllegalArgumentException with one line naming the file, the entry and what was
      *     expected: no path, unreadable file, not JSON, not ShareGPT's layout, no entry with two
-     *     turns, an image for a backend other than {@code openai-chat}, an image file that is missing
+     *     turns, an image for a backend other than {@code openai-chat}, an image file that is missing,
+     *     no conversation that passes the filters
      */
     static ShareGptDataset load(DatasetOptions options, Tokenizer tokenizer) {
         Path file = DatasetFile.required(options.datasetPath(), NAME, "/path/to/ShareGPT_V3_unfiltered_cleaned_split.json");
@@ -102,7 +103,9 @@ final class ShareGptDataset implements Dataset {
         if (conversations.isEmpty()) {
             throw layout(file, "none of its " + entries + " entries has two or more conversation turns; expected " + LAYOUT);
         }
-        return new ShareGptDataset(file, tokenizer, options, conversations, entries);
+        ShareGptDataset dataset = new ShareGptDataset(file, tokenizer, options, conversations, entries);
+        dataset.requireOneValid();
+        return dataset;
     }
 
     /** The entry's first two turns, or null when it has fewer (vLLM drops those silently). */
@@ -197,21 +200,41 @@ final class ShareGptDataset implements Dataset {
             }
             looked++;
             int promptLen = InputIds.count(tokenizer, conversation.prompt());
-            int completionLen = outputLen != null ? outputLen : InputIds.count(tokenizer, conversation.completion());
+            int completionLen = outputLen(conversation);
             if (filter.keep(promptLen, completionLen)) {
                 valid.add(new SampledRequest(prompt(conversation), promptLen, completionLen, valid.size()));
             }
         }
-        String counts = NAME + ": " + file + ": " + entriesRead + " entries, " + (entriesRead - conversations.size())
-                + " with fewer than 2 turns dropped; of " + looked + " tokenized, dropped: " + filter.droppedSummary();
-        if (valid.isEmpty() && numRequests > 0) {
-            throw new IllegalArgumentException(counts + "; no conversation is left to send: give a file with"
-                    + " prompts of " + SequenceFilter.MIN_LEN + " to " + SequenceFilter.MAX_PROMPT_LEN + " tokens"
-                    + (outputLen == null ? ", or --sharegpt-output-len to skip the completion's check" : ""));
-        }
         List<SampledRequest> requests = Oversampling.fill(valid, numRequests, seed, fileSampling.noOversample());
-        return new Drawn(requests, counts + "; sampled " + valid.size()
+        return new Drawn(requests, counts(looked, filter) + "; sampled " + valid.size()
                 + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
+    }
+
+    /**
+     * Tokenizes entries in file order until one passes the filters, so that a file with none fails
+     * before the run; which entries pass does not depend on the seed.
+     */
+    private void requireOneValid() {
+        SequenceFilter filter = new SequenceFilter(outputLen != null);
+        int looked = 0;
+        for (Conversation conversation : conversations) {
+            looked++;
+            if (filter.keep(InputIds.count(tokenizer, conversation.prompt()), outputLen(conversation))) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException(counts(looked, filter) + "; no conversation is left to send: give a file"
+                + " with prompts of " + SequenceFilter.MIN_LEN + " to " + SequenceFilter.MAX_PROMPT_LEN + " tokens"
+                + (outputLen == null ? ", or --sharegpt-output-len to skip the completion's check" : ""));
+    }
+
+    private int outputLen(Conversation conversation) {
+        return outputLen != null ? outputLen : InputIds.count(tokenizer, conversation.completion());
+    }
+
+    private String counts(int looked, SequenceFilter filter) {
+        return NAME + ": " + file + ": " + entriesRead + " entries, " + (entriesRead - conversations.size())
+                + " with fewer than 2 turns dropped; of " + looked + " tokenized, dropped: " + filter.droppedSummary();
     }
 
     private Prompt prompt(Conversation conversation) {

@@ -230,12 +230,10 @@ class ShareGptDatasetTest {
     }
 
     @Test
-    void nothingLeftAfterFilteringIsAnErrorNotAnEmptyRun() throws IOException {
+    void nothingLeftAfterFilteringIsAnErrorBeforeTheRunNotAnEmptyRun() throws IOException {
         Path tooShort = dir.resolve("too-short.json");
         JSON.writeValue(tooShort.toFile(), List.of(entry("Hi", "Hello there, how are you doing?"), entry("Yo", "No.")));
-        ShareGptDataset dataset = load(options(tooShort, PromptStyle.COMPLETION, null, false, false));
-
-        assertThatThrownBy(() -> dataset.sample(10, 0))
+        assertThatThrownBy(() -> load(options(tooShort, PromptStyle.COMPLETION, null, false, false)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("sharegpt: " + tooShort + ": 2 entries, 0 with fewer than 2 turns dropped; of 2 tokenized,"
                         + " dropped: 2 prompt under 4 tokens; no conversation is left to send: give a file with prompts"
