@@ -16,14 +16,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tokenpulse bench --simulate} on the file datasets (sharegpt, burstgpt, custom): small
- * files written here, the embedded broker and registry, the deterministic simulator, the block and
- * the result JSON. Token totals are counted here with the tokenizer of the simulator's default
+ * {@code tokenpulse bench --simulate} on the sharegpt dataset: small files written here, the
+ * embedded broker and registry, the deterministic simulator, the block and the result JSON
+ * ({@link ShippedJarDatasetsIT} runs burstgpt and custom through the jar). Token totals are counted here with the tokenizer of the simulator's default
  * model, as vLLM counts them ({@code len(tokenizer(text).input_ids)}: OPT adds one {@code </s>} to
  * every sequence), which is also what the simulator reports as {@code usage.prompt_tokens}.
  */
@@ -109,41 +108,5 @@ class BenchDatasetsIT {
     int completionLen = inputIds("It is a small grey cat sitting on a warm windowsill.");
     assertThat(json.get("completed").asInt()).isEqualTo(5);
     assertThat(json.get("total_output_tokens").asInt()).isEqualTo(5 * completionLen);
-  }
-
-  @Test
-  void burstgptSendsTheRowsLengths() throws IOException {
-    Path file = Files.writeString(dir.resolve("burstgpt.csv"), """
-        Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type
-        5,ChatGPT,472,18,490,Conversation log
-        45,GPT-4,12,3,15,Conversation log
-        118,GPT-4,57,7,64,API log
-        200,GPT-4,999,0,999,Conversation log
-        301,GPT-4,230,5,235,Conversation log
-        """);
-
-    JsonNode json = bench("it-burstgpt", "--dataset-name", "burstgpt", "--dataset-path", file.toString(),
-        "--num-prompts", "3");
-
-    assertThat(json.get("completed").asInt()).isEqualTo(3);
-    assertThat(json.get("total_input_tokens").asInt()).isEqualTo(12 + 57 + 230 + 3 * opt.numSpecialTokensToAdd());
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(3 + 7 + 5);
-  }
-
-  @Test
-  void customTakesOutputTokensFromTheFileWithMinusOne() throws IOException {
-    Path file = Files.write(dir.resolve("prompts.jsonl"), Stream.of(
-        "{\"prompt\": \"What is the capital of India?\", \"output_tokens\": 4}",
-        "{\"prompt\": \"What is the capital of Iran?\", \"output_tokens\": 9}",
-        "{\"prompt\": \"Name three rivers in Europe.\", \"output_tokens\": 2}").toList());
-
-    // OPT's tokenizer has no chat template: skipped with current vLLM's spelling of the flag.
-    JsonNode json = bench("it-custom", "--dataset-name", "custom", "--dataset-path", file.toString(),
-        "--num-prompts", "3", "--custom-output-len", "-1", "--skip-chat-template");
-
-    assertThat(json.get("completed").asInt()).isEqualTo(3);
-    assertThat(json.get("total_input_tokens").asInt()).isEqualTo(Stream.of("What is the capital of India?",
-        "What is the capital of Iran?", "Name three rivers in Europe.").mapToInt(this::inputIds).sum());
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(4 + 9 + 2);
   }
 }
