@@ -59,7 +59,7 @@ final class BenchCommand implements Callable<Integer> {
       description = "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
   String datasetName;
 
-  @Option(names = "--dataset-path", description = "Path to the sharegpt/sonnet dataset.")
+  @Option(names = "--dataset-path", description = "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text) or custom (JSONL) dataset.")
   String datasetPath;
 
   @Option(names = "--max-concurrency", description = "Maximum number of concurrent requests.")
@@ -118,12 +118,22 @@ final class BenchCommand implements Callable<Integer> {
       description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el.")
   List<String> goodput;
 
-  @Option(names = "--custom-output-len", defaultValue = "256") int customOutputLen;
-  @Option(names = "--custom-skip-chat-template") boolean customSkipChatTemplate;
+  @Option(names = "--custom-output-len", defaultValue = "256",
+      description = "Output tokens of every custom dataset request; -1 takes each line's output_tokens (default: ${DEFAULT-VALUE}).")
+  int customOutputLen;
+
+  // current vLLM's spelling is --skip-chat-template; the longest name is the Namespace key.
+  @Option(names = {"--custom-skip-chat-template", "--skip-chat-template"},
+      description = "Send and count custom dataset prompts as written, without the chat template.")
+  boolean customSkipChatTemplate;
+
   @Option(names = "--sonnet-input-len", defaultValue = "550") int sonnetInputLen;
   @Option(names = "--sonnet-output-len", defaultValue = "150") int sonnetOutputLen;
   @Option(names = "--sonnet-prefix-len", defaultValue = "200") int sonnetPrefixLen;
-  @Option(names = "--sharegpt-output-len") Integer sharegptOutputLen;
+  @Option(names = "--sharegpt-output-len",
+      description = "Output tokens of every sharegpt request instead of the conversation's second turn's length.")
+  Integer sharegptOutputLen;
+
   @Option(names = "--random-input-len", defaultValue = "1024") int randomInputLen;
   @Option(names = "--random-output-len", defaultValue = "128") int randomOutputLen;
   @Option(names = "--random-range-ratio", defaultValue = "0.0") double randomRangeRatio;
@@ -144,6 +154,16 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--lora-modules", arity = "1..*", description = "LoRA module names; each request picks one at random.")
   List<String> loraModules;
+
+  // Current vLLM's dataset flags, after the old client's so that its Namespace prefix stays the same.
+
+  @Option(names = "--disable-shuffle",
+      description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
+  boolean disableShuffle;
+
+  @Option(names = "--no-oversample",
+      description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
+  boolean noOversample;
 
   // ---- TokenPulse's own options (after vLLM's, so vLLM's Namespace prefix stays the same) ----
 
@@ -294,7 +314,10 @@ final class BenchCommand implements Callable<Integer> {
     DatasetOptions dataset = new DatasetOptions(datasetName, datasetPath == null ? null : Path.of(datasetPath),
         target.promptStyle(),
         new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
-        new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen));
+        new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
+        new DatasetOptions.ShareGpt(sharegptOutputLen),
+        new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
+        new DatasetOptions.FileSampling(disableShuffle, noOversample));
     Datasets.create(dataset, loaded); // an unknown dataset or unreadable file fails before anything starts
     ArrivalSettings arrivals = rampUpStrategy == null
         ? ArrivalSettings.constant(requestRate, burstiness, seed)

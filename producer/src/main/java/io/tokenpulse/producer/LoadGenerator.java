@@ -141,7 +141,7 @@ public final class LoadGenerator {
         // vLLM sends the test request without a request id; one is required here, so it gets a
         // name that cannot be mistaken for a request index.
         client.send(streamRequest(backend.buildRequest(backendSettings,
-                new PromptRequest(requestIdPrefix + "test", promptText(sample.prompt()), sample.expectedOutputLen()))),
+                promptRequest(requestIdPrefix + "test", sample))),
                 probe);
         RequestOutcome outcome;
         try {
@@ -196,8 +196,8 @@ public final class LoadGenerator {
             try {
                 dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                     String requestId = settings.requestId(request.index());
-                    StreamRequest http = streamRequest(backend.buildRequest(backendSettings, new PromptRequest(
-                            requestId, promptText(request.sample().prompt()), request.sample().expectedOutputLen())));
+                    StreamRequest http = streamRequest(backend.buildRequest(backendSettings,
+                            promptRequest(requestId, request.sample())));
                     return permitNs -> {
                         tally.requestStarted();
                         long launchedNs = System.nanoTime();
@@ -372,12 +372,14 @@ public final class LoadGenerator {
         return new StreamRequest(call.uri(), headers, call.body());
     }
 
-    /** The text the backend sends; chat prompts are one user message (see {@code PromptStyle}). */
-    private static String promptText(Prompt prompt) {
-        if (prompt instanceof Prompt.Text text) {
-            return text.text();
+    /** What the backend sends; chat prompts are one user message (see {@code PromptStyle}), maybe with images. */
+    private static PromptRequest promptRequest(String requestId, SampledRequest sample) {
+        if (sample.prompt() instanceof Prompt.Text text) {
+            return new PromptRequest(requestId, text.text(), sample.expectedOutputLen());
         }
-        return ((Prompt.Chat) prompt).messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
+        Prompt.Chat chat = (Prompt.Chat) sample.prompt();
+        String text = chat.messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
+        return new PromptRequest(requestId, text, sample.expectedOutputLen(), chat.imageUrls());
     }
 
     private static Map<String, Long> sortedByCount(Map<String, Long> reasons) {

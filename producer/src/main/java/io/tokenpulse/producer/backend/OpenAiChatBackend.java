@@ -6,7 +6,8 @@ import java.io.IOException;
 /**
  * OpenAI Chat Completions ({@code /v1/chat/completions}) as vLLM's
  * {@code async_request_openai_chat_completions} speaks it: the prompt as one user message of
- * text content, {@code max_completion_tokens}, text from {@code delta.content}.
+ * text content (followed by the dataset's images as {@code image_url} parts), {@code max_completion_tokens},
+ * text from {@code delta.content}.
  */
 final class OpenAiChatBackend extends OpenAiBackend {
 
@@ -34,6 +35,14 @@ final class OpenAiChatBackend extends OpenAiBackend {
         json.writeStringField("type", "text");
         json.writeStringField("text", request.prompt());
         json.writeEndObject();
+        for (String url : request.imageUrls()) {
+            json.writeStartObject();
+            json.writeStringField("type", "image_url");
+            json.writeObjectFieldStart("image_url");
+            json.writeStringField("url", url);
+            json.writeEndObject();
+            json.writeEndObject();
+        }
         json.writeEndArray();
         json.writeEndObject();
         json.writeEndArray();

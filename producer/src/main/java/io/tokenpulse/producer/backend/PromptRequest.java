@@ -1,13 +1,17 @@
 package io.tokenpulse.producer.backend;
 
+import java.util.List;
+
 /**
  * One benchmark request's own values.
  *
  * @param requestId sent as {@code x-request-id}, so server logs can be matched to records
  * @param prompt the prompt text as the dataset produced it
  * @param maxTokens output tokens asked for ({@code max_tokens} / {@code max_completion_tokens})
+ * @param imageUrls images to send with the prompt ({@code http(s):} or {@code data:} URLs); only the
+ *     {@code openai-chat} backend sends them, as vLLM's client does
  */
-public record PromptRequest(String requestId, String prompt, int maxTokens) {
+public record PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls) {
 
     public PromptRequest {
         if (requestId == null || requestId.isBlank()) {
@@ -20,5 +24,11 @@ public record PromptRequest(String requestId, String prompt, int maxTokens) {
             throw new IllegalArgumentException(
                     "output length must be >= 1, got " + maxTokens + " (request " + requestId + ")");
         }
+        imageUrls = List.copyOf(imageUrls);
+    }
+
+    /** A text-only prompt. */
+    public PromptRequest(String requestId, String prompt, int maxTokens) {
+        this(requestId, prompt, maxTokens, List.of());
     }
 }

@@ -11,14 +11,27 @@ import java.util.Objects;
  * @param promptStyle whether the backend takes text or chat messages
  * @param random {@code --random-*} flags
  * @param sonnet {@code --sonnet-*} flags
+ * @param shareGpt {@code --sharegpt-output-len}
+ * @param custom {@code --custom-*} flags
+ * @param fileSampling how entries of a dataset file are ordered and topped up ({@code --disable-shuffle},
+ *     {@code --no-oversample})
  */
-public record DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
+public record DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet,
+                             ShareGpt shareGpt, Custom custom, FileSampling fileSampling) {
 
     public DatasetOptions {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(promptStyle, "promptStyle");
         Objects.requireNonNull(random, "random");
         Objects.requireNonNull(sonnet, "sonnet");
+        Objects.requireNonNull(shareGpt, "shareGpt");
+        Objects.requireNonNull(custom, "custom");
+        Objects.requireNonNull(fileSampling, "fileSampling");
+    }
+
+    /** The synthetic datasets' flags, every file dataset's at vLLM's defaults. */
+    public DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
+        this(name, datasetPath, promptStyle, random, sonnet, ShareGpt.DEFAULTS, Custom.DEFAULTS, FileSampling.DEFAULTS);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */
@@ -58,5 +71,55 @@ public record DatasetOptions(String name, Path datasetPath, PromptStyle promptSt
                 throw new IllegalArgumentException("--sonnet-prefix-len must be >= 0, got " + prefixLen);
             }
         }
+    }
+
+    /**
+     * {@code --sharegpt-output-len}.
+     *
+     * @param outputLen tokens asked of every request, or null to ask for the length of the
+     *     conversation's second turn (vLLM's default)
+     */
+    public record ShareGpt(Integer outputLen) {
+
+        public static final ShareGpt DEFAULTS = new ShareGpt(null);
+
+        public ShareGpt {
+            if (outputLen != null && outputLen < 1) {
+                throw new IllegalArgumentException("--sharegpt-output-len must be >= 1, got " + outputLen);
+            }
+        }
+    }
+
+    /**
+     * {@code --custom-output-len}, {@code --custom-skip-chat-template} (also spelled {@code --skip-chat-template}).
+     *
+     * @param outputLen tokens asked of every request, or {@value #FROM_FILE} to take each line's {@code output_tokens}
+     * @param skipChatTemplate send and count the prompt as written instead of through the chat template
+     */
+    public record Custom(int outputLen, boolean skipChatTemplate) {
+
+        /** vLLM's value of {@code --custom-output-len} that means "each line's {@code output_tokens}". */
+        public static final int FROM_FILE = -1;
+
+        public static final Custom DEFAULTS = new Custom(256, false);
+
+        public Custom {
+            if (outputLen != FROM_FILE && outputLen < 1) {
+                throw new IllegalArgumentException("--custom-output-len must be >= 1, or -1 to take each line's"
+                        + " output_tokens, got " + outputLen);
+            }
+        }
+    }
+
+    /**
+     * How the entries of a dataset file become requests (current vLLM's flags).
+     *
+     * @param disableShuffle {@code --disable-shuffle}: take entries in file order instead of a seeded shuffle
+     * @param noOversample {@code --no-oversample}: when fewer entries pass the filters than
+     *     {@code --num-prompts}, send only those instead of drawing repeats
+     */
+    public record FileSampling(boolean disableShuffle, boolean noOversample) {
+
+        public static final FileSampling DEFAULTS = new FileSampling(false, false);
     }
 }

@@ -13,14 +13,17 @@ public final class Datasets {
     private static final Map<String, BiFunction<DatasetOptions, Tokenizer, Dataset>> SUPPORTED = new LinkedHashMap<>();
 
     static {
+        SUPPORTED.put(ShareGptDataset.NAME, (options, tokenizer) -> ShareGptDataset.load(options, tokenizer));
+        SUPPORTED.put(BurstGptDataset.NAME, (options, tokenizer) -> BurstGptDataset.load(options, tokenizer));
         SUPPORTED.put(RandomDataset.NAME, (options, tokenizer) ->
                 new RandomDataset(tokenizer, options.random(), options.promptStyle()));
         SUPPORTED.put(SonnetDataset.NAME, (options, tokenizer) ->
                 SonnetDataset.load(options.datasetPath(), tokenizer, options.sonnet(), options.promptStyle()));
+        SUPPORTED.put(CustomDataset.NAME, (options, tokenizer) -> CustomDataset.load(options, tokenizer));
     }
 
     // vLLM's other --dataset-name choices, recognised so that the message says "not yet", not "unknown".
-    private static final List<String> NOT_YET_SUPPORTED = List.of("sharegpt", "burstgpt", "hf", "custom");
+    private static final List<String> NOT_YET_SUPPORTED = List.of("hf");
 
     private Datasets() {
     }

@@ -14,13 +14,24 @@ public sealed interface Prompt {
         }
     }
 
-    /** Chat messages ({@code messages} of a chat completions request); the server applies its template. */
-    record Chat(List<ChatMessage> messages) implements Prompt {
+    /**
+     * Chat messages ({@code messages} of a chat completions request); the server applies its template.
+     *
+     * @param imageUrls images sent after the text of the last message, as OpenAI {@code image_url}
+     *     content (an {@code http(s):} or {@code data:} URL each); only chat backends take images
+     */
+    record Chat(List<ChatMessage> messages, List<String> imageUrls) implements Prompt {
         public Chat {
             messages = List.copyOf(messages);
+            imageUrls = List.copyOf(imageUrls);
             if (messages.isEmpty()) {
                 throw new IllegalArgumentException("a chat prompt needs at least one message");
             }
+        }
+
+        /** Messages without images. */
+        public Chat(List<ChatMessage> messages) {
+            this(messages, List.of());
         }
     }
 

@@ -3,9 +3,7 @@ package io.tokenpulse.producer.dataset;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +36,7 @@ final class RandomDataset implements Dataset {
         this.tokenizer = tokenizer;
         this.flags = flags;
         this.style = style;
-        Set<Integer> special = tokenizer.specialTokenIds();
-        this.allowedIds = IntStream.range(0, tokenizer.vocabSize()).filter(id -> !special.contains(id)).toArray();
+        this.allowedIds = TokenSequencePrompt.allowedIds(tokenizer);
         int realInputLen = Math.max(0, flags.inputLen() - tokenizer.numSpecialTokensToAdd());
         double ratio = flags.rangeRatio();
         this.inputLow = (int) Math.floor(realInputLen * (1 - ratio));

@@ -71,9 +71,7 @@ final class SonnetDataset implements Dataset {
      *     or when the tokenizer has no chat template
      */
     static SonnetDataset load(Path datasetPath, Tokenizer tokenizer, DatasetOptions.Sonnet flags, PromptStyle style) {
-        if (datasetPath == null) {
-            throw new IllegalArgumentException("the sonnet dataset needs --dataset-path /path/to/sonnet.txt");
-        }
+        DatasetFile.required(datasetPath, NAME, "/path/to/sonnet.txt");
         if (!tokenizer.hasChatTemplate()) {
             throw new IllegalArgumentException("the sonnet dataset needs a tokenizer with a chat template; '"
                     + tokenizer.id() + "' has none: pass --tokenizer with a tokenizer_config.json that has chat_template");
@@ -94,8 +92,7 @@ final class SonnetDataset implements Dataset {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("--dataset-path " + path + " is not UTF-8 text; pass the sonnet text file", e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("--dataset-path " + path + " cannot be read ("
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+            throw DatasetFile.unreadable(path, e);
         }
         List<String> lines = new ArrayList<>();
         int start = 0;
@@ -148,8 +145,7 @@ final class SonnetDataset implements Dataset {
         return tokenizer.applyChatTemplate(List.of(ChatMessage.user(userText)), true);
     }
 
-    /** vLLM counts with {@code tokenizer(text).input_ids}, which includes the special tokens added. */
     private int countWithSpecialTokens(String text) {
-        return tokenizer.countTokens(text) + tokenizer.numSpecialTokensToAdd();
+        return InputIds.count(tokenizer, text);
     }
 }

@@ -2,7 +2,9 @@ package io.tokenpulse.producer.dataset;
 
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 /**
  * Turns token ids into prompt text that re-encodes to a wanted number of tokens, as vLLM's
@@ -18,6 +20,12 @@ record TokenSequencePrompt(String text, int tokenCount) {
     // vLLM stops after 10 and logs the mismatch; with Qwen3 that left 1 prompt in 1000 (1024 tokens,
     // seed 0) one token long, while 50 made all 2000 tried exact. Only misfits pay for the retries.
     static final int MAX_RETRIES = 50;
+
+    /** The ids a synthetic prompt is made of: the base vocabulary without special tokens. */
+    static int[] allowedIds(Tokenizer tokenizer) {
+        Set<Integer> special = tokenizer.specialTokenIds();
+        return IntStream.range(0, tokenizer.vocabSize()).filter(id -> !special.contains(id)).toArray();
+    }
 
     /**
      * @param allowedIds the ids to top up from (the vocabulary without special tokens)

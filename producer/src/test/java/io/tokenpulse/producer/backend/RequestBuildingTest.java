@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.producer.backend.BackendSettings.Sampling;
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +69,20 @@ class RequestBuildingTest {
                  "messages": [{"role": "user", "content": [{"type": "text", "text": "Say \\"hi\\" in 日本語"}]}],
                  "temperature": 0.0, "max_completion_tokens": 128, "stream": true,
                  "stream_options": {"include_usage": true}, "ignore_eos": true, "top_p": 0.95}""");
+    }
+
+    @Test
+    void chatSendsADatasetsImagesAsImageUrlPartsAfterTheText() throws Exception {
+        PromptRequest withImage = new PromptRequest("bench-8", "What is in this picture?", 64,
+                List.of("data:image/png;base64,iVBORw0KGgo=", "https://example.com/cat.jpg"));
+
+        HttpCall call = Backends.get("openai-chat").buildRequest(settings(CHAT, null), withImage);
+
+        assertThat(MAPPER.readTree(call.body()).get("messages")).isEqualTo(MAPPER.readTree("""
+                [{"role": "user", "content": [
+                  {"type": "text", "text": "What is in this picture?"},
+                  {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                  {"type": "image_url", "image_url": {"url": "https://example.com/cat.jpg"}}]}]"""));
     }
 
     @Test

@@ -7,7 +7,7 @@ import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DatasetsTest {
 
@@ -18,22 +18,34 @@ class DatasetsTest {
 
     @Test
     void registryListsTheSupportedNames() {
-        assertThat(Datasets.names()).containsExactly("random", "sonnet");
+        assertThat(Datasets.names()).containsExactly("sharegpt", "burstgpt", "random", "sonnet", "custom");
+    }
+
+    @Test
+    void vllmDatasetsWeLackAreNotSupportedYet() {
+        assertThatThrownBy(() -> Datasets.create(named("hf"), null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dataset hf is not supported yet; supported: sharegpt, burstgpt, random, sonnet, custom");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sharegpt", "burstgpt", "hf", "custom"})
-    void vllmDatasetsWeLackAreNotSupportedYet(String name) {
+    @CsvSource({
+        "sharegpt, /path/to/ShareGPT_V3_unfiltered_cleaned_split.json",
+        "burstgpt, /path/to/BurstGPT_without_fails_2.csv",
+        "sonnet,   /path/to/sonnet.txt",
+        "custom,   /path/to/prompts.jsonl",
+    })
+    void fileDatasetsWithoutAPathSayWhichFlagToGive(String name, String example) {
         assertThatThrownBy(() -> Datasets.create(named(name), null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("dataset " + name + " is not supported yet; supported: random, sonnet");
+                .hasMessage("the " + name + " dataset needs --dataset-path " + example);
     }
 
     @Test
     void unknownNameListsTheChoices() {
         assertThatThrownBy(() -> Datasets.create(named("poems"), null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown --dataset-name 'poems'; choose one of: random, sonnet");
+                .hasMessage("unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom");
     }
 
     @Test

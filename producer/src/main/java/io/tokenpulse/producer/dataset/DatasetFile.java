@@ -1,0 +1,36 @@
+package io.tokenpulse.producer.dataset;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** The {@code --dataset-path} checks every file dataset shares, with the same one-line messages. */
+final class DatasetFile {
+
+    private DatasetFile() {
+    }
+
+    /**
+     * @param example what a path for this dataset looks like, for the message
+     * @throws IllegalArgumentException when {@code path} is null
+     */
+    static Path required(Path path, String datasetName, String example) {
+        if (path == null) {
+            throw new IllegalArgumentException("the " + datasetName + " dataset needs --dataset-path " + example);
+        }
+        return path;
+    }
+
+    /** A missing, unreadable or directory path, named with what went wrong. */
+    static IllegalArgumentException unreadable(Path path, IOException e) {
+        return new IllegalArgumentException("--dataset-path " + path + " cannot be read ("
+                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+    }
+
+    /** Jackson's complaint on one short line, without the parser's source description. */
+    static String jsonProblem(JsonProcessingException e) {
+        String message = e.getOriginalMessage().lines().findFirst().orElse("");
+        int marker = message.indexOf(" (start marker at");
+        return marker < 0 ? message : message.substring(0, marker);
+    }
+}
