@@ -121,10 +121,14 @@ final class BurstGptDataset implements Dataset {
     private static int wholeNumber(Path file, Row row, int column, String name) {
         String value = cell(file, row, column).strip();
         try {
-            return Integer.parseInt(value);
+            int number = Integer.parseInt(value);
+            if (number >= 0) {
+                return number;
+            }
         } catch (NumberFormatException e) {
-            throw layout(file, "line " + row.line() + ": '" + name + "' is '" + value + "'; expected a whole number");
+            // reported below
         }
+        throw layout(file, "line " + row.line() + ": '" + name + "' is '" + value + "'; expected a whole number >= 0");
     }
 
     /** One CSV record and the line it starts on. */

@@ -119,7 +119,9 @@ class BurstGptDatasetTest {
         "no response column | 'Timestamp,Model,Request tokens,Total tokens\n1,GPT-4,3,9\n'"
             + " | is not a BurstGPT CSV: its header has no 'Response tokens' column; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
         "not a number       | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,3,9\n2,GPT-4,many,9\n'"
-            + " | is not a BurstGPT CSV: line 3: 'Request tokens' is 'many'; expected a whole number",
+            + " | is not a BurstGPT CSV: line 3: 'Request tokens' is 'many'; expected a whole number >= 0",
+        "negative tokens    | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,-3,9\n'"
+            + " | is not a BurstGPT CSV: line 2: 'Request tokens' is '-3'; expected a whole number >= 0",
         "short row          | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4\n'"
             + " | is not a BurstGPT CSV: line 2 has 2 cells; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
         "empty              | ''"
