@@ -8,13 +8,13 @@ import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
-import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
@@ -22,17 +22,20 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * One {@code tokenpulse bench} run, start to end: pipeline (embedded or given), aggregator
- * in-process on the embedded platform, load, then the report read back from the run-summary topic.
- * It lives in {@code cli} because it is the one place that may join the load generator and the
- * aggregator: those two modules only meet through Kafka.
+ * One {@code tokenpulse bench} run on a pipeline (embedded or given): {@link #start} brings up the
+ * in-process aggregator (embedded platform only), /metrics, the result reader and the publisher;
+ * {@link #execute} sends the load and returns the {@link Result} read back from the run-summary and
+ * request-metrics topics; the caller prints it, then closes the run. It lives in {@code cli} because
+ * it is the one place that may join the load generator and the aggregator: those two modules only
+ * meet through Kafka.
  */
-final class BenchRun {
+final class BenchRun implements AutoCloseable {
 
   /**
    * What the run does beyond the load itself.
@@ -49,71 +52,122 @@ final class BenchRun {
   record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
       MetricsOptions metrics, WindowOptions windows, Path chart, boolean profile) {}
 
+  /**
+   * What the run produced, for the command to print: the summary and request metrics as the
+   * aggregator wrote them, and the load generator's own counts.
+   */
+  record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load) {}
+
   /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
-  private static final Duration CHART_WAIT = Duration.ofSeconds(10);
+  static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
   /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
   private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
 
-  private BenchRun() {}
+  private final Plan plan;
+  private final Pipeline pipeline;
+  private final PrintStream out;
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private MetricsEndpoint endpoint;
+  private AggregatorMeters meters;
+  private Aggregator aggregator;
+  private RunResults results;
+  private EventPublisher publisher;
+  private Profiler profiler;
+  private boolean summarized;
 
-  static int run(Plan plan, Pipeline pipeline, Tokenizer tokenizer, PrintStream out)
-      throws IOException, InterruptedException {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Aggregator aggregator = null;
-    AggregatorMeters meters = null;
-    // One endpoint serves the aggregator's and the load generator's meters.
-    MetricsEndpoint endpoint = plan.metrics().startOrNull(registry);
+  private BenchRun(Plan plan, Pipeline pipeline, PrintStream out) {
+    this.plan = plan;
+    this.pipeline = pipeline;
+    this.out = out;
+  }
+
+  /**
+   * Starts everything the run needs before its first request: /metrics, the in-process aggregator on
+   * the embedded platform, the reader of the run's results, the publisher, and the profiler.
+   */
+  static BenchRun start(Plan plan, Pipeline pipeline, PrintStream out) throws IOException, InterruptedException {
+    BenchRun run = new BenchRun(plan, pipeline, out);
     try {
-      if (pipeline.embedded()) {
-        // One command, one process: the aggregator runs beside the load generator.
-        meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-        aggregator = Aggregator.start(pipeline.topics(),
-            plan.windows().applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-                .withStateDir(pipeline.dataDir().resolve("streams"))),
-            pipeline.clientProperties(), meters);
-        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+      run.open();
+      return run;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      run.close();
+      throw e;
+    }
+  }
+
+  private void open() throws IOException, InterruptedException {
+    // One endpoint serves the aggregator's and the load generator's meters.
+    endpoint = plan.metrics().startOrNull(registry);
+    if (pipeline.embedded()) {
+      // One command, one process: the aggregator runs beside the load generator.
+      meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+      aggregator = Aggregator.start(pipeline.topics(),
+          plan.windows().applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+              .withStateDir(pipeline.dataDir().resolve("streams"))),
+          pipeline.clientProperties(), meters);
+      meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+    }
+    results = RunResults.open(pipeline.topics(), pipeline.clientProperties(), plan.load().runId(),
+        Instant.now().minusSeconds(60), plan.report().detailed());
+    publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics());
+    if (plan.profile()) {
+      profiler = new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out);
+      profiler.start();
+    }
+  }
+
+  /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
+  Result execute(Tokenizer tokenizer) throws InterruptedException {
+    LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
+    Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+    if (summary.isEmpty()) {
+      throw UserError.failure(noSummary(plan, pipeline, load));
+    }
+    summarized = true;
+    return new Result(summary.get(), results.requests(), load);
+  }
+
+  /**
+   * After the report: lets a scraper see the summary gauges, stops the profiler (vLLM stops it after
+   * printing), then closes what {@link #start} opened.
+   */
+  @Override
+  public void close() {
+    try {
+      if (summarized && endpoint != null) {
+        // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
+        endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
       }
-      Instant since = Instant.now().minusSeconds(60);
-      try (RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(),
-              plan.load().runId(), since, plan.report().detailed());
-           EventPublisher publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics())) {
-        Profiler profiler = plan.profile()
-            ? new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out) : null;
-        if (profiler != null) {
-          profiler.start();
-        }
-        try {
-          LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
-          Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
-          if (summary.isEmpty()) {
-            throw UserError.failure(noSummary(plan, pipeline, load));
-          }
-          RunReport.print(summary.get(), results.requests(), plan.report(), out);
-          if (plan.chart() != null) {
-            ChartFile.save(pipeline, plan.load().runId(), plan.chart(), RunChart.DEFAULT_SIZE, CHART_WAIT, out);
-          }
-          if (endpoint != null) {
-            // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
-            endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
-          }
-          return 0;
-        } finally {
-          if (profiler != null) {
-            profiler.stop(); // after the report, as vLLM stops it after printing
-          }
-        }
+      if (profiler != null) {
+        profiler.stop();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
-      if (aggregator != null) {
-        aggregator.close();
+      closeAll(publisher, results, aggregator, meters, endpoint);
+    }
+  }
+
+  private static void closeAll(AutoCloseable... resources) {
+    RuntimeException failure = null;
+    for (AutoCloseable resource : resources) {
+      if (resource == null) {
+        continue;
       }
-      if (meters != null) {
-        meters.close();
+      try {
+        resource.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        } else {
+          failure.addSuppressed(e);
+        }
       }
-      if (endpoint != null) {
-        endpoint.close();
-      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 

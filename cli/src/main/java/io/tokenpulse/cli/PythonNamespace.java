@@ -16,11 +16,22 @@ import picocli.CommandLine.Model.OptionSpec;
 final class PythonNamespace {
   private PythonNamespace() {}
 
-  static String format(CommandSpec spec) {
-    return spec.options().stream()
-        .filter(o -> !o.usageHelp() && !o.versionHelp())
+  /** The Namespace line, attributes named in {@code order} first and in that order, then the rest as declared. */
+  static String format(CommandSpec spec, List<String> order) {
+    return options(spec, order).stream()
         .map(o -> attributeName(o) + "=" + repr(attributeName(o), o.getValue()))
         .collect(Collectors.joining(", ", "Namespace(", ")"));
+  }
+
+  /** The command's options without --help/--version, in {@code order} (by attribute name), then as declared. */
+  static List<OptionSpec> options(CommandSpec spec, List<String> order) {
+    return spec.options().stream()
+        .filter(o -> !o.usageHelp() && !o.versionHelp())
+        .sorted(java.util.Comparator.comparingInt(o -> {
+          int at = order.indexOf(attributeName(o));
+          return at < 0 ? order.size() : at; // a stable sort keeps the rest in declaration order
+        }))
+        .toList();
   }
 
   static String attributeName(OptionSpec option) {

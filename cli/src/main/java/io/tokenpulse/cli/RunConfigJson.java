@@ -16,10 +16,10 @@ final class RunConfigJson {
 
   private RunConfigJson() {}
 
-  static String of(CommandSpec spec) {
+  /** The options in the Namespace line's order. */
+  static String of(CommandSpec spec, java.util.List<String> order) {
     Map<String, Object> options = new LinkedHashMap<>();
-    spec.options().stream()
-        .filter(o -> !o.usageHelp() && !o.versionHelp())
+    PythonNamespace.options(spec, order)
         .forEach(o -> options.put(PythonNamespace.attributeName(o), redact(PythonNamespace.attributeName(o), o.getValue())));
     try {
       return JSON.writeValueAsString(options);

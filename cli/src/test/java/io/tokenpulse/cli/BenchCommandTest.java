@@ -29,7 +29,7 @@ class BenchCommandTest {
         "--burstiness", "1.0", "--seed", "0", "--ignore-eos",
         "--percentile-metrics", "ttft,tpot,itl,e2el,token_latency", "--metric-percentiles", "99",
         "--temperature", "0.0");
-    String line = PythonNamespace.format(parsed.subcommand().commandSpec());
+    String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
 
     // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
     // custom dataset's options (seed 002, a later version, has them); ours has all.
@@ -44,7 +44,7 @@ class BenchCommandTest {
     CommandLine.ParseResult parsed = TokenPulse.newCommandLine().parseArgs("bench",
         "--kafka-property", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule password=\"hunter2\";",
         "--schema-registry-basic-auth", "me:hunter2");
-    String line = PythonNamespace.format(parsed.subcommand().commandSpec());
+    String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
     assertThat(line).doesNotContain("hunter2").contains("'sasl.jaas.config': '<redacted>'");
   }
 

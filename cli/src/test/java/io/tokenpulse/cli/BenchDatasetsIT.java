@@ -32,7 +32,7 @@ class BenchDatasetsIT {
 
   @TempDir Path dir;
 
-  private final Tokenizer opt = new TokenizerLoader(Path.of("no-hub-cache")).load(BenchCommand.SIMULATED_MODEL);
+  private final Tokenizer opt = new TokenizerLoader(Path.of("no-hub-cache")).load(TargetOptions.SIMULATED_MODEL);
 
   private int inputIds(String text) {
     return opt.countTokens(text) + opt.numSpecialTokensToAdd();
