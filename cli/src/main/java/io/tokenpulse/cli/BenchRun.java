@@ -120,7 +120,7 @@ final class BenchRun implements AutoCloseable {
 
   /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
   Result execute(Tokenizer tokenizer) throws InterruptedException {
-    LoadResult load = LoadGenerator.run(plan.load(), publisher, tokenizer, out, registry);
+    LoadResult load = new LoadGenerator(publisher, tokenizer, out).withMeters(registry).run(plan.load());
     Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
     if (summary.isEmpty()) {
       throw UserError.failure(noSummary(plan, pipeline, load));

@@ -60,8 +60,10 @@ class BenchCommandIT {
     assertThat(json.get("itls").get(0)).hasSize(7);
     assertThat(json.get("output_lens").get(29).asInt()).isEqualTo(8);
     assertThat(json.has("p99_e2el_ms")).isTrue();
-    // The deterministic simulator waits 20 ms between tokens: ITL is close to it, never below.
-    assertThat(json.get("median_itl_ms").asDouble()).isBetween(19.0, 30.0);
+    // The deterministic simulator waits 20 ms between tokens, so the median ITL is about 20 ms. On a
+    // starved machine a late read shortens the next gap (16.8 ms was seen at load 7 on 2 cores); the
+    // bounds still catch a wrong unit or a wrong pairing of events.
+    assertThat(json.get("median_itl_ms").asDouble()).isBetween(10.0, 30.0);
   }
 
   @Test

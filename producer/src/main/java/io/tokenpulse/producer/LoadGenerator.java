@@ -1,29 +1,24 @@
 package io.tokenpulse.producer;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tokenpulse.producer.backend.Backend;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.backend.Backends;
-import io.tokenpulse.producer.backend.HttpCall;
 import io.tokenpulse.producer.backend.PromptRequest;
 import io.tokenpulse.producer.backend.RequestOutcome;
+import io.tokenpulse.producer.console.Progress;
+import io.tokenpulse.producer.console.VllmLines;
 import io.tokenpulse.producer.dataset.Datasets;
-import io.tokenpulse.producer.dataset.Prompt;
 import io.tokenpulse.producer.dataset.SampledRequest;
+import io.tokenpulse.producer.health.ClientHealth;
 import io.tokenpulse.producer.http.HttpClientSettings;
 import io.tokenpulse.producer.http.StreamRequest;
 import io.tokenpulse.producer.http.StreamingHttpClient;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublishCounts;
-import io.tokenpulse.schemas.avro.Chunk;
-import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
-import io.tokenpulse.schemas.avro.RunFinished;
-import io.tokenpulse.schemas.avro.RunStarted;
-import io.tokenpulse.schemas.python.PythonFloat;
 import io.tokenpulse.tokenizers.Tokenizer;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tokenpulse.producer.health.ClientHealth;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +33,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * timing event from the I/O thread, and RequestFinished; once every request finished, flush
  * Kafka for at most {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
  *
- * <p>Timing never waits on Kafka: publishing only appends to the producer's bounded buffer, and
+ * <p>One generator, configured once ({@link #withMeters}, {@link #withHttp}), runs one shard per
+ * {@link #run} call; each run's own state lives in a {@link ShardRun}.
+ *
+ * <p>Timing never waits on Kafka: publishing only appends to the publisher's bounded queue, and
  * what cannot be delivered is counted ({@link LoadResult#recordsNotDelivered()}). Server errors
  * are failed requests with reasons, never an exception. Only counters outlive a finished
  * request, so memory stays bounded in duration mode.
@@ -68,55 +65,61 @@ public final class LoadGenerator {
 
     private static final Logger LOG = LoggerFactory.getLogger(LoadGenerator.class);
 
-    private LoadGenerator() {
+    private final EventPublisher publisher;
+    private final Tokenizer tokenizer;
+    private final PrintStream out;
+    private final MeterRegistry registry;
+    private final HttpClientSettings http;
+
+    /**
+     * @param publisher an open publisher; left open (the caller closes it)
+     * @param tokenizer the tokenizer named by the settings' {@code workload().tokenizerId()}
+     * @param out where vLLM's pre-run lines and the progress bar go
+     */
+    public LoadGenerator(EventPublisher publisher, Tokenizer tokenizer, PrintStream out) {
+        this(publisher, tokenizer, out, new SimpleMeterRegistry(), HttpClientSettings.defaults());
+    }
+
+    private LoadGenerator(EventPublisher publisher, Tokenizer tokenizer, PrintStream out, MeterRegistry registry,
+                          HttpClientSettings http) {
+        this.publisher = publisher;
+        this.tokenizer = tokenizer;
+        this.out = out;
+        this.registry = registry;
+        this.http = http;
+    }
+
+    /** This generator exposing the client's health (schedule lag, requests in flight, chunk and publisher counts) in {@code meters}. */
+    public LoadGenerator withMeters(MeterRegistry meters) {
+        return new LoadGenerator(publisher, tokenizer, out, meters, http);
+    }
+
+    /** This generator with other HTTP client settings (timeouts, I/O threads). */
+    public LoadGenerator withHttp(HttpClientSettings settings) {
+        return new LoadGenerator(publisher, tokenizer, out, registry, settings);
     }
 
     /**
-     * Runs the shard described by {@code settings} and returns its counts. Prints vLLM's
-     * pre-run lines and the progress bar to {@code out}; logs nothing secret.
+     * Runs the shard described by {@code settings} and returns its counts; logs nothing secret.
      *
-     * @param publisher an open publisher; left open (the caller closes it)
-     * @param tokenizer the tokenizer named by {@code settings.workload().tokenizerId()}
      * @throws IllegalArgumentException when the dataset cannot be built from the settings
      * @throws IllegalStateException when the server is not ready within the readiness timeout, or
      *     the initial test run fails (vLLM's message, with the error)
      * @throws InterruptedException when interrupted; requests in flight are then cancelled, and
      *     RunFinished is still published
      */
-    public static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out)
-            throws InterruptedException {
-        return run(settings, publisher, tokenizer, out, new SimpleMeterRegistry());
-    }
-
-    /**
-     * As {@link #run(LoadSettings, EventPublisher, Tokenizer, PrintStream)}, exposing the client's
-     * health (schedule lag, requests in flight, chunk and publisher counts) in {@code registry}.
-     */
-    public static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out,
-                                 MeterRegistry registry) throws InterruptedException {
-        return run(settings, publisher, tokenizer, out, HttpClientSettings.defaults(), registry);
-    }
-
-    static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer, PrintStream out,
-                          HttpClientSettings httpSettings) throws InterruptedException {
-        return run(settings, publisher, tokenizer, out, httpSettings, new SimpleMeterRegistry());
-    }
-
-    private static LoadResult run(LoadSettings settings, EventPublisher publisher, Tokenizer tokenizer,
-                                  PrintStream out, HttpClientSettings httpSettings, MeterRegistry registry)
-            throws InterruptedException {
+    public LoadResult run(LoadSettings settings) throws InterruptedException {
         LoadSettings.Workload workload = settings.workload();
-        Backend backend = Backends.get(settings.target().backend());
-        BackendSettings backendSettings = settings.target().backendSettings();
         // Sampled before anything is timed, as vLLM does.
         List<SampledRequest> samples = Datasets.create(workload.dataset(), tokenizer)
                 .sample(workload.numPrompts(), workload.arrivals().seed());
 
         HealthCheck.awaitReady(settings.target().healthUrl(), settings.readinessTimeout(), out);
         ExecutorService counting = Executors.newSingleThreadExecutor(daemon("tp-token-count"));
-        try (StreamingHttpClient client = new StreamingHttpClient(httpSettings)) {
-            testRun(client, backend, backendSettings, samples.get(0), settings.requestIdPrefix(), out);
-            printTraffic(workload, out);
+        try (StreamingHttpClient client = new StreamingHttpClient(http)) {
+            Backend backend = Backends.get(settings.target().backend());
+            testRun(client, backend, settings, samples.get(0));
+            VllmLines.traffic(workload.arrivals(), workload.maxConcurrency(), workload.durationMinutes(), out);
             Shard shard = new Shard(settings.shardIndex(), settings.shardCount());
             RequestPlan plan = workload.durationMinutes() == null
                     ? RequestPlan.fixed(workload.arrivals(), shard, samples)
@@ -124,8 +127,7 @@ public final class LoadGenerator {
             samples = null; // the plan holds what is still to send
             try (ClientHealth health = ClientHealth.register(registry, settings.runId(), settings.target().model(),
                     settings.target().backend(), settings.shardIndex(), publisher::counts)) {
-                return sendAll(settings, plan, client, backend, backendSettings, publisher, tokenizer, counting, out,
-                        health);
+                return new ShardRun(settings, plan, client, backend, counting, health).sendAll();
             }
         } finally {
             counting.shutdownNow();
@@ -133,16 +135,14 @@ public final class LoadGenerator {
     }
 
     /** vLLM's initial single prompt test run, with vLLM's messages. */
-    private static void testRun(StreamingHttpClient client, Backend backend, BackendSettings backendSettings,
-                                SampledRequest sample, String requestIdPrefix, PrintStream out)
+    private void testRun(StreamingHttpClient client, Backend backend, LoadSettings settings, SampledRequest sample)
             throws InterruptedException {
-        out.println("Starting initial single prompt test run...");
+        VllmLines.testRunStarting(out);
         ProbeRequest probe = new ProbeRequest(backend.newResponse());
         // vLLM sends the test request without a request id; one is required here, so it gets a
         // name that cannot be mistaken for a request index.
-        client.send(streamRequest(backend.buildRequest(backendSettings,
-                promptRequest(requestIdPrefix + "test", sample))),
-                probe);
+        client.send(streamRequest(backend, settings.target().backendSettings(),
+                settings.requestIdPrefix() + "test", sample), probe);
         RequestOutcome outcome;
         try {
             outcome = probe.outcome().get();
@@ -150,136 +150,130 @@ public final class LoadGenerator {
             throw new IllegalStateException("the initial test run failed unexpectedly: " + e.getCause(), e.getCause());
         }
         if (!outcome.success()) {
-            throw new IllegalStateException("Initial test run failed - Please make sure benchmark arguments are"
-                    + " correctly specified. Error: " + outcome.error());
+            throw new IllegalStateException(VllmLines.testRunFailed(outcome.error()));
         }
-        out.println("Initial test run completed. Starting main benchmark run...");
+        VllmLines.testRunCompleted(out);
     }
 
-    private static void printTraffic(LoadSettings.Workload workload, PrintStream out) {
-        var arrivals = workload.arrivals();
-        if (arrivals.rampUp() != null) {
-            out.println("Traffic ramp-up strategy: " + arrivals.rampUp().strategy().name().toLowerCase() + ".");
-            // vLLM's ramp-up flags are ints: a whole rate prints without ".0".
-            out.println("Will increase RPS from " + PythonFloat.intOrRepr(arrivals.rampUp().startRps()) + " to "
-                    + PythonFloat.intOrRepr(arrivals.rampUp().endRps()) + " RPS over the duration of the benchmark.");
-        } else {
-            out.println("Traffic request rate: " + PythonFloat.repr(arrivals.requestRate()));
-        }
-        out.println("Burstiness factor: " + PythonFloat.repr(arrivals.burstiness()) + " ("
-                + (arrivals.burstiness() == 1.0 ? "Poisson process" : "Gamma distribution") + ")");
-        out.println("Maximum request concurrency: "
-                + (workload.maxConcurrency() == null ? "None" : workload.maxConcurrency()));
-        if (workload.durationMinutes() != null) {
-            out.println("Benchmark duration: " + PythonFloat.repr(workload.durationMinutes()) + " minutes");
-        }
+    private static StreamRequest streamRequest(Backend backend, BackendSettings backendSettings, String requestId,
+                                               SampledRequest sample) {
+        return backend.buildRequest(backendSettings,
+                PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen())).toStreamRequest();
     }
 
-    private static LoadResult sendAll(LoadSettings settings, RequestPlan plan, StreamingHttpClient client,
-                                      Backend backend, BackendSettings backendSettings, EventPublisher publisher,
-                                      Tokenizer tokenizer, ExecutorService counting, PrintStream out,
-                                      ClientHealth health) throws InterruptedException {
-        LoadSettings.Workload workload = settings.workload();
-        RunTally tally = new RunTally();
-        Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
-        try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
-            Anchor anchor = Anchor.now();
-            CompletableFuture<Void> started = publisher.publishRun(runStarted(settings, anchor, plan.plannedSize()),
-                    FLUSH_TIMEOUT);
-            RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor, sink(publisher, health),
-                    tally, tokenizer, counting, settings.keepGeneratedText(), () -> {
-                        dispatcher.releasePermit();
-                        health.requestFinished();
-                        progress.step();
-                    });
-            long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
-            try {
-                dispatcher.run(anchor.startNs(), endNs, plan, request -> {
-                    String requestId = settings.requestId(request.index());
-                    StreamRequest http = streamRequest(backend.buildRequest(backendSettings,
-                            promptRequest(requestId, request.sample())));
-                    return permitNs -> {
-                        tally.requestStarted();
-                        long launchedNs = System.nanoTime();
-                        health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
-                        client.send(http, new RequestStream(run, backend.newResponse(), request, requestId,
-                                permitNs, launchedNs));
-                    };
-                });
-                tally.sendingEnded();
-                awaitAll(tally);
-            } catch (InterruptedException e) {
-                LOG.warn("run {} interrupted: cancelling the requests in flight", settings.runId());
-                tally.sendingEnded();
-                client.close(); // fails every request in flight, so each still gets its RequestFinished
-                if (!awaitAll(tally, CANCEL_TIMEOUT)) {
-                    LOG.warn("run {}: {} requests did not end within {} of being cancelled; counted as failed"
-                            + " without a RequestFinished record", settings.runId(), tally.unfinished(), CANCEL_TIMEOUT);
-                }
-                Thread.currentThread().interrupt();
-            }
-            return finish(settings, anchor, tally, publisher, started);
+    /** One shard's run in progress: what its requests share, from the schedule start to RunFinished. */
+    private final class ShardRun {
+        private final LoadSettings settings;
+        private final RequestPlan plan;
+        private final StreamingHttpClient client;
+        private final Backend backend;
+        private final ExecutorService counting;
+        private final ClientHealth health;
+        private final RunTally tally = new RunTally();
+
+        ShardRun(LoadSettings settings, RequestPlan plan, StreamingHttpClient client, Backend backend,
+                 ExecutorService counting, ClientHealth health) {
+            this.settings = settings;
+            this.plan = plan;
+            this.client = client;
+            this.backend = backend;
+            this.counting = counting;
+            this.health = health;
         }
-    }
 
-    /** Waits for every request's RequestFinished; an interrupt meanwhile is remembered, not obeyed. */
-    private static void awaitAll(RunTally tally) {
-        awaitAll(tally, null);
-    }
-
-    /** As {@link #awaitAll(RunTally)}, for at most {@code timeout} (null: no limit); false when it ran out. */
-    private static boolean awaitAll(RunTally tally, Duration timeout) {
-        long deadlineNs = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
+        LoadResult sendAll() throws InterruptedException {
+            LoadSettings.Workload workload = settings.workload();
+            BackendSettings backendSettings = settings.target().backendSettings();
+            Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
+            try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
+                Anchor anchor = Anchor.now();
+                CompletableFuture<Void> started = publisher.publishRun(
+                        RunRecords.started(settings, anchor, plan.plannedSize()), FLUSH_TIMEOUT);
+                RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor,
+                        publisher.countingChunks(health::chunkPublished), tally, tokenizer, counting,
+                        settings.keepGeneratedText(), () -> {
+                            dispatcher.releasePermit();
+                            health.requestFinished();
+                            progress.step();
+                        });
+                long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE
+                        : anchor.startNs() + workload.durationNs();
                 try {
-                    if (timeout == null) {
-                        tally.allFinished().get();
-                    } else {
-                        tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    }
-                    return true;
+                    dispatcher.run(anchor.startNs(), endNs, plan, request -> {
+                        String requestId = settings.requestId(request.index());
+                        StreamRequest http = streamRequest(backend, backendSettings, requestId, request.sample());
+                        return permitNs -> {
+                            tally.requestStarted();
+                            long launchedNs = System.nanoTime();
+                            health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+                            client.send(http, new RequestStream(run, backend.newResponse(), request, requestId,
+                                    permitNs, launchedNs));
+                        };
+                    });
+                    tally.sendingEnded();
+                    awaitAll(null);
                 } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (TimeoutException e) {
-                    return false;
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+                    LOG.warn("run {} interrupted: cancelling the requests in flight", settings.runId());
+                    tally.sendingEnded();
+                    client.close(); // fails every request in flight, so each still gets its RequestFinished
+                    if (!awaitAll(CANCEL_TIMEOUT)) {
+                        LOG.warn("run {}: {} requests did not end within {} of being cancelled; counted as failed"
+                                + " without a RequestFinished record", settings.runId(), tally.unfinished(),
+                                CANCEL_TIMEOUT);
+                    }
+                    Thread.currentThread().interrupt();
+                }
+                return finish(anchor, started);
+            }
+        }
+
+        /**
+         * Waits for every request's RequestFinished, for at most {@code timeout} (null: no limit); an
+         * interrupt meanwhile is remembered, not obeyed. False when the time ran out.
+         */
+        private boolean awaitAll(Duration timeout) {
+            long deadlineNs = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        if (timeout == null) {
+                            tally.allFinished().get();
+                        } else {
+                            tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        }
+                        return true;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (TimeoutException e) {
+                        return false;
+                    } catch (ExecutionException e) {
+                        throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
                 }
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
-    }
 
-    private static LoadResult finish(LoadSettings settings, Anchor anchor, RunTally tally, EventPublisher publisher,
-                                     CompletableFuture<Void> started) {
-        long lastNs = tally.lastFinishedNs(anchor.startNs());
-        RunTally.Counts counts = tally.counts();
-        PublishCounts beforeFinish = publisher.flush(FLUSH_TIMEOUT);
-        RunEvent finished = event(settings, RunFinished.newBuilder()
-                .setFinishedEpochNs(anchor.epochNs(lastNs))
-                .setRequestsStarted(counts.started())
-                .setRequestsSucceeded(counts.succeeded())
-                .setRequestsFailed(counts.failed())
-                .setChunkEvents(counts.chunkEvents())
-                .setRecordsNotDelivered(beforeFinish.notDelivered())
-                .setRecordsNotDeliveredByReason(beforeFinish.failedByReason())
-                .build());
-        List<String> lost = new ArrayList<>();
-        undelivered("RunStarted", started).ifPresent(lost::add);
-        undelivered("RunFinished", deliverRunFinished(publisher, finished)).ifPresent(lost::add);
-        PublishCounts delivery = publisher.flush(FLUSH_TIMEOUT);
-        if (delivery.notDelivered() > 0) {
-            LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(), delivery.notDelivered(),
-                    delivery.failed());
+        private LoadResult finish(Anchor anchor, CompletableFuture<Void> started) {
+            long lastNs = tally.lastFinishedNs(anchor.startNs());
+            RunTally.Counts counts = tally.counts();
+            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, publisher.flush(FLUSH_TIMEOUT));
+            List<String> lost = new ArrayList<>();
+            undelivered("RunStarted", started).ifPresent(lost::add);
+            undelivered("RunFinished", deliverRunFinished(finished)).ifPresent(lost::add);
+            PublishCounts delivery = publisher.flush(FLUSH_TIMEOUT);
+            if (delivery.notDelivered() > 0) {
+                LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(),
+                        delivery.notDelivered(), delivery.failed());
+            }
+            return new LoadResult(counts.started(), counts.succeeded(), counts.failed(), counts.chunkEvents(),
+                    delivery.notDelivered(), delivery.failedByReason(), lost, sortedByCount(counts.failureReasons()),
+                    anchor.startEpochNs(), anchor.offsetNs(lastNs));
         }
-        return new LoadResult(counts.started(), counts.succeeded(), counts.failed(), counts.chunkEvents(),
-                delivery.notDelivered(), delivery.failedByReason(), lost, sortedByCount(counts.failureReasons()),
-                anchor.startEpochNs(), anchor.offsetNs(lastNs));
     }
 
     /**
@@ -287,7 +281,7 @@ public final class LoadGenerator {
      * {@link #FLUSH_TIMEOUT} lasts, because without this record the run has no summary. (A retry
      * after a lost acknowledgement may write it twice; the aggregator keeps one per shard.)
      */
-    private static CompletableFuture<Void> deliverRunFinished(EventPublisher publisher, RunEvent finished) {
+    private CompletableFuture<Void> deliverRunFinished(RunEvent finished) {
         long deadlineNs = System.nanoTime() + FLUSH_TIMEOUT.toNanos();
         while (true) {
             CompletableFuture<Void> delivery = publisher.publishRun(finished, FLUSH_TIMEOUT);
@@ -320,79 +314,12 @@ public final class LoadGenerator {
         return Optional.empty();
     }
 
-    private static RunEvent runStarted(LoadSettings settings, Anchor anchor, int plannedSize) {
-        LoadSettings.Target target = settings.target();
-        LoadSettings.Workload workload = settings.workload();
-        LoadSettings.Reporting reporting = settings.reporting();
-        return event(settings, RunStarted.newBuilder()
-                .setScheduleStartEpochNs(anchor.startEpochNs())
-                .setBackend(target.backend())
-                .setModelId(target.model())
-                .setTokenizerId(workload.tokenizerId())
-                .setEndpointUrl(target.endpointUrl().toString())
-                .setNumPrompts(plannedSize < 0 ? null : plannedSize)
-                .setRequestRate(workload.arrivals().requestRate())
-                .setBurstiness(workload.arrivals().burstiness())
-                .setMaxConcurrency(workload.maxConcurrency())
-                .setPercentileMetrics(reporting.percentileMetrics())
-                .setMetricPercentiles(reporting.metricPercentiles())
-                .setGoodput(reporting.goodput())
-                .setConfigJson(reporting.configJson())
-                .setTokenpulseVersion(version())
-                .build());
-    }
-
-    private static RunEvent event(LoadSettings settings, Object startedOrFinished) {
-        return RunEvent.newBuilder()
-                .setRunId(settings.runId())
-                .setShardIndex(settings.shardIndex())
-                .setShardCount(settings.shardCount())
-                .setEvent(startedOrFinished)
-                .build();
-    }
-
-    private static RecordSink sink(EventPublisher publisher, ClientHealth health) {
-        return new RecordSink() {
-            @Override
-            public void publishRequest(RequestEvent event) {
-                publisher.publishRequest(event);
-            }
-
-            @Override
-            public void publishChunk(Chunk chunk) {
-                publisher.publishChunk(chunk);
-                health.chunkPublished();
-            }
-        };
-    }
-
-    private static StreamRequest streamRequest(HttpCall call) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        call.headers().forEach(h -> headers.put(h.name(), h.value()));
-        return new StreamRequest(call.uri(), headers, call.body());
-    }
-
-    /** What the backend sends; chat prompts are one user message (see {@code PromptStyle}), maybe with images. */
-    private static PromptRequest promptRequest(String requestId, SampledRequest sample) {
-        if (sample.prompt() instanceof Prompt.Text text) {
-            return new PromptRequest(requestId, text.text(), sample.expectedOutputLen());
-        }
-        Prompt.Chat chat = (Prompt.Chat) sample.prompt();
-        String text = chat.messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
-        return new PromptRequest(requestId, text, sample.expectedOutputLen(), chat.imageUrls());
-    }
-
     private static Map<String, Long> sortedByCount(Map<String, Long> reasons) {
         Map<String, Long> sorted = new LinkedHashMap<>();
         reasons.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
-    }
-
-    private static String version() {
-        String version = LoadGenerator.class.getPackage().getImplementationVersion();
-        return version == null ? "development build" : version;
     }
 
     private static ThreadFactory daemon(String name) {

@@ -1,5 +1,7 @@
 package io.tokenpulse.producer;
 
+import io.tokenpulse.producer.publish.RecordSink;
+
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.concurrent.Executor;
 

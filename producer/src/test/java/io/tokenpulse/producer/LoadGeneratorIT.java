@@ -93,8 +93,8 @@ class LoadGeneratorIT {
         try (SimulatorServer server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(5))
                 .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
              EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
-            result = LoadGenerator.run(settings("run-ok", server.baseUri(), 50, 8), publisher, tokenizer,
-                    new PrintStream(console, true, StandardCharsets.UTF_8));
+            result = new LoadGenerator(publisher, tokenizer, new PrintStream(console, true, StandardCharsets.UTF_8))
+                    .run(settings("run-ok", server.baseUri(), 50, 8));
         }
 
         String printed = console.toString(StandardCharsets.UTF_8);
@@ -167,8 +167,8 @@ class LoadGeneratorIT {
         HttpServer server = failingEveryFifthRequest();
         try (EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
             URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-            result = LoadGenerator.run(settings("run-fail", base, 20, null), publisher, tokenizer,
-                    new PrintStream(OutputStream.nullOutputStream()));
+            result = new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                    .run(settings("run-fail", base, 20, null));
         } finally {
             server.stop(0);
         }
@@ -200,8 +200,8 @@ class LoadGeneratorIT {
         LoadSettings settings = new LoadSettings(base.runId(), 0, 1, base.target(), base.workload(), base.reporting(),
                 base.requestIdPrefix(), Duration.ofSeconds(1), true, false);
         try (EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
-            assertThatThrownBy(() -> LoadGenerator.run(settings, publisher, tokenizer,
-                    new PrintStream(OutputStream.nullOutputStream())))
+            assertThatThrownBy(() -> new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                    .run(settings))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageStartingWith("the server at http://127.0.0.1:" + freePort + "/health was not ready within 1 s");
         }

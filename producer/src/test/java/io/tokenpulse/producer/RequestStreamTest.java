@@ -6,6 +6,7 @@ import io.tokenpulse.producer.backend.Backends;
 import io.tokenpulse.producer.dataset.Prompt;
 import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.http.StreamError;
+import io.tokenpulse.producer.publish.RecordSink;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;

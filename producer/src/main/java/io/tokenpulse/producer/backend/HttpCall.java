@@ -1,7 +1,10 @@
 package io.tokenpulse.producer.backend;
 
+import io.tokenpulse.producer.http.StreamRequest;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An HTTP POST ready to write: the URL, the headers in order and the JSON body in UTF-8.
@@ -22,6 +25,13 @@ public record HttpCall(URI uri, List<Header> headers, byte[] body) {
     public String header(String name) {
         return headers.stream().filter(h -> h.name().equalsIgnoreCase(name))
                 .map(Header::value).findFirst().orElse(null);
+    }
+
+    /** The same POST as the streaming client takes it. */
+    public StreamRequest toStreamRequest() {
+        Map<String, String> byName = new LinkedHashMap<>();
+        headers.forEach(h -> byName.put(h.name(), h.value()));
+        return new StreamRequest(uri, byName, body);
     }
 
     @Override

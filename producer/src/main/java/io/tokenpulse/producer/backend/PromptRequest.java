@@ -1,6 +1,8 @@
 package io.tokenpulse.producer.backend;
 
+import io.tokenpulse.producer.dataset.Prompt;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One benchmark request's own values.
@@ -30,5 +32,15 @@ public record PromptRequest(String requestId, String prompt, int maxTokens, List
     /** A text-only prompt. */
     public PromptRequest(String requestId, String prompt, int maxTokens) {
         this(requestId, prompt, maxTokens, List.of());
+    }
+
+    /** What the backend sends for a dataset prompt: chat prompts are one user message (see {@code PromptStyle}), maybe with images. */
+    public static PromptRequest of(String requestId, Prompt prompt, int maxTokens) {
+        if (prompt instanceof Prompt.Text text) {
+            return new PromptRequest(requestId, text.text(), maxTokens);
+        }
+        Prompt.Chat chat = (Prompt.Chat) prompt;
+        String text = chat.messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
+        return new PromptRequest(requestId, text, maxTokens, chat.imageUrls());
     }
 }

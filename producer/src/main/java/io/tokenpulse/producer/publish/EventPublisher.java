@@ -61,7 +61,7 @@ import java.util.function.Function;
  * <p>Topics and keys follow {@link Topics}: runs keyed by run id; requests and chunks keyed by
  * {@code <run id>/<request index>}, so one request's records share a partition.
  */
-public final class EventPublisher implements AutoCloseable {
+public final class EventPublisher implements RecordSink, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventPublisher.class);
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -151,6 +151,7 @@ public final class EventPublisher implements AutoCloseable {
         return delivery;
     }
 
+    @Override
     public void publishRequest(RequestEvent event) {
         RequestEvent capped = textCap.apply(event);
         if (capped != event) {
@@ -169,6 +170,7 @@ public final class EventPublisher implements AutoCloseable {
         return truncated.sum();
     }
 
+    @Override
     public void publishChunk(Chunk chunk) {
         offer(new Outgoing<>(chunks, chunk, null));
     }

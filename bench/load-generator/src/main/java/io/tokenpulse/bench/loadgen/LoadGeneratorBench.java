@@ -100,7 +100,7 @@ public final class LoadGeneratorBench {
         CpuSampler cpu = new CpuSampler(Map.of("tp-http", "client", "kafka-producer-network-thread", "producer",
                 "tp-sim", "simulator", "bench-cpu-sampler", "sampler"), 250, server::processCpuNs);
         try {
-            load = LoadGenerator.run(settings, publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()));
+            load = new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream())).run(settings);
         } finally {
             cpu.close();
         }

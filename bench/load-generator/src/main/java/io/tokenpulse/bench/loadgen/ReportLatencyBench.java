@@ -118,8 +118,8 @@ public final class ReportLatencyBench {
                         aggregatorOverrides(pipeline, leaveGroup));
                      RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(), runId,
                              Instant.now().minusSeconds(60), false)) {
-                    LoadResult load = LoadGenerator.run(settings, publisher, tokenizer,
-                            new PrintStream(OutputStream.nullOutputStream()));
+                    LoadResult load = new LoadGenerator(publisher, tokenizer,
+                            new PrintStream(OutputStream.nullOutputStream())).run(settings);
                     long returnedNs = System.nanoTime();
                     long backlog = backlog(admin, pipeline);
                     Optional<RunSummary> summary = results.awaitSummary(Duration.ofSeconds(120));

@@ -1,4 +1,4 @@
-package io.tokenpulse.producer;
+package io.tokenpulse.producer.console;
 
 import java.io.PrintStream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -11,7 +11,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  *
  * <p>Threading: {@link #step()} may be called from any thread (a synchronized increment).
  */
-final class Progress implements AutoCloseable {
+public final class Progress implements AutoCloseable {
 
     /** tqdm refreshes at most every 0.1 s. */
     private static final int REFRESH_MS = 100;
@@ -24,7 +24,7 @@ final class Progress implements AutoCloseable {
     }
 
     /** @param total requests planned, or -1 when the duration decides */
-    static Progress start(PrintStream out, long total, boolean disabled) {
+    public static Progress start(PrintStream out, long total, boolean disabled) {
         if (disabled) {
             return new Progress(null);
         }
@@ -36,7 +36,7 @@ final class Progress implements AutoCloseable {
                 .build());
     }
 
-    void step() {
+    public void step() {
         if (bar != null) {
             bar.step();
         }

@@ -1,4 +1,4 @@
-package io.tokenpulse.producer;
+package io.tokenpulse.producer.console;
 
 import java.time.Duration;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.tokenpulse.producer;
+package io.tokenpulse.producer.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
