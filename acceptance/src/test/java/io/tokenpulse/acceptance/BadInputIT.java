@@ -24,94 +24,201 @@ import org.junit.jupiter.params.provider.MethodSource;
  * starts, so each takes a JVM start, not a run.
  */
 class BadInputIT {
-  @TempDir static Path home;
-  @TempDir static Path logs;
-  @TempDir static Path files;
-  static Tokenpulse tokenpulse;
+    @TempDir
+    static Path home;
 
-  @BeforeAll
-  static void setUp() {
-    tokenpulse = new Tokenpulse(home, logs);
-  }
+    @TempDir
+    static Path logs;
 
-  /** A bench that would run 5 tiny prompts against the built-in simulator, plus {@code extra}. */
-  private static List<String> bench(String... extra) {
-    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--dataset-name", "random", "--num-prompts", "5",
-        "--random-input-len", "16", "--random-output-len", "4", "--simulate-profile", "deterministic",
-        "--metrics-port", "0", "--data-dir", files.resolve("data").toString()));
-    args.addAll(List.of(extra));
-    return args;
-  }
+    @TempDir
+    static Path files;
 
-  static Stream<Arguments> cases() throws IOException {
-    Path binary = Files.write(files.resolve("model.bin"), new byte[] {0x00, (byte) 0xC3, 0x28, (byte) 0xFF, 0x7F, '\n'});
-    Path corrupt = Files.createDirectories(files.resolve("corrupt-tokenizer"));
-    Files.writeString(corrupt.resolve("tokenizer.json"), "{\"model\": {");
-    Path aFile = Files.writeString(files.resolve("a-file"), "not a directory");
-    String qwen3 = Tokenpulse.QWEN3.toString();
-    return Stream.of(
-        Arguments.of("unknown flag", List.of("bench", "--no-such-flag"), 2, "Unknown option: '--no-such-flag'"),
-        Arguments.of("unknown subcommand", List.of("benchmark"), 2, "Unmatched argument at index 0: 'benchmark'"),
-        Arguments.of("zero prompts", bench("--num-prompts", "0"), 2, "--num-prompts must be >= 1, got 0"),
-        Arguments.of("negative prompts", bench("--num-prompts", "-3"), 2, "--num-prompts must be >= 1, got -3"),
-        Arguments.of("negative rate", bench("--request-rate", "-1"), 2, "--request-rate must be > 0 or inf, got -1.0"),
-        Arguments.of("rate not a number", bench("--request-rate", "abc"), 2, "'abc' is not a number"),
-        Arguments.of("zero concurrency", bench("--max-concurrency", "0"), 2, "--max-concurrency must be >= 1, got 0"),
-        Arguments.of("missing dataset path", bench("--tokenizer", qwen3, "--dataset-name", "sonnet",
-            "--dataset-path", files.resolve("no-such.txt").toString()), 2, "--dataset-path " + files.resolve("no-such.txt") + " cannot be read"),
-        Arguments.of("dataset path is a folder", bench("--tokenizer", qwen3, "--dataset-name", "sonnet",
-            "--dataset-path", files.toString()), 2, "--dataset-path " + files + " cannot be read"),
-        Arguments.of("binary dataset", bench("--tokenizer", qwen3, "--dataset-name", "sonnet",
-            "--dataset-path", binary.toString()), 2, "--dataset-path " + binary + " is not UTF-8 text"),
-        Arguments.of("tokenizer not there", bench("--tokenizer", files.resolve("no-such-tokenizer").toString()), 2,
-            "tokenizer path '" + files.resolve("no-such-tokenizer") + "' does not exist"),
-        Arguments.of("corrupt tokenizer.json", bench("--tokenizer", corrupt.toString()), 2,
-            "cannot load tokenizer '" + corrupt + "'"),
-        Arguments.of("model id not available offline", List.of("bench", "--model", "no-such-org/no-such-model",
-            "--dataset-name", "random", "--metrics-port", "0"), 2, "pass --tokenizer /path/to/dir-with-tokenizer.json"),
-        Arguments.of("registry on a closed port", bench("--bootstrap-servers", "127.0.0.1:" + FreePorts.one(),
-            "--schema-registry-url", "http://127.0.0.1:" + FreePorts.one()), 1, "check --schema-registry-url"),
-        Arguments.of("malformed goodput", bench("--goodput", "ttft=5"), 2, "bad --goodput pair 'ttft=5': write KEY:VALUE"),
-        Arguments.of("unknown percentile metric", bench("--percentile-metrics", "ttft,foo"), 2,
-            "unknown metric 'foo': use one of ttft, tpot, itl, e2el, token_latency"),
-        Arguments.of("percentile above 100", bench("--metric-percentiles", "101"), 2, "'101' is not a number in [0, 100]"),
-        Arguments.of("metadata without =", bench("--save-result", "--metadata", "novalue"), 2,
-            "bad --metadata 'novalue': write KEY=VALUE"),
-        Arguments.of("result dir not writable", bench("--save-result", "--result-dir", aFile.resolve("sub").toString()), 2,
-            "--result-dir " + aFile.resolve("sub") + " cannot be created"),
-        Arguments.of("result dir is a file", bench("--save-result", "--result-dir", aFile.toString()), 2,
-            "--result-dir " + aFile + " cannot be created (a file of that name exists)"),
-        Arguments.of("simulator port not a number", List.of("simulate", "--port", "http"), 2,
-            "Invalid value for option '--port': 'http' is not an int"));
-  }
+    static Tokenpulse tokenpulse;
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("cases")
-  void oneLineSaysWhatToChange(String why, List<String> args, int exitCode, String expected) {
-    Tokenpulse.Result result = tokenpulse.run(Tokenpulse.ROOT, Duration.ofSeconds(120), args);
+    @BeforeAll
+    static void setUp() {
+        tokenpulse = new Tokenpulse(home, logs);
+    }
 
-    assertOneLineError(result, exitCode, expected);
-  }
+    /** A bench that would run 5 tiny prompts against the built-in simulator, plus {@code extra}. */
+    private static List<String> bench(String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--simulate",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "5",
+                "--random-input-len",
+                "16",
+                "--random-output-len",
+                "4",
+                "--simulate-profile",
+                "deterministic",
+                "--metrics-port",
+                "0",
+                "--data-dir",
+                files.resolve("data").toString()));
+        args.addAll(List.of(extra));
+        return args;
+    }
 
-  /** The default dataset (vLLM's sharegpt) reads a file: without one, the line says which flag is missing. */
-  @Test
-  void theDefaultDatasetAsksForItsFile() {
-    Tokenpulse.Result result = tokenpulse.run(Tokenpulse.ROOT, Duration.ofSeconds(120),
-        List.of("bench", "--model", "gpt2", "--metrics-port", "0", "--data-dir", files.resolve("data").toString()));
+    static Stream<Arguments> cases() throws IOException {
+        Path binary =
+                Files.write(files.resolve("model.bin"), new byte[] {0x00, (byte) 0xC3, 0x28, (byte) 0xFF, 0x7F, '\n'});
+        Path corrupt = Files.createDirectories(files.resolve("corrupt-tokenizer"));
+        Files.writeString(corrupt.resolve("tokenizer.json"), "{\"model\": {");
+        Path aFile = Files.writeString(files.resolve("a-file"), "not a directory");
+        String qwen3 = Tokenpulse.QWEN3.toString();
+        return Stream.of(
+                Arguments.of("unknown flag", List.of("bench", "--no-such-flag"), 2, "Unknown option: '--no-such-flag'"),
+                Arguments.of(
+                        "unknown subcommand", List.of("benchmark"), 2, "Unmatched argument at index 0: 'benchmark'"),
+                Arguments.of("zero prompts", bench("--num-prompts", "0"), 2, "--num-prompts must be >= 1, got 0"),
+                Arguments.of("negative prompts", bench("--num-prompts", "-3"), 2, "--num-prompts must be >= 1, got -3"),
+                Arguments.of(
+                        "negative rate",
+                        bench("--request-rate", "-1"),
+                        2,
+                        "--request-rate must be > 0 or inf, got -1.0"),
+                Arguments.of("rate not a number", bench("--request-rate", "abc"), 2, "'abc' is not a number"),
+                Arguments.of(
+                        "zero concurrency",
+                        bench("--max-concurrency", "0"),
+                        2,
+                        "--max-concurrency must be >= 1, got 0"),
+                Arguments.of(
+                        "missing dataset path",
+                        bench(
+                                "--tokenizer",
+                                qwen3,
+                                "--dataset-name",
+                                "sonnet",
+                                "--dataset-path",
+                                files.resolve("no-such.txt").toString()),
+                        2,
+                        "--dataset-path " + files.resolve("no-such.txt") + " cannot be read"),
+                Arguments.of(
+                        "dataset path is a folder",
+                        bench("--tokenizer", qwen3, "--dataset-name", "sonnet", "--dataset-path", files.toString()),
+                        2,
+                        "--dataset-path " + files + " cannot be read"),
+                Arguments.of(
+                        "binary dataset",
+                        bench("--tokenizer", qwen3, "--dataset-name", "sonnet", "--dataset-path", binary.toString()),
+                        2,
+                        "--dataset-path " + binary + " is not UTF-8 text"),
+                Arguments.of(
+                        "tokenizer not there",
+                        bench("--tokenizer", files.resolve("no-such-tokenizer").toString()),
+                        2,
+                        "tokenizer path '" + files.resolve("no-such-tokenizer") + "' does not exist"),
+                Arguments.of(
+                        "corrupt tokenizer.json",
+                        bench("--tokenizer", corrupt.toString()),
+                        2,
+                        "cannot load tokenizer '" + corrupt + "'"),
+                Arguments.of(
+                        "model id not available offline",
+                        List.of(
+                                "bench",
+                                "--model",
+                                "no-such-org/no-such-model",
+                                "--dataset-name",
+                                "random",
+                                "--metrics-port",
+                                "0"),
+                        2,
+                        "pass --tokenizer /path/to/dir-with-tokenizer.json"),
+                Arguments.of(
+                        "registry on a closed port",
+                        bench(
+                                "--bootstrap-servers",
+                                "127.0.0.1:" + FreePorts.one(),
+                                "--schema-registry-url",
+                                "http://127.0.0.1:" + FreePorts.one()),
+                        1,
+                        "check --schema-registry-url"),
+                Arguments.of(
+                        "malformed goodput",
+                        bench("--goodput", "ttft=5"),
+                        2,
+                        "bad --goodput pair 'ttft=5': write KEY:VALUE"),
+                Arguments.of(
+                        "unknown percentile metric",
+                        bench("--percentile-metrics", "ttft,foo"),
+                        2,
+                        "unknown metric 'foo': use one of ttft, tpot, itl, e2el, token_latency"),
+                Arguments.of(
+                        "percentile above 100",
+                        bench("--metric-percentiles", "101"),
+                        2,
+                        "'101' is not a number in [0, 100]"),
+                Arguments.of(
+                        "metadata without =",
+                        bench("--save-result", "--metadata", "novalue"),
+                        2,
+                        "bad --metadata 'novalue': write KEY=VALUE"),
+                Arguments.of(
+                        "result dir not writable",
+                        bench(
+                                "--save-result",
+                                "--result-dir",
+                                aFile.resolve("sub").toString()),
+                        2,
+                        "--result-dir " + aFile.resolve("sub") + " cannot be created"),
+                Arguments.of(
+                        "result dir is a file",
+                        bench("--save-result", "--result-dir", aFile.toString()),
+                        2,
+                        "--result-dir " + aFile + " cannot be created (a file of that name exists)"),
+                Arguments.of(
+                        "simulator port not a number",
+                        List.of("simulate", "--port", "http"),
+                        2,
+                        "Invalid value for option '--port': 'http' is not an int"));
+    }
 
-    assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
-    assertThat(result.stderrLines()).as(result.toString()).hasSize(1);
-    assumeFalse(result.stderr().contains("dataset sharegpt is not supported yet"),
-        "the ShareGPT dataset is being built (issue 'datasets', branch data); until it lands the line says 'not supported yet'");
-    assertOneLineError(result, 2, "--dataset-path");
-  }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void oneLineSaysWhatToChange(String why, List<String> args, int exitCode, String expected) {
+        Tokenpulse.Result result = tokenpulse.run(Tokenpulse.ROOT, Duration.ofSeconds(120), args);
 
-  static void assertOneLineError(Tokenpulse.Result result, int exitCode, String expected) {
-    assertThat(result.exitCode()).as(result.toString()).isEqualTo(exitCode);
-    assertThat(result.stderrLines()).as(result.toString()).hasSize(1);
-    assertThat(result.stderrLines().get(0)).as(result.toString()).contains(expected)
-        .doesNotContain("Exception in thread");
-    assertThat(result.stdoutLines()).as(result.toString())
-        .allSatisfy(line -> assertThat(line).matches("Namespace\\(.*\\)|Checking server health at .*"));
-  }
+        assertOneLineError(result, exitCode, expected);
+    }
+
+    /** The default dataset (vLLM's sharegpt) reads a file: without one, the line says which flag is missing. */
+    @Test
+    void theDefaultDatasetAsksForItsFile() {
+        Tokenpulse.Result result = tokenpulse.run(
+                Tokenpulse.ROOT,
+                Duration.ofSeconds(120),
+                List.of(
+                        "bench",
+                        "--model",
+                        "gpt2",
+                        "--metrics-port",
+                        "0",
+                        "--data-dir",
+                        files.resolve("data").toString()));
+
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
+        assertThat(result.stderrLines()).as(result.toString()).hasSize(1);
+        assumeFalse(
+                result.stderr().contains("dataset sharegpt is not supported yet"),
+                "the ShareGPT dataset is being built (issue 'datasets', branch data); until it lands the line says 'not supported yet'");
+        assertOneLineError(result, 2, "--dataset-path");
+    }
+
+    static void assertOneLineError(Tokenpulse.Result result, int exitCode, String expected) {
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(exitCode);
+        assertThat(result.stderrLines()).as(result.toString()).hasSize(1);
+        assertThat(result.stderrLines().get(0))
+                .as(result.toString())
+                .contains(expected)
+                .doesNotContain("Exception in thread");
+        assertThat(result.stdoutLines())
+                .as(result.toString())
+                .allSatisfy(line -> assertThat(line).matches("Namespace\\(.*\\)|Checking server health at .*"));
+    }
 }

@@ -25,88 +25,167 @@ import org.junit.jupiter.api.io.TempDir;
  * its records with another of Kafka's codecs (lz4, snappy, gzip), which load from the jar.
  */
 class BenchAgainstSimulatorIT {
-  static final String QWEN = "Qwen/Qwen3-0.6B";
+    static final String QWEN = "Qwen/Qwen3-0.6B";
 
-  @TempDir static Path home;
-  @TempDir static Path logs;
-  @TempDir static Path work;
-  static Tokenpulse tokenpulse;
-  static Tokenpulse.Background simulator;
-  static String baseUrl;
+    @TempDir
+    static Path home;
 
-  @BeforeAll
-  static void startSimulator() throws Exception {
-    tokenpulse = new Tokenpulse(home, logs);
-    simulator = tokenpulse.start("simulate", "--port", "0", "--model", QWEN + ",gpt2", "--tokenizer",
-        Tokenpulse.QWEN3.toString(), "--profile", "deterministic", "--ttft-ms", "20", "--gap-ms", "5");
-    Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-    baseUrl = serving.group(2);
-  }
+    @TempDir
+    static Path logs;
 
-  @AfterAll
-  static void stopSimulator() {
-    if (simulator != null) {
-      simulator.stop();
+    @TempDir
+    static Path work;
+
+    static Tokenpulse tokenpulse;
+    static Tokenpulse.Background simulator;
+    static String baseUrl;
+
+    @BeforeAll
+    static void startSimulator() throws Exception {
+        tokenpulse = new Tokenpulse(home, logs);
+        simulator = tokenpulse.start(
+                "simulate",
+                "--port",
+                "0",
+                "--model",
+                QWEN + ",gpt2",
+                "--tokenizer",
+                Tokenpulse.QWEN3.toString(),
+                "--profile",
+                "deterministic",
+                "--ttft-ms",
+                "20",
+                "--gap-ms",
+                "5");
+        Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
+        baseUrl = serving.group(2);
     }
-  }
 
-  private static Tokenpulse.Result bench(String resultName, String... flags) {
-    List<String> args = new ArrayList<>(List.of("bench", "--base-url", baseUrl, "--num-prompts", "12",
-        "--request-rate", "inf", "--metrics-port", "0", "--data-dir", work.resolve("data").toString(),
-        "--save-result", "--result-dir", work.resolve("results").toString(), "--result-filename", resultName));
-    args.addAll(List.of(flags));
-    return tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(3), args);
-  }
-
-  private static JsonNode result(String name) throws IOException {
-    return new ObjectMapper().readTree(work.resolve("results").resolve(name).toFile());
-  }
-
-  static void assertCompleted(Tokenpulse.Result run, int requests) {
-    assertThat(run.exitCode()).as(run.toString()).isZero();
-    run.assertQuietStderr();
-    assertThat(run.stdoutLines()).as(run.toString())
-        .contains("============ Serving Benchmark Result ============")
-        .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + requests + " *"))
-        .noneSatisfy(line -> assertThat(line).startsWith("Warning:"));
-  }
-
-  @Test
-  void openAiCompletionsWithAChatTemplateTokenizer() throws IOException {
-    Tokenpulse.Result run = bench("openai.json", "--backend", "openai", "--model", QWEN,
-        "--tokenizer", Tokenpulse.QWEN3.toString(), "--dataset-name", "random", "--random-input-len", "32",
-        "--random-output-len", "8", "--ignore-eos", "--kafka-property", "compression.type=lz4");
-
-    assertCompleted(run, 12);
-    JsonNode json = result("openai.json");
-    assertThat(json.get("completed").asInt()).isEqualTo(12);
-    assertThat(json.get("total_input_tokens").asInt()).isEqualTo(12 * 32);
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 8);
-  }
-
-  @Test
-  void openAiChatWithTheChatTemplateRenderingSonnetPrompts() throws IOException {
-    // the sonnet dataset formats every prompt with the tokenizer's chat template (Jinjava)
-    Tokenpulse.Result run = bench("chat.json", "--backend", "openai-chat", "--endpoint", "/v1/chat/completions",
-        "--model", QWEN, "--tokenizer", Tokenpulse.QWEN3.toString(), "--dataset-name", "sonnet",
-        "--dataset-path", Tokenpulse.SONNET.toString(), "--sonnet-input-len", "120", "--sonnet-prefix-len", "40",
-        "--sonnet-output-len", "6", "--ignore-eos", "--kafka-property", "compression.type=snappy");
-
-    assertCompleted(run, 12);
-    JsonNode json = result("chat.json");
-    assertThat(json.get("completed").asInt()).isEqualTo(12);
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 6);
-  }
-
-  @Test
-  void gpt2ModelIdWithItsOfflineTokenizer() throws IOException {
-    Tokenpulse.Result run = bench("gpt2.json", "--backend", "vllm", "--model", "gpt2", "--dataset-name", "random",
-        "--random-input-len", "24", "--random-output-len", "5", "--ignore-eos", "--kafka-property", "compression.type=gzip");
-
-    assertCompleted(run, 12);
-    assertThat(result("gpt2.json").get("tokenizer_id").asText()).isEqualTo("gpt2");
-    try (Stream<Path> files = Files.list(work.resolve("results"))) {
-      assertThat(files.map(p -> p.getFileName().toString())).contains("gpt2.json");
+    @AfterAll
+    static void stopSimulator() {
+        if (simulator != null) {
+            simulator.stop();
+        }
     }
-  }
+
+    private static Tokenpulse.Result bench(String resultName, String... flags) {
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--base-url",
+                baseUrl,
+                "--num-prompts",
+                "12",
+                "--request-rate",
+                "inf",
+                "--metrics-port",
+                "0",
+                "--data-dir",
+                work.resolve("data").toString(),
+                "--save-result",
+                "--result-dir",
+                work.resolve("results").toString(),
+                "--result-filename",
+                resultName));
+        args.addAll(List.of(flags));
+        return tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(3), args);
+    }
+
+    private static JsonNode result(String name) throws IOException {
+        return new ObjectMapper().readTree(work.resolve("results").resolve(name).toFile());
+    }
+
+    static void assertCompleted(Tokenpulse.Result run, int requests) {
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        run.assertQuietStderr();
+        assertThat(run.stdoutLines())
+                .as(run.toString())
+                .contains("============ Serving Benchmark Result ============")
+                .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + requests + " *"))
+                .noneSatisfy(line -> assertThat(line).startsWith("Warning:"));
+    }
+
+    @Test
+    void openAiCompletionsWithAChatTemplateTokenizer() throws IOException {
+        Tokenpulse.Result run = bench(
+                "openai.json",
+                "--backend",
+                "openai",
+                "--model",
+                QWEN,
+                "--tokenizer",
+                Tokenpulse.QWEN3.toString(),
+                "--dataset-name",
+                "random",
+                "--random-input-len",
+                "32",
+                "--random-output-len",
+                "8",
+                "--ignore-eos",
+                "--kafka-property",
+                "compression.type=lz4");
+
+        assertCompleted(run, 12);
+        JsonNode json = result("openai.json");
+        assertThat(json.get("completed").asInt()).isEqualTo(12);
+        assertThat(json.get("total_input_tokens").asInt()).isEqualTo(12 * 32);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 8);
+    }
+
+    @Test
+    void openAiChatWithTheChatTemplateRenderingSonnetPrompts() throws IOException {
+        // the sonnet dataset formats every prompt with the tokenizer's chat template (Jinjava)
+        Tokenpulse.Result run = bench(
+                "chat.json",
+                "--backend",
+                "openai-chat",
+                "--endpoint",
+                "/v1/chat/completions",
+                "--model",
+                QWEN,
+                "--tokenizer",
+                Tokenpulse.QWEN3.toString(),
+                "--dataset-name",
+                "sonnet",
+                "--dataset-path",
+                Tokenpulse.SONNET.toString(),
+                "--sonnet-input-len",
+                "120",
+                "--sonnet-prefix-len",
+                "40",
+                "--sonnet-output-len",
+                "6",
+                "--ignore-eos",
+                "--kafka-property",
+                "compression.type=snappy");
+
+        assertCompleted(run, 12);
+        JsonNode json = result("chat.json");
+        assertThat(json.get("completed").asInt()).isEqualTo(12);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 6);
+    }
+
+    @Test
+    void gpt2ModelIdWithItsOfflineTokenizer() throws IOException {
+        Tokenpulse.Result run = bench(
+                "gpt2.json",
+                "--backend",
+                "vllm",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "random",
+                "--random-input-len",
+                "24",
+                "--random-output-len",
+                "5",
+                "--ignore-eos",
+                "--kafka-property",
+                "compression.type=gzip");
+
+        assertCompleted(run, 12);
+        assertThat(result("gpt2.json").get("tokenizer_id").asText()).isEqualTo("gpt2");
+        try (Stream<Path> files = Files.list(work.resolve("results"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).contains("gpt2.json");
+        }
+    }
 }

@@ -20,52 +20,65 @@ import org.junit.jupiter.api.io.TempDir;
  * until a test runs it and is listed.
  */
 class CommandsTableIT {
-  static final Map<String, String> RUN_BY = new LinkedHashMap<>();
+    static final Map<String, String> RUN_BY = new LinkedHashMap<>();
 
-  static {
-    RUN_BY.put("./tokenpulse bench ...", "ReadmeFirstCommandIT, BenchAgainstSimulatorIT, PlatformFlagsIT, BadInputIT");
-    RUN_BY.put("./tokenpulse aggregate", "PlatformFlagsIT");
-    RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
-    RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
-    RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
-    RUN_BY.put("./tokenpulse platform [--data-dir DIR] [--kafka-port P] [--registry-port Q]", "PlatformFlagsIT");
-    RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
-    RUN_BY.put("./tokenpulse --help", "CommandsTableIT");
-  }
+    static {
+        RUN_BY.put(
+                "./tokenpulse bench ...", "ReadmeFirstCommandIT, BenchAgainstSimulatorIT, PlatformFlagsIT, BadInputIT");
+        RUN_BY.put("./tokenpulse aggregate", "PlatformFlagsIT");
+        RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
+        RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
+        RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
+        RUN_BY.put("./tokenpulse platform [--data-dir DIR] [--kafka-port P] [--registry-port Q]", "PlatformFlagsIT");
+        RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
+        RUN_BY.put("./tokenpulse --help", "CommandsTableIT");
+    }
 
-  @TempDir Path home;
-  @TempDir Path logs;
+    @TempDir
+    Path home;
 
-  /** The code spans of the first cell of each row of the table under {@code ## Commands}. */
-  static List<String> tableCommands(String readme) {
-    int section = readme.indexOf("\n## Commands\n");
-    assertThat(section).as("a ## Commands section in README.md").isNotNegative();
-    return readme.substring(section).lines().skip(2).takeWhile(line -> line.startsWith("|")).skip(2)
-        .map(row -> row.substring(1, row.indexOf(" | ")))
-        .flatMap(cell -> Pattern.compile("`([^`]+)`").matcher(cell).results().map(m -> m.group(1)))
-        .toList();
-  }
+    @TempDir
+    Path logs;
 
-  @Test
-  void everyCommandOfTheTableIsRun() throws IOException {
-    List<String> commands = tableCommands(Files.readString(ReadmeFirstCommandIT.README));
+    /** The code spans of the first cell of each row of the table under {@code ## Commands}. */
+    static List<String> tableCommands(String readme) {
+        int section = readme.indexOf("\n## Commands\n");
+        assertThat(section).as("a ## Commands section in README.md").isNotNegative();
+        return readme.substring(section)
+                .lines()
+                .skip(2)
+                .takeWhile(line -> line.startsWith("|"))
+                .skip(2)
+                .map(row -> row.substring(1, row.indexOf(" | ")))
+                .flatMap(cell ->
+                        Pattern.compile("`([^`]+)`").matcher(cell).results().map(m -> m.group(1)))
+                .toList();
+    }
 
-    assertThat(commands).containsExactlyInAnyOrderElementsOf(RUN_BY.keySet());
-  }
+    @Test
+    void everyCommandOfTheTableIsRun() throws IOException {
+        List<String> commands = tableCommands(Files.readString(ReadmeFirstCommandIT.README));
 
-  @Test
-  void versionAndHelp() {
-    Tokenpulse tokenpulse = new Tokenpulse(home, logs);
+        assertThat(commands).containsExactlyInAnyOrderElementsOf(RUN_BY.keySet());
+    }
 
-    Tokenpulse.Result version = tokenpulse.run(Duration.ofMinutes(1), "--version");
-    assertThat(version.exitCode()).as(version.toString()).isZero();
-    assertThat(version.stdoutLines()).as(version.toString()).singleElement().asString().matches("tokenpulse \\S+");
-    assertThat(version.stderr()).isEmpty();
+    @Test
+    void versionAndHelp() {
+        Tokenpulse tokenpulse = new Tokenpulse(home, logs);
 
-    Tokenpulse.Result help = tokenpulse.run(Duration.ofMinutes(1), "--help");
-    assertThat(help.exitCode()).as(help.toString()).isZero();
-    Matcher listed = Pattern.compile("(?m)^  (\\w+) ").matcher(help.stdout());
-    assertThat(listed.results().map(m -> m.group(1)).toList())
-        .contains("bench", "aggregate", "replay", "chart", "platform", "simulate");
-  }
+        Tokenpulse.Result version = tokenpulse.run(Duration.ofMinutes(1), "--version");
+        assertThat(version.exitCode()).as(version.toString()).isZero();
+        assertThat(version.stdoutLines())
+                .as(version.toString())
+                .singleElement()
+                .asString()
+                .matches("tokenpulse \\S+");
+        assertThat(version.stderr()).isEmpty();
+
+        Tokenpulse.Result help = tokenpulse.run(Duration.ofMinutes(1), "--help");
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        Matcher listed = Pattern.compile("(?m)^  (\\w+) ").matcher(help.stdout());
+        assertThat(listed.results().map(m -> m.group(1)).toList())
+                .contains("bench", "aggregate", "replay", "chart", "platform", "simulate");
+    }
 }

@@ -19,52 +19,62 @@ import org.junit.jupiter.api.io.TempDir;
  * with the same labels (numbers differ from run to run; a changed, added or missing line fails).
  */
 class ReadmeFirstCommandIT {
-  static final Path README = Tokenpulse.ROOT.resolve("README.md");
+    static final Path README = Tokenpulse.ROOT.resolve("README.md");
 
-  @TempDir Path home;
-  @TempDir Path logs;
+    @TempDir
+    Path home;
 
-  /** The first line of the README's first {@code bash} block. */
-  static String firstCommand(String readme) {
-    Matcher block = Pattern.compile("```bash\n(.*?)\n").matcher(readme);
-    assertThat(block.find()).as("a ```bash block in README.md").isTrue();
-    return block.group(1);
-  }
+    @TempDir
+    Path logs;
 
-  /** The lines of the README's sample run, from the {@code $ ./tokenpulse} line to the closing fence. */
-  static List<String> sampleRun(String readme) {
-    Matcher block = Pattern.compile("```\n\\$ (\\./tokenpulse [^\n]*)\n(.*?)\n```", Pattern.DOTALL).matcher(readme);
-    assertThat(block.find()).as("a sample run in README.md").isTrue();
-    return List.of(block.group(2).split("\n"));
-  }
+    /** The first line of the README's first {@code bash} block. */
+    static String firstCommand(String readme) {
+        Matcher block = Pattern.compile("```bash\n(.*?)\n").matcher(readme);
+        assertThat(block.find()).as("a ```bash block in README.md").isTrue();
+        return block.group(1);
+    }
 
-  /**
-   * What stays from run to run: numbers become {@code N}, the Namespace line keeps its keys. The
-   * progress bar (redrawn in place) and the sample's chart line (its command adds --save-chart) go.
-   */
-  static List<String> shape(List<String> lines) {
-    return lines.stream()
-        .filter(line -> !line.contains("%|") && !line.startsWith("Chart saved to "))
-        .map(line -> line.startsWith("Namespace(")
-            ? "Namespace" + Pattern.compile("([a-z_]+)=").matcher(line).results().map(m -> m.group(1)).toList()
-            : line.replaceAll("\\d+(\\.\\d+)?", "N").stripTrailing())
-        .toList();
-  }
+    /** The lines of the README's sample run, from the {@code $ ./tokenpulse} line to the closing fence. */
+    static List<String> sampleRun(String readme) {
+        Matcher block = Pattern.compile("```\n\\$ (\\./tokenpulse [^\n]*)\n(.*?)\n```", Pattern.DOTALL)
+                .matcher(readme);
+        assertThat(block.find()).as("a sample run in README.md").isTrue();
+        return List.of(block.group(2).split("\n"));
+    }
 
-  @Test
-  void theFirstCommandRunsAsPrintedAndPrintsTheBlockTheReadmeShows() throws IOException {
-    String readme = Files.readString(README);
-    String command = firstCommand(readme);
-    assertThat(command).startsWith("./tokenpulse bench --simulate ");
-    List<String> args = Arrays.asList(command.substring("./tokenpulse ".length()).split(" +"));
+    /**
+     * What stays from run to run: numbers become {@code N}, the Namespace line keeps its keys. The
+     * progress bar (redrawn in place) and the sample's chart line (its command adds --save-chart) go.
+     */
+    static List<String> shape(List<String> lines) {
+        return lines.stream()
+                .filter(line -> !line.contains("%|") && !line.startsWith("Chart saved to "))
+                .map(line -> line.startsWith("Namespace(")
+                        ? "Namespace"
+                                + Pattern.compile("([a-z_]+)=")
+                                        .matcher(line)
+                                        .results()
+                                        .map(m -> m.group(1))
+                                        .toList()
+                        : line.replaceAll("\\d+(\\.\\d+)?", "N").stripTrailing())
+                .toList();
+    }
 
-    Tokenpulse.Result run = new Tokenpulse(home, logs).run(Tokenpulse.ROOT, Duration.ofMinutes(5), args);
+    @Test
+    void theFirstCommandRunsAsPrintedAndPrintsTheBlockTheReadmeShows() throws IOException {
+        String readme = Files.readString(README);
+        String command = firstCommand(readme);
+        assertThat(command).startsWith("./tokenpulse bench --simulate ");
+        List<String> args =
+                Arrays.asList(command.substring("./tokenpulse ".length()).split(" +"));
 
-    assertThat(run.exitCode()).as(run.toString()).isZero();
-    run.assertQuietStderr();
-    assertThat(run.stdoutLines()).anySatisfy(line -> assertThat(line).matches("Successful requests: +200 *"));
-    assertThat(shape(run.stdoutLines())).as(run.toString()).isEqualTo(shape(sampleRun(readme)));
-    // the default data directory, under the user's home
-    assertThat(home.resolve(".tokenpulse/platform")).isDirectory();
-  }
+        Tokenpulse.Result run = new Tokenpulse(home, logs).run(Tokenpulse.ROOT, Duration.ofMinutes(5), args);
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        run.assertQuietStderr();
+        assertThat(run.stdoutLines()).anySatisfy(line -> assertThat(line).matches("Successful requests: +200 *"));
+        assertThat(shape(run.stdoutLines())).as(run.toString()).isEqualTo(shape(sampleRun(readme)));
+        // the default data directory, under the user's home
+        assertThat(home.resolve(".tokenpulse/platform")).isDirectory();
+    }
 }

@@ -23,103 +23,110 @@ import org.junit.jupiter.api.Test;
  * a user's run.
  */
 class ShadedJarIT {
-  static URLClassLoader jar;
+    static URLClassLoader jar;
 
-  @BeforeAll
-  static void open() throws IOException {
-    assertThat(Tokenpulse.JAR).as("run mvn package first").exists();
-    jar = new URLClassLoader(new URL[] {Tokenpulse.JAR.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-  }
-
-  @AfterAll
-  static void close() throws IOException {
-    jar.close();
-  }
-
-  /**
-   * Loads a class and resolves what its declaration names (fields, methods, constructors), which is
-   * where a missing dependency shows: e.g. Jinjava's FromYamlFilter, whose static YAMLMapper field
-   * needs jackson-dataformat-yaml.
-   */
-  private static String problemLoading(String className) {
-    try {
-      Class<?> type = Class.forName(className, false, jar);
-      type.getDeclaredFields();
-      type.getDeclaredMethods();
-      type.getDeclaredConstructors();
-      return null;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return className + ": " + e;
+    @BeforeAll
+    static void open() throws IOException {
+        assertThat(Tokenpulse.JAR).as("run mvn package first").exists();
+        jar = new URLClassLoader(new URL[] {Tokenpulse.JAR.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
     }
-  }
 
-  @Test
-  void everyServiceProviderOfAServiceInTheJarLoads() throws IOException {
-    List<String> problems = new ArrayList<>();
-    int providers = 0;
-    try (JarFile file = new JarFile(Tokenpulse.JAR.toFile())) {
-      for (JarEntry entry : file.stream().toList()) {
-        String name = entry.getName();
-        if (entry.isDirectory() || !name.startsWith("META-INF/services/") || name.indexOf('/', 18) >= 0) {
-          continue;
+    @AfterAll
+    static void close() throws IOException {
+        jar.close();
+    }
+
+    /**
+     * Loads a class and resolves what its declaration names (fields, methods, constructors), which is
+     * where a missing dependency shows: e.g. Jinjava's FromYamlFilter, whose static YAMLMapper field
+     * needs jackson-dataformat-yaml.
+     */
+    private static String problemLoading(String className) {
+        try {
+            Class<?> type = Class.forName(className, false, jar);
+            type.getDeclaredFields();
+            type.getDeclaredMethods();
+            type.getDeclaredConstructors();
+            return null;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return className + ": " + e;
         }
-        String service = name.substring("META-INF/services/".length());
-        // A service whose interface is not in the jar is never looked up (e.g. Netty's BlockHound
-        // integration, for when BlockHound is on the class path); its providers may be absent too.
-        if (problemLoading(service) != null) {
-          continue;
-        }
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(file.getInputStream(entry), StandardCharsets.UTF_8))) {
-          for (String line : reader.lines().toList()) {
-            String provider = line.replaceAll("#.*", "").trim();
-            if (!provider.isEmpty()) {
-              providers++;
-              String problem = problemLoading(provider);
-              if (problem != null) {
-                problems.add(service + " -> " + problem);
-              }
+    }
+
+    @Test
+    void everyServiceProviderOfAServiceInTheJarLoads() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int providers = 0;
+        try (JarFile file = new JarFile(Tokenpulse.JAR.toFile())) {
+            for (JarEntry entry : file.stream().toList()) {
+                String name = entry.getName();
+                if (entry.isDirectory() || !name.startsWith("META-INF/services/") || name.indexOf('/', 18) >= 0) {
+                    continue;
+                }
+                String service = name.substring("META-INF/services/".length());
+                // A service whose interface is not in the jar is never looked up (e.g. Netty's BlockHound
+                // integration, for when BlockHound is on the class path); its providers may be absent too.
+                if (problemLoading(service) != null) {
+                    continue;
+                }
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(file.getInputStream(entry), StandardCharsets.UTF_8))) {
+                    for (String line : reader.lines().toList()) {
+                        String provider = line.replaceAll("#.*", "").trim();
+                        if (!provider.isEmpty()) {
+                            providers++;
+                            String problem = problemLoading(provider);
+                            if (problem != null) {
+                                problems.add(service + " -> " + problem);
+                            }
+                        }
+                    }
+                }
             }
-          }
         }
-      }
+        assertThat(providers).as("service providers found in the jar").isGreaterThan(10);
+        assertThat(problems).isEmpty();
     }
-    assertThat(providers).as("service providers found in the jar").isGreaterThan(10);
-    assertThat(problems).isEmpty();
-  }
 
-  @Test
-  void kafkasCompressionCodecsAndTheirNativeLibrariesLoad() throws Exception {
-    // compression.type=zstd|lz4|snappy: Kafka's clients need these libraries only when asked for them
-    for (String codec : List.of("com.github.luben.zstd.Zstd", "net.jpountz.lz4.LZ4Factory", "org.xerial.snappy.Snappy")) {
-      assertThat(problemLoading(codec)).isNull();
+    @Test
+    void kafkasCompressionCodecsAndTheirNativeLibrariesLoad() throws Exception {
+        // compression.type=zstd|lz4|snappy: Kafka's clients need these libraries only when asked for them
+        for (String codec :
+                List.of("com.github.luben.zstd.Zstd", "net.jpountz.lz4.LZ4Factory", "org.xerial.snappy.Snappy")) {
+            assertThat(problemLoading(codec)).isNull();
+        }
+        byte[] text = "tokenpulse tokenpulse tokenpulse tokenpulse".getBytes(StandardCharsets.UTF_8);
+        // zstd and snappy bring native libraries inside their jars: compressing once proves they load
+        Class<?> zstd = Class.forName("com.github.luben.zstd.Zstd", true, jar);
+        byte[] zstdBytes = (byte[]) zstd.getMethod("compress", byte[].class).invoke(null, (Object) text);
+        assertThat(zstdBytes).isNotEmpty();
+        Class<?> snappy = Class.forName("org.xerial.snappy.Snappy", true, jar);
+        byte[] snappyBytes = (byte[]) snappy.getMethod("compress", byte[].class).invoke(null, (Object) text);
+        assertThat(snappyBytes).isNotEmpty();
+        Object lz4 = Class.forName("net.jpountz.lz4.LZ4Factory", true, jar)
+                .getMethod("fastestInstance")
+                .invoke(null);
+        assertThat(lz4).isNotNull();
     }
-    byte[] text = "tokenpulse tokenpulse tokenpulse tokenpulse".getBytes(StandardCharsets.UTF_8);
-    // zstd and snappy bring native libraries inside their jars: compressing once proves they load
-    Class<?> zstd = Class.forName("com.github.luben.zstd.Zstd", true, jar);
-    byte[] zstdBytes = (byte[]) zstd.getMethod("compress", byte[].class).invoke(null, (Object) text);
-    assertThat(zstdBytes).isNotEmpty();
-    Class<?> snappy = Class.forName("org.xerial.snappy.Snappy", true, jar);
-    byte[] snappyBytes = (byte[]) snappy.getMethod("compress", byte[].class).invoke(null, (Object) text);
-    assertThat(snappyBytes).isNotEmpty();
-    Object lz4 = Class.forName("net.jpountz.lz4.LZ4Factory", true, jar).getMethod("fastestInstance").invoke(null);
-    assertThat(lz4).isNotNull();
-  }
 
-  @Test
-  void jinjavaStartsWithEveryDefaultFilterTagAndFunction() throws Exception {
-    // new Jinjava() instantiates every class of its filter, tag, function and expression-test
-    // registries, as a chat template's first use does
-    // its expression factory loads classes through the context class loader: the jar's, as in the product
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(jar);
-    try {
-      Object jinjava = Class.forName("com.hubspot.jinjava.Jinjava", true, jar).getConstructor().newInstance();
-      Object rendered = jinjava.getClass().getMethod("render", String.class, java.util.Map.class)
-          .invoke(jinjava, "{{ 'a: 1' | fromyaml | tojson }}", java.util.Map.of());
-      assertThat(rendered).isEqualTo("{\"a\":1}");
-    } finally {
-      thread.setContextClassLoader(previous);
+    @Test
+    void jinjavaStartsWithEveryDefaultFilterTagAndFunction() throws Exception {
+        // new Jinjava() instantiates every class of its filter, tag, function and expression-test
+        // registries, as a chat template's first use does
+        // its expression factory loads classes through the context class loader: the jar's, as in the product
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(jar);
+        try {
+            Object jinjava = Class.forName("com.hubspot.jinjava.Jinjava", true, jar)
+                    .getConstructor()
+                    .newInstance();
+            Object rendered = jinjava.getClass()
+                    .getMethod("render", String.class, java.util.Map.class)
+                    .invoke(jinjava, "{{ 'a: 1' | fromyaml | tojson }}", java.util.Map.of());
+            assertThat(rendered).isEqualTo("{\"a\":1}");
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
-  }
 }

@@ -25,187 +25,200 @@ import java.util.regex.Pattern;
  * a run that starts a build anyway fails (two builds in one tree race on {@code target/}).
  */
 final class Tokenpulse {
-  static final Path ROOT = Path.of(System.getProperty("tokenpulse.root", "..")).toAbsolutePath().normalize();
-  static final Path LAUNCHER = ROOT.resolve("tokenpulse");
-  static final Path JAR = ROOT.resolve("cli/target/tokenpulse.jar");
-  /** A Hugging Face tokenizer folder with a chat template (Qwen3's), from {@code ../shared/data}. */
-  static final Path QWEN3 = Path.of(System.getProperty("tokenpulse.qwen3", "../../shared/data/tokenizers/qwen3"))
-      .toAbsolutePath().normalize();
+    static final Path ROOT = Path.of(System.getProperty("tokenpulse.root", ".."))
+            .toAbsolutePath()
+            .normalize();
+    static final Path LAUNCHER = ROOT.resolve("tokenpulse");
+    static final Path JAR = ROOT.resolve("cli/target/tokenpulse.jar");
+    /** A Hugging Face tokenizer folder with a chat template (Qwen3's), from {@code ../shared/data}. */
+    static final Path QWEN3 = Path.of(System.getProperty("tokenpulse.qwen3", "../../shared/data/tokenizers/qwen3"))
+            .toAbsolutePath()
+            .normalize();
 
-  /** Shakespeare's sonnets, the sonnet dataset's input, from {@code ../shared/data}. */
-  static final Path SONNET = Path.of(System.getProperty("tokenpulse.sonnet", "../../shared/data/sonnet.txt"))
-      .toAbsolutePath().normalize();
+    /** Shakespeare's sonnets, the sonnet dataset's input, from {@code ../shared/data}. */
+    static final Path SONNET = Path.of(System.getProperty("tokenpulse.sonnet", "../../shared/data/sonnet.txt"))
+            .toAbsolutePath()
+            .normalize();
 
-  private static final String REBUILD_NOTICE = "tokenpulse: building the command-line jar";
+    private static final String REBUILD_NOTICE = "tokenpulse: building the command-line jar";
 
-  private final Path home;
-  private final Path logs;
-  private int started;
+    private final Path home;
+    private final Path logs;
+    private int started;
 
-  /** Processes get {@code HOME=home}; their output goes to files under {@code logs}. */
-  Tokenpulse(Path home, Path logs) {
-    this.home = home;
-    this.logs = logs;
-  }
-
-  /** Runs {@code ./tokenpulse args...} in the repository root to its end; fails the test past {@code timeout}. */
-  Result run(Duration timeout, String... args) {
-    return run(ROOT, timeout, List.of(args));
-  }
-
-  Result run(Path workDir, Duration timeout, List<String> args) {
-    return start(workDir, args).finish(timeout);
-  }
-
-  /** Starts {@code ./tokenpulse args...} (a server: platform, aggregate, simulate) and returns at once. */
-  Background start(String... args) {
-    return start(ROOT, List.of(args));
-  }
-
-  /** Starts {@code ./tokenpulse args...} in {@code workDir} and returns at once. */
-  Background start(Path workDir, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(LAUNCHER.toString());
-    command.addAll(args);
-    int n = ++started;
-    Path out = logs.resolve(n + "-" + args.get(0) + ".out");
-    Path err = logs.resolve(n + "-" + args.get(0) + ".err");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile());
-    Map<String, String> env = builder.environment();
-    env.put("HOME", home.toString());
-    // nothing of the test JVM leaks into the product's
-    env.remove("CLASSPATH");
-    env.remove("JAVA_TOOL_OPTIONS");
-    env.remove("_JAVA_OPTIONS");
-    env.remove("TOKENPULSE_JAVA_OPTS");
-    try {
-      return new Background(builder.start(), args, out, err);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** What a finished command printed. */
-  record Result(List<String> args, int exitCode, String stdout, String stderr) {
-    List<String> stdoutLines() {
-      return lines(stdout);
+    /** Processes get {@code HOME=home}; their output goes to files under {@code logs}. */
+    Tokenpulse(Path home, Path logs) {
+        this.home = home;
+        this.logs = logs;
     }
 
-    List<String> stderrLines() {
-      return lines(stderr);
+    /** Runs {@code ./tokenpulse args...} in the repository root to its end; fails the test past {@code timeout}. */
+    Result run(Duration timeout, String... args) {
+        return run(ROOT, timeout, List.of(args));
     }
 
-    private static List<String> lines(String text) {
-      return text.isEmpty() ? List.of() : Arrays.asList(text.split("\r?\n"));
+    Result run(Path workDir, Duration timeout, List<String> args) {
+        return start(workDir, args).finish(timeout);
     }
 
-    /**
-     * Nothing on stderr a user cannot act on: no library warning (hidden unless --verbose), no stack
-     * trace. Kafka's own ERROR lines stay visible by design (an overloaded machine can make the
-     * embedded controller log one), so those are the only lines allowed.
-     */
-    void assertQuietStderr() {
-      assertThat(stderrLines()).as(toString()).allSatisfy(line -> assertThat(line).startsWith("ERROR "));
+    /** Starts {@code ./tokenpulse args...} (a server: platform, aggregate, simulate) and returns at once. */
+    Background start(String... args) {
+        return start(ROOT, List.of(args));
     }
 
-    @Override
-    public String toString() {
-      return "tokenpulse " + String.join(" ", args) + " -> exit " + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr;
-    }
-  }
-
-  /** A command that runs until stopped (SIGTERM, as Ctrl-C: its shutdown hooks run). */
-  static final class Background implements AutoCloseable {
-    private final Process process;
-    private final List<String> args;
-    private final Path out;
-    private final Path err;
-    private final long startedNs = System.nanoTime();
-
-    Background(Process process, List<String> args, Path out, Path err) {
-      this.process = process;
-      this.args = args;
-      this.out = out;
-      this.err = err;
-    }
-
-    String stdout() {
-      return read(out);
-    }
-
-    String stderr() {
-      return read(err);
-    }
-
-    /** Waits until a stdout line matches {@code pattern}; fails if the process ends or {@code timeout} passes. */
-    Matcher awaitLine(Pattern pattern, Duration timeout) throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (System.nanoTime() < deadline) {
-        for (String line : stdout().split("\r?\n")) {
-          Matcher m = pattern.matcher(line);
-          if (m.find()) {
-            return m;
-          }
+    /** Starts {@code ./tokenpulse args...} in {@code workDir} and returns at once. */
+    Background start(Path workDir, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(LAUNCHER.toString());
+        command.addAll(args);
+        int n = ++started;
+        Path out = logs.resolve(n + "-" + args.get(0) + ".out");
+        Path err = logs.resolve(n + "-" + args.get(0) + ".err");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        Map<String, String> env = builder.environment();
+        env.put("HOME", home.toString());
+        // nothing of the test JVM leaks into the product's
+        env.remove("CLASSPATH");
+        env.remove("JAVA_TOOL_OPTIONS");
+        env.remove("_JAVA_OPTIONS");
+        env.remove("TOKENPULSE_JAVA_OPTS");
+        try {
+            return new Background(builder.start(), args, out, err);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        if (!process.isAlive()) {
-          throw new AssertionError("tokenpulse " + String.join(" ", args) + " ended with exit " + process.exitValue()
-              + " before printing /" + pattern + "/; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+    }
+
+    /** What a finished command printed. */
+    record Result(List<String> args, int exitCode, String stdout, String stderr) {
+        List<String> stdoutLines() {
+            return lines(stdout);
         }
-        Thread.sleep(100);
-      }
-      throw new AssertionError("tokenpulse " + String.join(" ", args) + " printed no /" + pattern + "/ within "
-          + timeout + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
-    }
 
-    /** Waits for the command's end; fails the test past {@code timeout}. */
-    Result finish(Duration timeout) {
-      try {
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-          stop();
-          throw new AssertionError("tokenpulse " + String.join(" ", args) + " did not end within " + timeout
-              + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+        List<String> stderrLines() {
+            return lines(stderr);
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stop();
-        throw new AssertionError(e);
-      }
-      Result result = new Result(args, process.exitValue(), stdout(), stderr());
-      // the suite's time, command by command, in the test's output file
-      System.out.printf("%6.1f s  exit %d  tokenpulse %s%n", (System.nanoTime() - startedNs) / 1e9, result.exitCode(),
-          String.join(" ", args));
-      assertThat(result.stderr()).as("the launcher rebuilt the jar during a test run").doesNotContain(REBUILD_NOTICE);
-      return result;
-    }
 
-    /** SIGTERM, then the exit code (after at most 60 s; then SIGKILL). */
-    int stop() {
-      process.destroy();
-      try {
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        private static List<String> lines(String text) {
+            return text.isEmpty() ? List.of() : Arrays.asList(text.split("\r?\n"));
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-      return process.isAlive() ? -1 : process.exitValue();
+
+        /**
+         * Nothing on stderr a user cannot act on: no library warning (hidden unless --verbose), no stack
+         * trace. Kafka's own ERROR lines stay visible by design (an overloaded machine can make the
+         * embedded controller log one), so those are the only lines allowed.
+         */
+        void assertQuietStderr() {
+            assertThat(stderrLines())
+                    .as(toString())
+                    .allSatisfy(line -> assertThat(line).startsWith("ERROR "));
+        }
+
+        @Override
+        public String toString() {
+            return "tokenpulse " + String.join(" ", args) + " -> exit " + exitCode + "\nstdout:\n" + stdout
+                    + "\nstderr:\n" + stderr;
+        }
     }
 
-    @Override
-    public void close() {
-      if (process.isAlive()) {
-        stop();
-      }
-    }
+    /** A command that runs until stopped (SIGTERM, as Ctrl-C: its shutdown hooks run). */
+    static final class Background implements AutoCloseable {
+        private final Process process;
+        private final List<String> args;
+        private final Path out;
+        private final Path err;
+        private final long startedNs = System.nanoTime();
 
-    private static String read(Path file) {
-      try {
-        return Files.readString(file, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+        Background(Process process, List<String> args, Path out, Path err) {
+            this.process = process;
+            this.args = args;
+            this.out = out;
+            this.err = err;
+        }
+
+        String stdout() {
+            return read(out);
+        }
+
+        String stderr() {
+            return read(err);
+        }
+
+        /** Waits until a stdout line matches {@code pattern}; fails if the process ends or {@code timeout} passes. */
+        Matcher awaitLine(Pattern pattern, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (String line : stdout().split("\r?\n")) {
+                    Matcher m = pattern.matcher(line);
+                    if (m.find()) {
+                        return m;
+                    }
+                }
+                if (!process.isAlive()) {
+                    throw new AssertionError("tokenpulse " + String.join(" ", args) + " ended with exit "
+                            + process.exitValue() + " before printing /" + pattern + "/; stdout:\n" + stdout()
+                            + "\nstderr:\n" + stderr());
+                }
+                Thread.sleep(100);
+            }
+            throw new AssertionError("tokenpulse " + String.join(" ", args) + " printed no /" + pattern + "/ within "
+                    + timeout + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+        }
+
+        /** Waits for the command's end; fails the test past {@code timeout}. */
+        Result finish(Duration timeout) {
+            try {
+                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    stop();
+                    throw new AssertionError("tokenpulse " + String.join(" ", args) + " did not end within " + timeout
+                            + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stop();
+                throw new AssertionError(e);
+            }
+            Result result = new Result(args, process.exitValue(), stdout(), stderr());
+            // the suite's time, command by command, in the test's output file
+            System.out.printf(
+                    "%6.1f s  exit %d  tokenpulse %s%n",
+                    (System.nanoTime() - startedNs) / 1e9, result.exitCode(), String.join(" ", args));
+            assertThat(result.stderr())
+                    .as("the launcher rebuilt the jar during a test run")
+                    .doesNotContain(REBUILD_NOTICE);
+            return result;
+        }
+
+        /** SIGTERM, then the exit code (after at most 60 s; then SIGKILL). */
+        int stop() {
+            process.destroy();
+            try {
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+            return process.isAlive() ? -1 : process.exitValue();
+        }
+
+        @Override
+        public void close() {
+            if (process.isAlive()) {
+                stop();
+            }
+        }
+
+        private static String read(Path file) {
+            try {
+                return Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
-  }
 }

@@ -21,55 +21,68 @@ import picocli.CommandLine.Spec;
  * {@code tokenpulse aggregate}: the Kafka Streams aggregator as a long-running service. Several
  * instances with the same application id share the work through Kafka Streams' partitions.
  */
-@Command(name = "aggregate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Run the aggregator (Kafka Streams, exactly once) until Ctrl-C.")
+@Command(
+        name = "aggregate",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Run the aggregator (Kafka Streams, exactly once) until Ctrl-C.")
 final class AggregateCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Mixin KafkaOptions kafka;
+    @Mixin
+    KafkaOptions kafka;
 
-  @Option(names = "--application-id", defaultValue = StreamsSettings.DEFAULT_APPLICATION_ID,
-      description = "Kafka Streams application id; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
-  String applicationId;
+    @Option(
+            names = "--application-id",
+            defaultValue = StreamsSettings.DEFAULT_APPLICATION_ID,
+            description =
+                    "Kafka Streams application id; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
+    String applicationId;
 
-  @Mixin WindowOptions windows;
+    @Mixin
+    WindowOptions windows;
 
-  @Mixin MetricsOptions metrics;
+    @Mixin
+    MetricsOptions metrics;
 
-  @Override
-  public Integer call() throws InterruptedException {
-    PrintWriter out = spec.commandLine().getOut();
-    metrics.validate();
-    windows.validate();
-    Pipeline pipeline = Pipeline.connect(kafka);
-    StreamsSettings settings = windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-        .withApplicationId(applicationId));
-    Properties overrides = pipeline.clientProperties();
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-    Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
-    meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
-    MetricsEndpoint endpoint = metrics.startOrNull(registry);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (endpoint != null) {
-        endpoint.close();
-      }
-      aggregator.close();
-      meters.close();
-      pipeline.close();
-      stopped.countDown();
-    }, "aggregate-shutdown"));
-    if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
-      throw UserError.failure("the aggregator did not reach RUNNING within 60 s (state "
-          + aggregator.state() + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        metrics.validate();
+        windows.validate();
+        Pipeline pipeline = Pipeline.connect(kafka);
+        StreamsSettings settings = windows.applyTo(
+                StreamsSettings.defaults(pipeline.bootstrapServers()).withApplicationId(applicationId));
+        Properties overrides = pipeline.clientProperties();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+        Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
+        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+        MetricsEndpoint endpoint = metrics.startOrNull(registry);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            if (endpoint != null) {
+                                endpoint.close();
+                            }
+                            aggregator.close();
+                            meters.close();
+                            pipeline.close();
+                            stopped.countDown();
+                        },
+                        "aggregate-shutdown"));
+        if (!aggregator.awaitRunning(Duration.ofSeconds(60))) {
+            throw UserError.failure("the aggregator did not reach RUNNING within 60 s (state " + aggregator.state()
+                    + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
+        }
+        out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
+                + (pipeline.embedded() ? " (embedded)" : "")
+                + (endpoint != null ? ", metrics at " + endpoint.uri() : "") + ". Ctrl-C stops it.");
+        out.flush();
+        stopped.await();
+        return 0;
     }
-    out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
-        + (pipeline.embedded() ? " (embedded)" : "")
-        + (endpoint != null ? ", metrics at " + endpoint.uri() : "") + ". Ctrl-C stops it.");
-    out.flush();
-    stopped.await();
-    return 0;
-  }
 }

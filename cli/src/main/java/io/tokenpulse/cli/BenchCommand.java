@@ -25,141 +25,270 @@ import picocli.CommandLine.Spec;
  * windows); {@link #NAMESPACE_ORDER} keeps the Namespace line in vLLM's order. The command turns
  * them into a {@link BenchRun.Plan}, runs it and prints the result.
  */
-@Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
-    description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
+@Command(
+        name = "bench",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
 final class BenchCommand implements Callable<Integer> {
 
-  /**
-   * The Namespace line's order: vLLM's attributes as its parser declares them (users' log parsers
-   * read that line), then TokenPulse's own. Options not named here follow in declaration order.
-   */
-  static final List<String> NAMESPACE_ORDER = List.of("backend", "base_url", "host", "port", "endpoint",
-      "dataset_name", "dataset_path", "max_concurrency", "model", "tokenizer", "use_beam_search", "num_prompts",
-      "duration_minutes", "logprobs", "request_rate", "burstiness", "seed", "trust_remote_code", "disable_tqdm",
-      "profile", "save_result", "save_detailed", "append_result", "metadata", "result_dir", "result_filename",
-      "ignore_eos", "percentile_metrics", "metric_percentiles", "goodput", "custom_output_len",
-      "custom_skip_chat_template", "sonnet_input_len", "sonnet_output_len", "sonnet_prefix_len",
-      "sharegpt_output_len", "random_input_len", "random_output_len", "random_range_ratio", "random_prefix_len",
-      "hf_subset", "hf_split", "hf_output_len", "top_p", "top_k", "min_p", "temperature", "tokenizer_mode",
-      "served_model_name", "lora_modules", "disable_shuffle", "no_oversample",
-      // TokenPulse's own
-      "ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps", "header", "request_id_prefix", "run_id",
-      "shard_index", "shard_count", "simulate", "simulate_profile", "simulate_speedup", "simulate_fault",
-      "metrics_port", "metrics_host", "bootstrap_servers", "schema_registry_url", "schema_registry_basic_auth",
-      "schema_registry_bearer_token", "auto_register_schemas", "kafka_property", "topic_prefix", "data_dir",
-      "ready_check_timeout_sec", "summary_timeout_s", "save_chart", "window_size_ms", "window_grace_ms", "verbose");
+    /**
+     * The Namespace line's order: vLLM's attributes as its parser declares them (users' log parsers
+     * read that line), then TokenPulse's own. Options not named here follow in declaration order.
+     */
+    static final List<String> NAMESPACE_ORDER = List.of(
+            "backend",
+            "base_url",
+            "host",
+            "port",
+            "endpoint",
+            "dataset_name",
+            "dataset_path",
+            "max_concurrency",
+            "model",
+            "tokenizer",
+            "use_beam_search",
+            "num_prompts",
+            "duration_minutes",
+            "logprobs",
+            "request_rate",
+            "burstiness",
+            "seed",
+            "trust_remote_code",
+            "disable_tqdm",
+            "profile",
+            "save_result",
+            "save_detailed",
+            "append_result",
+            "metadata",
+            "result_dir",
+            "result_filename",
+            "ignore_eos",
+            "percentile_metrics",
+            "metric_percentiles",
+            "goodput",
+            "custom_output_len",
+            "custom_skip_chat_template",
+            "sonnet_input_len",
+            "sonnet_output_len",
+            "sonnet_prefix_len",
+            "sharegpt_output_len",
+            "random_input_len",
+            "random_output_len",
+            "random_range_ratio",
+            "random_prefix_len",
+            "hf_subset",
+            "hf_split",
+            "hf_output_len",
+            "top_p",
+            "top_k",
+            "min_p",
+            "temperature",
+            "tokenizer_mode",
+            "served_model_name",
+            "lora_modules",
+            "disable_shuffle",
+            "no_oversample",
+            // TokenPulse's own
+            "ramp_up_strategy",
+            "ramp_up_start_rps",
+            "ramp_up_end_rps",
+            "header",
+            "request_id_prefix",
+            "run_id",
+            "shard_index",
+            "shard_count",
+            "simulate",
+            "simulate_profile",
+            "simulate_speedup",
+            "simulate_fault",
+            "metrics_port",
+            "metrics_host",
+            "bootstrap_servers",
+            "schema_registry_url",
+            "schema_registry_basic_auth",
+            "schema_registry_bearer_token",
+            "auto_register_schemas",
+            "kafka_property",
+            "topic_prefix",
+            "data_dir",
+            "ready_check_timeout_sec",
+            "summary_timeout_s",
+            "save_chart",
+            "window_size_ms",
+            "window_grace_ms",
+            "verbose");
 
-  @Spec CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Mixin TargetOptions target;
+    @Mixin
+    TargetOptions target;
 
-  @Mixin DatasetFlags dataset;
+    @Mixin
+    DatasetFlags dataset;
 
-  @Mixin SamplingOptions sampling;
+    @Mixin
+    SamplingOptions sampling;
 
-  @Mixin TrafficOptions traffic;
+    @Mixin
+    TrafficOptions traffic;
 
-  @Mixin ReportingOptions reporting;
+    @Mixin
+    ReportingOptions reporting;
 
-  @Mixin ResultFileOptions resultFile;
+    @Mixin
+    ResultFileOptions resultFile;
 
-  @Mixin SimulateOptions simulate;
+    @Mixin
+    SimulateOptions simulate;
 
-  @Option(names = "--disable-tqdm", description = "Disable the progress bar.") boolean disableTqdm;
+    @Option(names = "--disable-tqdm", description = "Disable the progress bar.")
+    boolean disableTqdm;
 
-  @Option(names = "--profile", description = "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
-  boolean profile;
+    @Option(
+            names = "--profile",
+            description =
+                    "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
+    boolean profile;
 
-  @Option(names = "--request-id-prefix", defaultValue = "benchmark-serving",
-      description = "Prefix of every request's x-request-id; the request's dataset index follows (default: ${DEFAULT-VALUE}).")
-  String requestIdPrefix;
+    @Option(
+            names = "--request-id-prefix",
+            defaultValue = "benchmark-serving",
+            description =
+                    "Prefix of every request's x-request-id; the request's dataset index follows (default: ${DEFAULT-VALUE}).")
+    String requestIdPrefix;
 
-  @Option(names = "--run-id", description = "Identifier of the run (default: generated).") String runId;
+    @Option(names = "--run-id", description = "Identifier of the run (default: generated).")
+    String runId;
 
-  @Option(names = "--shard-index", defaultValue = "0", description = "This load generator's index when several share one run.")
-  int shardIndex;
+    @Option(
+            names = "--shard-index",
+            defaultValue = "0",
+            description = "This load generator's index when several share one run.")
+    int shardIndex;
 
-  @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
-  int shardCount;
+    @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
+    int shardCount;
 
-  /** One endpoint serves the aggregator's and the load generator's meters. */
-  @Mixin MetricsOptions metrics;
+    /** One endpoint serves the aggregator's and the load generator's meters. */
+    @Mixin
+    MetricsOptions metrics;
 
-  @Mixin KafkaOptions kafka;
+    @Mixin
+    KafkaOptions kafka;
 
-  @Option(names = "--ready-check-timeout-sec", defaultValue = "600",
-      description = "How long to wait for the server's /health to answer 200 before giving up, in s (vLLM's flag; default: ${DEFAULT-VALUE}).")
-  int readyCheckTimeoutSec;
+    @Option(
+            names = "--ready-check-timeout-sec",
+            defaultValue = "600",
+            description =
+                    "How long to wait for the server's /health to answer 200 before giving up, in s (vLLM's flag; default: ${DEFAULT-VALUE}).")
+    int readyCheckTimeoutSec;
 
-  @Option(names = "--summary-timeout-s", defaultValue = "120",
-      description = "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
-  int summaryTimeoutS;
+    @Option(
+            names = "--summary-timeout-s",
+            defaultValue = "120",
+            description =
+                    "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
+    int summaryTimeoutS;
 
-  @Option(names = "--save-chart", paramLabel = "FILE.png",
-      description = "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
-  String saveChart;
+    @Option(
+            names = "--save-chart",
+            paramLabel = "FILE.png",
+            description =
+                    "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
+    String saveChart;
 
-  /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
-  @Mixin WindowOptions windows;
+    /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
+    @Mixin
+    WindowOptions windows;
 
-  @Override
-  public Integer call() throws Exception {
-    PrintStream out = System.out;
-    out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
-    // Everything that can be checked without a server is checked before one starts.
-    String modelId = target.modelId(simulate.simulate);
-    Tokenizer tokenizer = target.loadTokenizer(modelId);
-    var requestSampling = sampling.sampling();
-    ArrivalSettings arrivals = traffic.arrivals();
-    GoodputSlo slo = reporting.validate();
-    RunReport.ResultOptions report = resultFile.toResultOptions();
-    Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
-    checkPipelineOptions();
-    try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
-      LoadSettings load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
-      BenchRun.Plan plan = new BenchRun.Plan(load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics,
-          windows, chart, profile);
-      try (Pipeline pipeline = Pipeline.connect(kafka);
-           BenchRun run = BenchRun.start(plan, pipeline, out)) {
-        BenchRun.Result result = run.execute(tokenizer);
-        RunReport.print(result.summary(), result.requests(), report, out);
-        if (chart != null) {
-          ChartFile.save(pipeline, load.runId(), chart, io.tokenpulse.charts.RunChart.DEFAULT_SIZE, BenchRun.CHART_WAIT, out);
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
+        // Everything that can be checked without a server is checked before one starts.
+        String modelId = target.modelId(simulate.simulate);
+        Tokenizer tokenizer = target.loadTokenizer(modelId);
+        var requestSampling = sampling.sampling();
+        ArrivalSettings arrivals = traffic.arrivals();
+        GoodputSlo slo = reporting.validate();
+        RunReport.ResultOptions report = resultFile.toResultOptions();
+        Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
+        checkPipelineOptions();
+        try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
+            LoadSettings load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
+            BenchRun.Plan plan = new BenchRun.Plan(
+                    load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, windows, chart, profile);
+            try (Pipeline pipeline = Pipeline.connect(kafka);
+                    BenchRun run = BenchRun.start(plan, pipeline, out)) {
+                BenchRun.Result result = run.execute(tokenizer);
+                RunReport.print(result.summary(), result.requests(), report, out);
+                if (chart != null) {
+                    ChartFile.save(
+                            pipeline,
+                            load.runId(),
+                            chart,
+                            io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
+                            BenchRun.CHART_WAIT,
+                            out);
+                }
+                return 0;
+            }
         }
-        return 0;
-      }
     }
-  }
 
-  private LoadSettings load(String modelId, Tokenizer tokenizer, SimulatorServer simulator,
-      io.tokenpulse.producer.backend.BackendSettings.Sampling requestSampling, ArrivalSettings arrivals) {
-    try {
-      LoadSettings.Target loadTarget = target.target(modelId, simulator == null ? null : simulator.baseUri(),
-          requestSampling);
-      DatasetOptions datasetOptions = dataset.options(loadTarget.promptStyle());
-      Datasets.create(datasetOptions, tokenizer); // an unknown dataset or unreadable file fails before the run
-      LoadSettings.Workload workload = new LoadSettings.Workload(datasetOptions, target.tokenizerId(modelId),
-          traffic.numPrompts, traffic.durationMinutes, arrivals, traffic.maxConcurrency);
-      LoadSettings.Reporting runReporting = new LoadSettings.Reporting(reporting.percentileMetrics,
-          reporting.metricPercentiles, reporting.goodputText(), RunConfigJson.of(spec, NAMESPACE_ORDER));
-      return new LoadSettings(runId != null ? runId : RunIds.next(), shardIndex, shardCount, loadTarget, workload,
-          runReporting, requestIdPrefix, Duration.ofSeconds(readyCheckTimeoutSec), disableTqdm,
-          resultFile.saveDetailed);
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
+    private LoadSettings load(
+            String modelId,
+            Tokenizer tokenizer,
+            SimulatorServer simulator,
+            io.tokenpulse.producer.backend.BackendSettings.Sampling requestSampling,
+            ArrivalSettings arrivals) {
+        try {
+            LoadSettings.Target loadTarget =
+                    target.target(modelId, simulator == null ? null : simulator.baseUri(), requestSampling);
+            DatasetOptions datasetOptions = dataset.options(loadTarget.promptStyle());
+            Datasets.create(datasetOptions, tokenizer); // an unknown dataset or unreadable file fails before the run
+            LoadSettings.Workload workload = new LoadSettings.Workload(
+                    datasetOptions,
+                    target.tokenizerId(modelId),
+                    traffic.numPrompts,
+                    traffic.durationMinutes,
+                    arrivals,
+                    traffic.maxConcurrency);
+            LoadSettings.Reporting runReporting = new LoadSettings.Reporting(
+                    reporting.percentileMetrics,
+                    reporting.metricPercentiles,
+                    reporting.goodputText(),
+                    RunConfigJson.of(spec, NAMESPACE_ORDER));
+            return new LoadSettings(
+                    runId != null ? runId : RunIds.next(),
+                    shardIndex,
+                    shardCount,
+                    loadTarget,
+                    workload,
+                    runReporting,
+                    requestIdPrefix,
+                    Duration.ofSeconds(readyCheckTimeoutSec),
+                    disableTqdm,
+                    resultFile.saveDetailed);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
     }
-  }
 
-  private void checkPipelineOptions() {
-    if (summaryTimeoutS < 1) {
-      throw UserError.usage("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
+    private void checkPipelineOptions() {
+        if (summaryTimeoutS < 1) {
+            throw UserError.usage("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
+        }
+        metrics.validate();
+        windows.validate();
+        if (!kafka.embedded()
+                && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
+                        || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {
+            throw UserError.usage(
+                    WindowOptions.SIZE + " and " + WindowOptions.GRACE
+                            + " shape the in-process aggregator's windows; with --bootstrap-servers give them to 'tokenpulse aggregate'");
+        }
     }
-    metrics.validate();
-    windows.validate();
-    if (!kafka.embedded() && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
-        || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {
-      throw UserError.usage(WindowOptions.SIZE + " and " + WindowOptions.GRACE
-          + " shape the in-process aggregator's windows; with --bootstrap-servers give them to 'tokenpulse aggregate'");
-    }
-  }
 }

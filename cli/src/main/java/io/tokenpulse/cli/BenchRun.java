@@ -37,169 +37,187 @@ import java.util.stream.Collectors;
  */
 final class BenchRun implements AutoCloseable {
 
-  /**
-   * What the run does beyond the load itself.
-   *
-   * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
-   * @param goodput parsed --goodput SLOs (already validated)
-   * @param report whether and where to save the result file
-   * @param summaryTimeout how long to wait for the summary after the last response
-   * @param metrics where /metrics serves the aggregator's and the load generator's meters
-   * @param windows the in-process aggregator's window size and grace
-   * @param chart where --save-chart writes the run's PNG chart, or null
-   * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
-   */
-  record Plan(LoadSettings load, GoodputSlo goodput, RunReport.ResultOptions report, Duration summaryTimeout,
-      MetricsOptions metrics, WindowOptions windows, Path chart, boolean profile) {}
+    /**
+     * What the run does beyond the load itself.
+     *
+     * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
+     * @param goodput parsed --goodput SLOs (already validated)
+     * @param report whether and where to save the result file
+     * @param summaryTimeout how long to wait for the summary after the last response
+     * @param metrics where /metrics serves the aggregator's and the load generator's meters
+     * @param windows the in-process aggregator's window size and grace
+     * @param chart where --save-chart writes the run's PNG chart, or null
+     * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
+     */
+    record Plan(
+            LoadSettings load,
+            GoodputSlo goodput,
+            RunReport.ResultOptions report,
+            Duration summaryTimeout,
+            MetricsOptions metrics,
+            WindowOptions windows,
+            Path chart,
+            boolean profile) {}
 
-  /**
-   * What the run produced, for the command to print: the summary and request metrics as the
-   * aggregator wrote them, and the load generator's own counts.
-   */
-  record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load) {}
+    /**
+     * What the run produced, for the command to print: the summary and request metrics as the
+     * aggregator wrote them, and the load generator's own counts.
+     */
+    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load) {}
 
-  /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
-  static final Duration CHART_WAIT = Duration.ofSeconds(10);
+    /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
+    static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
-  /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
-  private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
+    /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
+    private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
 
-  private final Plan plan;
-  private final Pipeline pipeline;
-  private final PrintStream out;
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private MetricsEndpoint endpoint;
-  private AggregatorMeters meters;
-  private Aggregator aggregator;
-  private RunResults results;
-  private EventPublisher publisher;
-  private Profiler profiler;
-  private boolean summarized;
+    private final Plan plan;
+    private final Pipeline pipeline;
+    private final PrintStream out;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private MetricsEndpoint endpoint;
+    private AggregatorMeters meters;
+    private Aggregator aggregator;
+    private RunResults results;
+    private EventPublisher publisher;
+    private Profiler profiler;
+    private boolean summarized;
 
-  private BenchRun(Plan plan, Pipeline pipeline, PrintStream out) {
-    this.plan = plan;
-    this.pipeline = pipeline;
-    this.out = out;
-  }
-
-  /**
-   * Starts everything the run needs before its first request: /metrics, the in-process aggregator on
-   * the embedded platform, the reader of the run's results, the publisher, and the profiler.
-   */
-  static BenchRun start(Plan plan, Pipeline pipeline, PrintStream out) throws IOException, InterruptedException {
-    BenchRun run = new BenchRun(plan, pipeline, out);
-    try {
-      run.open();
-      return run;
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      run.close();
-      throw e;
+    private BenchRun(Plan plan, Pipeline pipeline, PrintStream out) {
+        this.plan = plan;
+        this.pipeline = pipeline;
+        this.out = out;
     }
-  }
 
-  private void open() throws IOException, InterruptedException {
-    // One endpoint serves the aggregator's and the load generator's meters.
-    endpoint = plan.metrics().startOrNull(registry);
-    if (pipeline.embedded()) {
-      // One command, one process: the aggregator runs beside the load generator.
-      meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-      aggregator = Aggregator.start(pipeline.topics(),
-          plan.windows().applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-              .withStateDir(pipeline.dataDir().resolve("streams"))),
-          pipeline.clientProperties(), meters);
-      meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
-    }
-    results = RunResults.open(pipeline.topics(), pipeline.clientProperties(), plan.load().runId(),
-        Instant.now().minusSeconds(60), plan.report().detailed());
-    publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics());
-    if (plan.profile()) {
-      profiler = new Profiler(plan.load().target().baseUrl(), plan.load().target().apiKey(), out);
-      profiler.start();
-    }
-  }
-
-  /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
-  Result execute(Tokenizer tokenizer) throws InterruptedException {
-    LoadResult load = new LoadGenerator(publisher, tokenizer, out).withMeters(registry).run(plan.load());
-    Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
-    if (summary.isEmpty()) {
-      throw UserError.failure(noSummary(plan, pipeline, load));
-    }
-    summarized = true;
-    return new Result(summary.get(), results.requests(), load);
-  }
-
-  /**
-   * After the report: lets a scraper see the summary gauges, stops the profiler (vLLM stops it after
-   * printing), then closes what {@link #start} opened.
-   */
-  @Override
-  public void close() {
-    try {
-      if (summarized && endpoint != null) {
-        // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
-        endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
-      }
-      if (profiler != null) {
-        profiler.stop();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      closeAll(publisher, results, aggregator, meters, endpoint);
-    }
-  }
-
-  private static void closeAll(AutoCloseable... resources) {
-    RuntimeException failure = null;
-    for (AutoCloseable resource : resources) {
-      if (resource == null) {
-        continue;
-      }
-      try {
-        resource.close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        } else {
-          failure.addSuppressed(e);
+    /**
+     * Starts everything the run needs before its first request: /metrics, the in-process aggregator on
+     * the embedded platform, the reader of the run's results, the publisher, and the profiler.
+     */
+    static BenchRun start(Plan plan, Pipeline pipeline, PrintStream out) throws IOException, InterruptedException {
+        BenchRun run = new BenchRun(plan, pipeline, out);
+        try {
+            run.open();
+            return run;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            run.close();
+            throw e;
         }
-      }
     }
-    if (failure != null) {
-      throw failure;
-    }
-  }
 
-  /** Why there is no summary, as precisely as the load generator knows it. */
-  private static String noSummary(Plan plan, Pipeline pipeline, LoadResult load) {
-    String undelivered = load.recordsNotDelivered() + " records not delivered to Kafka"
-        + (load.notDeliveredByReason().isEmpty() ? "" : " " + load.notDeliveredByReason());
-    String cause;
-    if (!load.lostRunRecords().isEmpty()) {
-      cause = "the run's " + String.join(" and ", load.lostRunRecords()) + " did not reach Kafka, so no aggregator"
-          + " can complete it";
-    } else if (pipeline.embedded()) {
-      cause = "the in-process aggregator fell behind or failed";
-    } else {
-      cause = "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?";
+    private void open() throws IOException, InterruptedException {
+        // One endpoint serves the aggregator's and the load generator's meters.
+        endpoint = plan.metrics().startOrNull(registry);
+        if (pipeline.embedded()) {
+            // One command, one process: the aggregator runs beside the load generator.
+            meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+            aggregator = Aggregator.start(
+                    pipeline.topics(),
+                    plan.windows()
+                            .applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                                    .withStateDir(pipeline.dataDir().resolve("streams"))),
+                    pipeline.clientProperties(),
+                    meters);
+            meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+        }
+        results = RunResults.open(
+                pipeline.topics(),
+                pipeline.clientProperties(),
+                plan.load().runId(),
+                Instant.now().minusSeconds(60),
+                plan.report().detailed());
+        publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics());
+        if (plan.profile()) {
+            profiler = new Profiler(
+                    plan.load().target().baseUrl(), plan.load().target().apiKey(), out);
+            profiler.start();
+        }
     }
-    return "no run summary for run " + plan.load().runId() + " within " + plan.summaryTimeout().toSeconds()
-        + " s after the last response (" + load.started() + " requests sent, " + undelivered + "); " + cause;
-  }
 
-  /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
-  private static PublisherSettings publisherSettings(Pipeline pipeline) {
-    try {
-      return PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline));
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
+    /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
+    Result execute(Tokenizer tokenizer) throws InterruptedException {
+        LoadResult load = new LoadGenerator(publisher, tokenizer, out)
+                .withMeters(registry)
+                .run(plan.load());
+        Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+        if (summary.isEmpty()) {
+            throw UserError.failure(noSummary(plan, pipeline, load));
+        }
+        summarized = true;
+        return new Result(summary.get(), results.requests(), load);
     }
-  }
 
-  private static Map<String, String> stringMap(Pipeline pipeline) {
-    return pipeline.clientProperties().entrySet().stream()
-        .filter(e -> !e.getKey().equals("bootstrap.servers"))
-        .collect(Collectors.toMap(e -> String.valueOf(e.getKey()), e -> String.valueOf(e.getValue())));
-  }
+    /**
+     * After the report: lets a scraper see the summary gauges, stops the profiler (vLLM stops it after
+     * printing), then closes what {@link #start} opened.
+     */
+    @Override
+    public void close() {
+        try {
+            if (summarized && endpoint != null) {
+                // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
+                endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
+            }
+            if (profiler != null) {
+                profiler.stop();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closeAll(publisher, results, aggregator, meters, endpoint);
+        }
+    }
+
+    private static void closeAll(AutoCloseable... resources) {
+        RuntimeException failure = null;
+        for (AutoCloseable resource : resources) {
+            if (resource == null) {
+                continue;
+            }
+            try {
+                resource.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Why there is no summary, as precisely as the load generator knows it. */
+    private static String noSummary(Plan plan, Pipeline pipeline, LoadResult load) {
+        String undelivered = load.recordsNotDelivered() + " records not delivered to Kafka"
+                + (load.notDeliveredByReason().isEmpty() ? "" : " " + load.notDeliveredByReason());
+        String cause;
+        if (!load.lostRunRecords().isEmpty()) {
+            cause = "the run's " + String.join(" and ", load.lostRunRecords())
+                    + " did not reach Kafka, so no aggregator" + " can complete it";
+        } else if (pipeline.embedded()) {
+            cause = "the in-process aggregator fell behind or failed";
+        } else {
+            cause = "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?";
+        }
+        return "no run summary for run " + plan.load().runId() + " within "
+                + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
+                + " requests sent, " + undelivered + "); " + cause;
+    }
+
+    /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
+    private static PublisherSettings publisherSettings(Pipeline pipeline) {
+        try {
+            return PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline));
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
+    }
+
+    private static Map<String, String> stringMap(Pipeline pipeline) {
+        return pipeline.clientProperties().entrySet().stream()
+                .filter(e -> !e.getKey().equals("bootstrap.servers"))
+                .collect(Collectors.toMap(e -> String.valueOf(e.getKey()), e -> String.valueOf(e.getValue())));
+    }
 }

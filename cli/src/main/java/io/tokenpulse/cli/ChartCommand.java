@@ -12,42 +12,53 @@ import picocli.CommandLine.Option;
  * {@code tokenpulse chart --run-id ID --output FILE.png}: draws a stored run's window metrics (TTFT,
  * TPOT, ITL, E2EL P50/P99, throughput, request rate over run time) as a PNG ({@link RunChart}).
  */
-@Command(name = "chart", sortOptions = false, mixinStandardHelpOptions = true,
-    description = "Draw a stored run's window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
+@Command(
+        name = "chart",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description =
+                "Draw a stored run's window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
 final class ChartCommand implements Callable<Integer> {
 
-  @Option(names = "--run-id", required = true, description = "The run to chart (as given to or printed by bench).")
-  String runId;
+    @Option(names = "--run-id", required = true, description = "The run to chart (as given to or printed by bench).")
+    String runId;
 
-  @Option(names = "--output", required = true, paramLabel = "FILE.png", description = "Where to write the PNG.")
-  String output;
+    @Option(names = "--output", required = true, paramLabel = "FILE.png", description = "Where to write the PNG.")
+    String output;
 
-  @Option(names = "--size", defaultValue = "1500x800", paramLabel = "WIDTHxHEIGHT",
-      description = "Image size in pixels (default: ${DEFAULT-VALUE}).")
-  String size;
+    @Option(
+            names = "--size",
+            defaultValue = "1500x800",
+            paramLabel = "WIDTHxHEIGHT",
+            description = "Image size in pixels (default: ${DEFAULT-VALUE}).")
+    String size;
 
-  @Option(names = "--wait-s", defaultValue = "10",
-      description = "How long to wait for the windows of a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
-  int waitS;
+    @Option(
+            names = "--wait-s",
+            defaultValue = "10",
+            description =
+                    "How long to wait for the windows of a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
+    int waitS;
 
-  @Mixin KafkaOptions kafka;
+    @Mixin
+    KafkaOptions kafka;
 
-  @Override
-  public Integer call() {
-    // Checked before connecting, so a typo fails at once.
-    if (waitS < 0) {
-      throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+    @Override
+    public Integer call() {
+        // Checked before connecting, so a typo fails at once.
+        if (waitS < 0) {
+            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+        }
+        RunChart.Size parsed;
+        try {
+            parsed = RunChart.Size.parse(size);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage("--size: " + e.getMessage());
+        }
+        Path file = ChartFile.checked("--output", output);
+        try (Pipeline pipeline = Pipeline.connect(kafka)) {
+            ChartFile.save(pipeline, runId, file, parsed, Duration.ofSeconds(waitS), System.out);
+            return 0;
+        }
     }
-    RunChart.Size parsed;
-    try {
-      parsed = RunChart.Size.parse(size);
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage("--size: " + e.getMessage());
-    }
-    Path file = ChartFile.checked("--output", output);
-    try (Pipeline pipeline = Pipeline.connect(kafka)) {
-      ChartFile.save(pipeline, runId, file, parsed, Duration.ofSeconds(waitS), System.out);
-      return 0;
-    }
-  }
 }

@@ -11,60 +11,85 @@ import picocli.CommandLine.Option;
  */
 final class DatasetFlags {
 
-  @Option(names = "--dataset-name", defaultValue = "sharegpt",
-      description = "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
-  String datasetName;
+    @Option(
+            names = "--dataset-name",
+            defaultValue = "sharegpt",
+            description =
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
+    String datasetName;
 
-  @Option(names = "--dataset-path", description = "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text) or custom (JSONL) dataset.")
-  String datasetPath;
+    @Option(
+            names = "--dataset-path",
+            description = "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text) or custom (JSONL) dataset.")
+    String datasetPath;
 
-  @Option(names = "--custom-output-len", defaultValue = "256",
-      description = "Output tokens of every custom dataset request; -1 takes each line's output_tokens (default: ${DEFAULT-VALUE}).")
-  int customOutputLen;
+    @Option(
+            names = "--custom-output-len",
+            defaultValue = "256",
+            description =
+                    "Output tokens of every custom dataset request; -1 takes each line's output_tokens (default: ${DEFAULT-VALUE}).")
+    int customOutputLen;
 
-  // current vLLM's spelling is --skip-chat-template; the longest name is the Namespace key.
-  @Option(names = {"--custom-skip-chat-template", "--skip-chat-template"},
-      description = "Send and count custom dataset prompts as written, without the chat template.")
-  boolean customSkipChatTemplate;
+    // current vLLM's spelling is --skip-chat-template; the longest name is the Namespace key.
+    @Option(
+            names = {"--custom-skip-chat-template", "--skip-chat-template"},
+            description = "Send and count custom dataset prompts as written, without the chat template.")
+    boolean customSkipChatTemplate;
 
-  @Option(names = "--sonnet-input-len", defaultValue = "550") int sonnetInputLen;
+    @Option(names = "--sonnet-input-len", defaultValue = "550")
+    int sonnetInputLen;
 
-  @Option(names = "--sonnet-output-len", defaultValue = "150") int sonnetOutputLen;
+    @Option(names = "--sonnet-output-len", defaultValue = "150")
+    int sonnetOutputLen;
 
-  @Option(names = "--sonnet-prefix-len", defaultValue = "200") int sonnetPrefixLen;
+    @Option(names = "--sonnet-prefix-len", defaultValue = "200")
+    int sonnetPrefixLen;
 
-  @Option(names = "--sharegpt-output-len",
-      description = "Output tokens of every sharegpt request instead of the conversation's second turn's length.")
-  Integer sharegptOutputLen;
+    @Option(
+            names = "--sharegpt-output-len",
+            description = "Output tokens of every sharegpt request instead of the conversation's second turn's length.")
+    Integer sharegptOutputLen;
 
-  @Option(names = "--random-input-len", defaultValue = "1024") int randomInputLen;
+    @Option(names = "--random-input-len", defaultValue = "1024")
+    int randomInputLen;
 
-  @Option(names = "--random-output-len", defaultValue = "128") int randomOutputLen;
+    @Option(names = "--random-output-len", defaultValue = "128")
+    int randomOutputLen;
 
-  @Option(names = "--random-range-ratio", defaultValue = "0.0") double randomRangeRatio;
+    @Option(names = "--random-range-ratio", defaultValue = "0.0")
+    double randomRangeRatio;
 
-  @Option(names = "--random-prefix-len", defaultValue = "0") int randomPrefixLen;
+    @Option(names = "--random-prefix-len", defaultValue = "0")
+    int randomPrefixLen;
 
-  @Option(names = "--hf-subset") String hfSubset;
+    @Option(names = "--hf-subset")
+    String hfSubset;
 
-  @Option(names = "--hf-split") String hfSplit;
+    @Option(names = "--hf-split")
+    String hfSplit;
 
-  @Option(names = "--hf-output-len") Integer hfOutputLen;
+    @Option(names = "--hf-output-len")
+    Integer hfOutputLen;
 
-  @Option(names = "--disable-shuffle",
-      description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
-  boolean disableShuffle;
+    @Option(
+            names = "--disable-shuffle",
+            description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
+    boolean disableShuffle;
 
-  @Option(names = "--no-oversample",
-      description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
-  boolean noOversample;
+    @Option(
+            names = "--no-oversample",
+            description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
+    boolean noOversample;
 
-  DatasetOptions options(PromptStyle promptStyle) {
-    return new DatasetOptions(datasetName, datasetPath == null ? null : Path.of(datasetPath), promptStyle,
-        new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
-        new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
-        new DatasetOptions.ShareGpt(sharegptOutputLen),
-        new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
-        new DatasetOptions.FileSampling(disableShuffle, noOversample));
-  }
+    DatasetOptions options(PromptStyle promptStyle) {
+        return new DatasetOptions(
+                datasetName,
+                datasetPath == null ? null : Path.of(datasetPath),
+                promptStyle,
+                new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
+                new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
+                new DatasetOptions.ShareGpt(sharegptOutputLen),
+                new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
+                new DatasetOptions.FileSampling(disableShuffle, noOversample));
+    }
 }

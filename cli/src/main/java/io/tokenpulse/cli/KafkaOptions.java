@@ -10,40 +10,58 @@ import picocli.CommandLine.Option;
  */
 final class KafkaOptions {
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-      description = "Kafka cluster to use. Without it the embedded broker and registry are started.")
-  String bootstrapServers;
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT[,...]",
+            description = "Kafka cluster to use. Without it the embedded broker and registry are started.")
+    String bootstrapServers;
 
-  @Option(names = "--schema-registry-url", paramLabel = "URL",
-      description = "Confluent-compatible Schema Registry. Required with --bootstrap-servers.")
-  String schemaRegistryUrl;
+    @Option(
+            names = "--schema-registry-url",
+            paramLabel = "URL",
+            description = "Confluent-compatible Schema Registry. Required with --bootstrap-servers.")
+    String schemaRegistryUrl;
 
-  @Option(names = "--schema-registry-basic-auth", paramLabel = "USER:PASSWORD",
-      description = "Basic auth for the Schema Registry (never logged).")
-  String schemaRegistryBasicAuth;
+    @Option(
+            names = "--schema-registry-basic-auth",
+            paramLabel = "USER:PASSWORD",
+            description = "Basic auth for the Schema Registry (never logged).")
+    String schemaRegistryBasicAuth;
 
-  @Option(names = "--schema-registry-bearer-token", paramLabel = "TOKEN",
-      description = "Bearer token for the Schema Registry (never logged).")
-  String schemaRegistryBearerToken;
+    @Option(
+            names = "--schema-registry-bearer-token",
+            paramLabel = "TOKEN",
+            description = "Bearer token for the Schema Registry (never logged).")
+    String schemaRegistryBearerToken;
 
-  // Confluent's serializers call this auto.register.schemas; a managed registry usually forbids it.
-  @Option(names = "--auto-register-schemas",
-      description = "Register TokenPulse's value schemas in the Schema Registry when missing (always on for the embedded one).")
-  boolean autoRegisterSchemas;
+    // Confluent's serializers call this auto.register.schemas; a managed registry usually forbids it.
+    @Option(
+            names = "--auto-register-schemas",
+            description =
+                    "Register TokenPulse's value schemas in the Schema Registry when missing (always on for the embedded one).")
+    boolean autoRegisterSchemas;
 
-  @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
-      description = "Kafka client property, repeatable (SASL/SSL settings pass through; values of secret keys are never logged).")
-  Map<String, String> kafkaProperties = new LinkedHashMap<>();
+    @Option(
+            names = "--kafka-property",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "Kafka client property, repeatable (SASL/SSL settings pass through; values of secret keys are never logged).")
+    Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
-  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "tokenpulse.",
-      description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
-  String topicPrefix;
+    @Option(
+            names = "--topic-prefix",
+            paramLabel = "PREFIX",
+            defaultValue = "tokenpulse.",
+            description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
+    String topicPrefix;
 
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Data directory of the embedded platform (default: ~/.tokenpulse/platform).")
-  String dataDir;
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            description = "Data directory of the embedded platform (default: ~/.tokenpulse/platform).")
+    String dataDir;
 
-  boolean embedded() {
-    return bootstrapServers == null;
-  }
+    boolean embedded() {
+        return bootstrapServers == null;
+    }
 }

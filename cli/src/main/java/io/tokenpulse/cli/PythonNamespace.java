@@ -14,73 +14,74 @@ import picocli.CommandLine.Model.OptionSpec;
  * redacted. Hand-written: no library renders Python reprs.
  */
 final class PythonNamespace {
-  private PythonNamespace() {}
+    private PythonNamespace() {}
 
-  /** The Namespace line, attributes named in {@code order} first and in that order, then the rest as declared. */
-  static String format(CommandSpec spec, List<String> order) {
-    return options(spec, order).stream()
-        .map(o -> attributeName(o) + "=" + repr(attributeName(o), o.getValue()))
-        .collect(Collectors.joining(", ", "Namespace(", ")"));
-  }
+    /** The Namespace line, attributes named in {@code order} first and in that order, then the rest as declared. */
+    static String format(CommandSpec spec, List<String> order) {
+        return options(spec, order).stream()
+                .map(o -> attributeName(o) + "=" + repr(attributeName(o), o.getValue()))
+                .collect(Collectors.joining(", ", "Namespace(", ")"));
+    }
 
-  /** The command's options without --help/--version, in {@code order} (by attribute name), then as declared. */
-  static List<OptionSpec> options(CommandSpec spec, List<String> order) {
-    return spec.options().stream()
-        .filter(o -> !o.usageHelp() && !o.versionHelp())
-        .sorted(java.util.Comparator.comparingInt(o -> {
-          int at = order.indexOf(attributeName(o));
-          return at < 0 ? order.size() : at; // a stable sort keeps the rest in declaration order
-        }))
-        .toList();
-  }
+    /** The command's options without --help/--version, in {@code order} (by attribute name), then as declared. */
+    static List<OptionSpec> options(CommandSpec spec, List<String> order) {
+        return spec.options().stream()
+                .filter(o -> !o.usageHelp() && !o.versionHelp())
+                .sorted(java.util.Comparator.comparingInt(o -> {
+                    int at = order.indexOf(attributeName(o));
+                    return at < 0 ? order.size() : at; // a stable sort keeps the rest in declaration order
+                }))
+                .toList();
+    }
 
-  static String attributeName(OptionSpec option) {
-    return option.longestName().replaceFirst("^-+", "").replace('-', '_');
-  }
+    static String attributeName(OptionSpec option) {
+        return option.longestName().replaceFirst("^-+", "").replace('-', '_');
+    }
 
-  static String repr(String name, Object value) {
-    if (value != null && Redaction.isSecretKey(name)) {
-      return "'" + Redaction.REDACTED + "'";
-    }
-    if (value == null) {
-      return "None";
-    }
-    if (value instanceof Boolean b) {
-      return b ? "True" : "False";
-    }
-    if (value instanceof Double d) {
-      return PythonFloat.repr(d);
-    }
-    if (value instanceof Number n) {
-      return n.toString();
-    }
-    if (value instanceof List<?> list) {
-      return list.stream().map(v -> repr(name, v)).collect(Collectors.joining(", ", "[", "]"));
-    }
-    if (value instanceof Map<?, ?> map) {
-      return map.entrySet().stream()
-          .map(e -> repr("", String.valueOf(e.getKey())) + ": "
-              + repr(String.valueOf(e.getKey()), e.getValue()))
-          .collect(Collectors.joining(", ", "{", "}"));
-    }
-    return "'" + value.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
-  }
-
-  /** Parses a number as Python's {@code float()} does: also {@code inf}, {@code -inf}, {@code nan}. */
-  static Double parsePythonFloat(String text) {
-    String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-    return switch (t) {
-      case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
-      case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
-      case "nan" -> Double.NaN;
-      default -> {
-        try {
-          yield Double.valueOf(t);
-        } catch (NumberFormatException e) {
-          // picocli prints this after "Invalid value for option '--flag': "
-          throw new CommandLine.TypeConversionException("'" + text + "' is not a number; write e.g. 2, 0.5 or inf");
+    static String repr(String name, Object value) {
+        if (value != null && Redaction.isSecretKey(name)) {
+            return "'" + Redaction.REDACTED + "'";
         }
-      }
-    };
-  }
+        if (value == null) {
+            return "None";
+        }
+        if (value instanceof Boolean b) {
+            return b ? "True" : "False";
+        }
+        if (value instanceof Double d) {
+            return PythonFloat.repr(d);
+        }
+        if (value instanceof Number n) {
+            return n.toString();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(v -> repr(name, v)).collect(Collectors.joining(", ", "[", "]"));
+        }
+        if (value instanceof Map<?, ?> map) {
+            return map.entrySet().stream()
+                    .map(e -> repr("", String.valueOf(e.getKey())) + ": "
+                            + repr(String.valueOf(e.getKey()), e.getValue()))
+                    .collect(Collectors.joining(", ", "{", "}"));
+        }
+        return "'" + value.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /** Parses a number as Python's {@code float()} does: also {@code inf}, {@code -inf}, {@code nan}. */
+    static Double parsePythonFloat(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (t) {
+            case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
+            case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+            case "nan" -> Double.NaN;
+            default -> {
+                try {
+                    yield Double.valueOf(t);
+                } catch (NumberFormatException e) {
+                    // picocli prints this after "Invalid value for option '--flag': "
+                    throw new CommandLine.TypeConversionException(
+                            "'" + text + "' is not a number; write e.g. 2, 0.5 or inf");
+                }
+            }
+        };
+    }
 }

@@ -22,73 +22,87 @@ import picocli.CommandLine.Option;
  * and saves the same block and JSON as {@code bench}. The scoring is the topology's own
  * ({@link RunScoring}); only the options differ.
  */
-@Command(name = "replay", sortOptions = false, mixinStandardHelpOptions = true,
-    description = "Re-score a stored run with other goodput SLOs or percentiles; prints and saves what bench does.")
+@Command(
+        name = "replay",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = "Re-score a stored run with other goodput SLOs or percentiles; prints and saves what bench does.")
 final class ReplayCommand implements Callable<Integer> {
 
-  @Option(names = "--run-id", required = true, description = "The run to re-score (as given to or printed by bench).")
-  String runId;
+    @Option(names = "--run-id", required = true, description = "The run to re-score (as given to or printed by bench).")
+    String runId;
 
-  @Option(names = "--percentile-metrics",
-      description = "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: the run's).")
-  String percentileMetrics;
+    @Option(
+            names = "--percentile-metrics",
+            description =
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: the run's).")
+    String percentileMetrics;
 
-  @Option(names = "--metric-percentiles",
-      description = "Comma-separated percentiles for the selected metrics (default: the run's).")
-  String metricPercentiles;
+    @Option(
+            names = "--metric-percentiles",
+            description = "Comma-separated percentiles for the selected metrics (default: the run's).")
+    String metricPercentiles;
 
-  @Option(names = "--goodput", arity = "1..*", paramLabel = "KEY:VALUE",
-      description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el (default: the run's).")
-  List<String> goodput;
+    @Option(
+            names = "--goodput",
+            arity = "1..*",
+            paramLabel = "KEY:VALUE",
+            description =
+                    "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el (default: the run's).")
+    List<String> goodput;
 
-  @Mixin ResultFileOptions resultFile;
+    @Mixin
+    ResultFileOptions resultFile;
 
-  @Option(names = "--wait-s", defaultValue = "10",
-      description = "How long to wait for a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
-  int waitS;
+    @Option(
+            names = "--wait-s",
+            defaultValue = "10",
+            description = "How long to wait for a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
+    int waitS;
 
-  @Mixin KafkaOptions kafka;
+    @Mixin
+    KafkaOptions kafka;
 
-  @Override
-  public Integer call() throws Exception {
-    PrintStream out = System.out;
-    if (waitS < 0) {
-      throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        if (waitS < 0) {
+            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+        }
+        PercentileMetrics selection;
+        MetricPercentiles percentiles;
+        GoodputSlo slo;
+        RunReport.ResultOptions report;
+        // Checked before connecting, so a typo fails at once.
+        try {
+            selection = percentileMetrics == null ? null : PercentileMetrics.parse(percentileMetrics);
+            percentiles = metricPercentiles == null ? null : MetricPercentiles.parse(metricPercentiles);
+            slo = goodput == null ? null : GoodputSlo.parse(goodput);
+            report = resultFile.toResultOptions();
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
+        try (Pipeline pipeline = Pipeline.connect(kafka)) {
+            StoredRun run;
+            try {
+                run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
+            } catch (IllegalArgumentException e) {
+                throw UserError.failure(e.getMessage());
+            }
+            Optional<String> missing = run.missing();
+            if (missing.isPresent()) {
+                throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
+                        + missing.get() + "; did the run and its aggregator finish?");
+            }
+            RunShards shards = run.shards().orElseThrow();
+            RunScoring.Options stored = RunScoring.Options.storedIn(runId, shards.config());
+            RunScoring.Options options = new RunScoring.Options(
+                    selection != null ? selection : stored.selection(),
+                    percentiles != null ? percentiles : stored.percentiles(),
+                    slo != null ? slo : stored.goodput());
+            RunSummary summary = RunScoring.summarize(runId, shards, run.requests()::stream, options);
+            RunReport.print(summary, run.requests(), report, out);
+            return 0;
+        }
     }
-    PercentileMetrics selection;
-    MetricPercentiles percentiles;
-    GoodputSlo slo;
-    RunReport.ResultOptions report;
-    // Checked before connecting, so a typo fails at once.
-    try {
-      selection = percentileMetrics == null ? null : PercentileMetrics.parse(percentileMetrics);
-      percentiles = metricPercentiles == null ? null : MetricPercentiles.parse(metricPercentiles);
-      slo = goodput == null ? null : GoodputSlo.parse(goodput);
-      report = resultFile.toResultOptions();
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
-    }
-    try (Pipeline pipeline = Pipeline.connect(kafka)) {
-      StoredRun run;
-      try {
-        run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
-      } catch (IllegalArgumentException e) {
-        throw UserError.failure(e.getMessage());
-      }
-      Optional<String> missing = run.missing();
-      if (missing.isPresent()) {
-        throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
-            + missing.get() + "; did the run and its aggregator finish?");
-      }
-      RunShards shards = run.shards().orElseThrow();
-      RunScoring.Options stored = RunScoring.Options.storedIn(runId, shards.config());
-      RunScoring.Options options = new RunScoring.Options(
-          selection != null ? selection : stored.selection(),
-          percentiles != null ? percentiles : stored.percentiles(),
-          slo != null ? slo : stored.goodput());
-      RunSummary summary = RunScoring.summarize(runId, shards, run.requests()::stream, options);
-      RunReport.print(summary, run.requests(), report, out);
-      return 0;
-    }
-  }
 }

@@ -6,24 +6,30 @@ import picocli.CommandLine.Option;
 /** vLLM's result-file flags, shared by {@code bench} and {@code replay}. */
 final class ResultFileOptions {
 
-  @Option(names = "--save-result", description = "Save benchmark results to a json file.") boolean saveResult;
+    @Option(names = "--save-result", description = "Save benchmark results to a json file.")
+    boolean saveResult;
 
-  @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
-  boolean saveDetailed;
+    @Option(names = "--save-detailed", description = "Include per-request information in the saved results.")
+    boolean saveDetailed;
 
-  @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
-  boolean appendResult;
+    @Option(names = "--append-result", description = "Append the benchmark result to the existing json file.")
+    boolean appendResult;
 
-  @Option(names = "--metadata", arity = "0..*", paramLabel = "KEY=VALUE",
-      description = "Key-value pairs saved in the result JSON file.")
-  List<String> metadata;
+    @Option(
+            names = "--metadata",
+            arity = "0..*",
+            paramLabel = "KEY=VALUE",
+            description = "Key-value pairs saved in the result JSON file.")
+    List<String> metadata;
 
-  @Option(names = "--result-dir", description = "Directory to save benchmark json results.") String resultDir;
+    @Option(names = "--result-dir", description = "Directory to save benchmark json results.")
+    String resultDir;
 
-  @Option(names = "--result-filename", description = "Filename to save benchmark json results.") String resultFilename;
+    @Option(names = "--result-filename", description = "Filename to save benchmark json results.")
+    String resultFilename;
 
-  /** The options as the report takes them; a malformed --metadata pair fails with one line. */
-  RunReport.ResultOptions toResultOptions() {
-    return RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
-  }
+    /** The options as the report takes them; a malformed --metadata pair fails with one line. */
+    RunReport.ResultOptions toResultOptions() {
+        return RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+    }
 }

@@ -12,37 +12,38 @@ import picocli.CommandLine.Model.CommandSpec;
  * run was configured. Secret values are redacted as in the Namespace line.
  */
 final class RunConfigJson {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private RunConfigJson() {}
+    private RunConfigJson() {}
 
-  /** The options in the Namespace line's order. */
-  static String of(CommandSpec spec, java.util.List<String> order) {
-    Map<String, Object> options = new LinkedHashMap<>();
-    PythonNamespace.options(spec, order)
-        .forEach(o -> options.put(PythonNamespace.attributeName(o), redact(PythonNamespace.attributeName(o), o.getValue())));
-    try {
-      return JSON.writeValueAsString(options);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the run configuration as JSON", e);
+    /** The options in the Namespace line's order. */
+    static String of(CommandSpec spec, java.util.List<String> order) {
+        Map<String, Object> options = new LinkedHashMap<>();
+        PythonNamespace.options(spec, order)
+                .forEach(o -> options.put(
+                        PythonNamespace.attributeName(o), redact(PythonNamespace.attributeName(o), o.getValue())));
+        try {
+            return JSON.writeValueAsString(options);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the run configuration as JSON", e);
+        }
     }
-  }
 
-  private static Object redact(String name, Object value) {
-    if (value == null) {
-      return null;
+    private static Object redact(String name, Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (Redaction.isSecretKey(name)) {
+            return Redaction.REDACTED;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), redact(String.valueOf(k), v)));
+            return copy;
+        }
+        if (value instanceof Double d && (d.isInfinite() || d.isNaN())) {
+            return PythonFloat.repr(d);
+        }
+        return value;
     }
-    if (Redaction.isSecretKey(name)) {
-      return Redaction.REDACTED;
-    }
-    if (value instanceof Map<?, ?> map) {
-      Map<String, Object> copy = new LinkedHashMap<>();
-      map.forEach((k, v) -> copy.put(String.valueOf(k), redact(String.valueOf(k), v)));
-      return copy;
-    }
-    if (value instanceof Double d && (d.isInfinite() || d.isNaN())) {
-      return PythonFloat.repr(d);
-    }
-    return value;
-  }
 }

@@ -7,14 +7,14 @@ import java.util.HexFormat;
 
 /** Run ids that sort by start time and do not collide between load generators: {@code 20261122-141503-9f3a1c}. */
 final class RunIds {
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
-  private static final SecureRandom RANDOM = new SecureRandom();
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-  private RunIds() {}
+    private RunIds() {}
 
-  static String next() {
-    byte[] suffix = new byte[3];
-    RANDOM.nextBytes(suffix);
-    return TIME.format(LocalDateTime.now()) + "-" + HexFormat.of().formatHex(suffix);
-  }
+    static String next() {
+        byte[] suffix = new byte[3];
+        RANDOM.nextBytes(suffix);
+        return TIME.format(LocalDateTime.now()) + "-" + HexFormat.of().formatHex(suffix);
+    }
 }

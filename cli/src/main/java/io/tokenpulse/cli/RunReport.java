@@ -24,85 +24,100 @@ import java.util.Optional;
  */
 final class RunReport {
 
-  /** --save-result and friends. */
-  record ResultOptions(boolean save, boolean detailed, boolean append, Optional<Path> dir,
-      Optional<String> filename, Map<String, String> metadata) {
+    /** --save-result and friends. */
+    record ResultOptions(
+            boolean save,
+            boolean detailed,
+            boolean append,
+            Optional<Path> dir,
+            Optional<String> filename,
+            Map<String, String> metadata) {
+
+        /**
+         * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
+         * written when a file is asked for, fails with a one-line message (before the run, not after it).
+         */
+        static ResultOptions of(
+                boolean save, boolean detailed, boolean append, String dir, String filename, List<String> metadata) {
+            ResultOptions options = new ResultOptions(
+                    save,
+                    detailed,
+                    append,
+                    Optional.ofNullable(dir).map(Path::of),
+                    Optional.ofNullable(filename),
+                    ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+            if (options.anyFile()) {
+                checkWritable(options.dir());
+            }
+            return options;
+        }
+
+        private static void checkWritable(Optional<Path> dir) {
+            Path target = dir.orElse(Path.of("")).toAbsolutePath();
+            String flag = dir.isPresent() ? "--result-dir " + dir.get() : "the current directory " + target;
+            try {
+                // vLLM creates --result-dir too, but only when it saves, after the run
+                Files.createDirectories(target);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(
+                        flag + " cannot be created (" + describe(e) + "); pass a --result-dir you can write to");
+            }
+            if (!Files.isWritable(target)) {
+                throw new IllegalArgumentException(flag + " is not writable; pass a --result-dir you can write to");
+            }
+        }
+
+        private static String describe(IOException e) {
+            if (e instanceof FileAlreadyExistsException) {
+                return "a file of that name exists";
+            }
+            if (e instanceof AccessDeniedException) {
+                return "permission denied";
+            }
+            return e instanceof FileSystemException fs && fs.getReason() != null
+                    ? fs.getReason()
+                    : String.valueOf(e.getMessage());
+        }
+
+        boolean anyFile() {
+            return save || append || detailed;
+        }
+    }
+
+    private RunReport() {}
 
     /**
-     * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
-     * written when a file is asked for, fails with a one-line message (before the run, not after it).
+     * Prints the block, the failures by reason and a warning about undelivered records, then saves the
+     * result file when asked.
+     *
+     * @param requests the run's request metrics in request-index order; used only with --save-detailed
      */
-    static ResultOptions of(boolean save, boolean detailed, boolean append, String dir, String filename,
-        List<String> metadata) {
-      ResultOptions options = new ResultOptions(save, detailed, append, Optional.ofNullable(dir).map(Path::of),
-          Optional.ofNullable(filename), ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
-      if (options.anyFile()) {
-        checkWritable(options.dir());
-      }
-      return options;
+    static void print(RunSummary summary, List<RequestMetrics> requests, ResultOptions options, PrintStream out)
+            throws IOException {
+        RunConfig config = SummaryRecords.config(summary);
+        var result = SummaryRecords.result(summary);
+        new ConsoleReport(false).print(config, result, out);
+        if (!summary.getErrors().isEmpty()) {
+            out.println("Failures by reason:");
+            summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
+        }
+        ResultJson.Delivery delivery = SummaryRecords.delivery(summary);
+        if (delivery.recordsNotDelivered() > 0) {
+            out.println("Warning: " + delivery.recordsNotDelivered() + " records were not delivered to Kafka"
+                    + (delivery.recordsNotDeliveredByReason().isEmpty()
+                            ? ""
+                            : " " + delivery.recordsNotDeliveredByReason())
+                    + "; the figures above miss them.");
+        }
+        if (options.anyFile()) {
+            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
+            if (options.detailed()) {
+                json = json.withDetails(
+                        requests.stream().map(SummaryRecords::detail).toList());
+            }
+            Path file = ResultFile.path(config, options.dir(), options.filename());
+            ResultFile.write(file, json, options.append());
+            out.println("Result saved to " + file);
+        }
     }
-
-    private static void checkWritable(Optional<Path> dir) {
-      Path target = dir.orElse(Path.of("")).toAbsolutePath();
-      String flag = dir.isPresent() ? "--result-dir " + dir.get() : "the current directory " + target;
-      try {
-        // vLLM creates --result-dir too, but only when it saves, after the run
-        Files.createDirectories(target);
-      } catch (IOException e) {
-        throw new IllegalArgumentException(flag + " cannot be created (" + describe(e)
-            + "); pass a --result-dir you can write to");
-      }
-      if (!Files.isWritable(target)) {
-        throw new IllegalArgumentException(flag + " is not writable; pass a --result-dir you can write to");
-      }
-    }
-
-    private static String describe(IOException e) {
-      if (e instanceof FileAlreadyExistsException) {
-        return "a file of that name exists";
-      }
-      if (e instanceof AccessDeniedException) {
-        return "permission denied";
-      }
-      return e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason() : String.valueOf(e.getMessage());
-    }
-
-    boolean anyFile() {
-      return save || append || detailed;
-    }
-  }
-
-  private RunReport() {}
-
-  /**
-   * Prints the block, the failures by reason and a warning about undelivered records, then saves the
-   * result file when asked.
-   *
-   * @param requests the run's request metrics in request-index order; used only with --save-detailed
-   */
-  static void print(RunSummary summary, List<RequestMetrics> requests, ResultOptions options, PrintStream out)
-      throws IOException {
-    RunConfig config = SummaryRecords.config(summary);
-    var result = SummaryRecords.result(summary);
-    new ConsoleReport(false).print(config, result, out);
-    if (!summary.getErrors().isEmpty()) {
-      out.println("Failures by reason:");
-      summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
-    }
-    ResultJson.Delivery delivery = SummaryRecords.delivery(summary);
-    if (delivery.recordsNotDelivered() > 0) {
-      out.println("Warning: " + delivery.recordsNotDelivered() + " records were not delivered to Kafka"
-          + (delivery.recordsNotDeliveredByReason().isEmpty() ? "" : " " + delivery.recordsNotDeliveredByReason())
-          + "; the figures above miss them.");
-    }
-    if (options.anyFile()) {
-      ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
-      if (options.detailed()) {
-        json = json.withDetails(requests.stream().map(SummaryRecords::detail).toList());
-      }
-      Path file = ResultFile.path(config, options.dir(), options.filename());
-      ResultFile.write(file, json, options.append());
-      out.println("Result saved to " + file);
-    }
-  }
 }

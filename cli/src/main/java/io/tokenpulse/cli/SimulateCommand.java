@@ -27,213 +27,297 @@ import picocli.CommandLine.TypeConversionException;
  * {@code tokenpulse simulate}: the serving simulator in the foreground, an OpenAI-compatible
  * stand-in for vLLM to point {@code tokenpulse bench} at (see docs/simulator.md).
  */
-@Command(name = "simulate", sortOptions = false, mixinStandardHelpOptions = true,
-    description = "Serve a simulated LLM (OpenAI completions and chat, streaming) on 127.0.0.1 until Ctrl-C.")
+@Command(
+        name = "simulate",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description = "Serve a simulated LLM (OpenAI completions and chat, streaming) on 127.0.0.1 until Ctrl-C.")
 final class SimulateCommand implements Callable<Integer> {
 
-  enum Profile { DEFAULT, DETERMINISTIC }
-
-  @Spec CommandSpec spec;
-
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
-  String host;
-
-  @Option(names = "--port", defaultValue = "8000", description = "Port (default: ${DEFAULT-VALUE}; 0 for a free one).")
-  int port;
-
-  @Option(names = "--model", defaultValue = "facebook/opt-125m", split = ",",
-      description = "Served model name(s); requests naming another get 404 (default: ${DEFAULT-VALUE}).")
-  List<String> models;
-
-  @Option(names = "--profile", defaultValue = "default", converter = ProfileConverter.class,
-      description = "default: continuous batching calibrated to a real vLLM server; "
-          + "deterministic: fixed --ttft-ms and --gap-ms whatever the load (default: ${DEFAULT-VALUE}).")
-  Profile profile;
-
-  @Option(names = "--ttft-ms", defaultValue = "100", description = "Deterministic profile: time to first token (default: ${DEFAULT-VALUE}).")
-  double ttftMs;
-
-  @Option(names = "--gap-ms", defaultValue = "20", description = "Deterministic profile: time between tokens (default: ${DEFAULT-VALUE}).")
-  double gapMs;
-
-  @Option(names = "--max-num-seqs", description = "Default profile: most requests in the running batch (default: 256).")
-  Integer maxNumSeqs;
-
-  @Option(names = "--no-chunked-prefill", description = "Default profile: prefill whole prompts in steps of their own.")
-  boolean noChunkedPrefill;
-
-  @Option(names = "--max-model-len", description = "Context length; longer prompts get 400 (default: 131072).")
-  Integer maxModelLen;
-
-  @Option(names = "--speedup", defaultValue = "1", description = "Divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
-  double speedup;
-
-  @Option(names = "--tokenizer", description = "Count prompt tokens with this tokenizer (path or model id, as bench takes it); "
-      + "default: whitespace-separated words.")
-  String tokenizer;
-
-  @Option(names = "--mean-output-len", defaultValue = "128",
-      description = "Mean output length of requests without ignore_eos (default: ${DEFAULT-VALUE}).")
-  int meanOutputLen;
-
-  @Option(names = "--seed", defaultValue = "0", description = "Seed of output lengths and faults (default: ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--fault-500-rate", defaultValue = "0", description = "Probability of an HTTP 500 answer.")
-  double status500Rate;
-
-  @Option(names = "--fault-503-rate", defaultValue = "0", description = "Probability of an HTTP 503 answer.")
-  double status503Rate;
-
-  @Option(names = "--fault-429-rate", defaultValue = "0", description = "Probability of an HTTP 429 answer.")
-  double status429Rate;
-
-  @Option(names = "--retry-after", defaultValue = "1", description = "Retry-After seconds of a 429 (default: ${DEFAULT-VALUE}).")
-  int retryAfterSeconds;
-
-  @Option(names = "--fault-reset-rate", defaultValue = "0", description = "Probability of a connection reset mid-stream.")
-  double resetRate;
-
-  @Option(names = "--reset-after", defaultValue = "3", description = "Events sent before a reset (default: ${DEFAULT-VALUE}).")
-  int resetAfterEvents;
-
-  @Option(names = "--fault-stall-rate", defaultValue = "0", description = "Probability of a stall after the first event.")
-  double stallRate;
-
-  @Option(names = "--stall-ms", defaultValue = "5000", description = "Length of a stall (default: ${DEFAULT-VALUE}).")
-  long stallMs;
-
-  @Option(names = "--fault-malformed-rate", defaultValue = "0", description = "Probability of an event with invalid JSON.")
-  double malformedRate;
-
-  @Option(names = "--fault-oversized-rate", defaultValue = "0", description = "Probability of an event larger than 10 MiB.")
-  double oversizedRate;
-
-  @Option(names = "--fault-split-utf8-rate", defaultValue = "0",
-      description = "Probability that every event is written in two parts split inside a UTF-8 character.")
-  double splitUtf8Rate;
-
-  @Option(names = "--fault-no-done-rate", defaultValue = "0", description = "Probability that [DONE] is left out.")
-  double noDoneRate;
-
-  @Option(names = "--tokens-per-event", defaultValue = "1", description = "Tokens in each streamed event (default: ${DEFAULT-VALUE}).")
-  int tokensPerEvent;
-
-  @Option(names = "--role-only-first", description = "Start every stream with an event that carries no text.")
-  boolean roleOnlyFirst;
-
-  @Option(names = "--send-log", paramLabel = "FILE",
-      description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
-          + "sent_unix_ns): ground truth for a client's timestamps, e.g. with --profile deterministic.")
-  Path sendLog;
-
-  @Override
-  public Integer call() throws InterruptedException {
-    PrintWriter out = spec.commandLine().getOut();
-    SimulatorConfig config = config();
-    SendLogFile log = null;
-    if (sendLog != null) {
-      try {
-        log = SendLogFile.open(sendLog);
-      } catch (IOException e) {
-        throw UserError.failure("cannot write the send log " + sendLog + " (" + e.getMessage()
-            + "); give --send-log a writable file");
-      }
-      config = config.withSendListener(log);
+    enum Profile {
+        DEFAULT,
+        DETERMINISTIC
     }
-    SimulatorServer server;
-    try {
-      server = SimulatorServer.start(config);
-    } catch (RuntimeException e) {
-      // Netty reports a taken port as an unchecked native IOException
-      throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
-    }
-    CountDownLatch stopped = new CountDownLatch(1);
-    SendLogFile sendLogFile = log;
-    PrintWriter err = spec.commandLine().getErr();
-    // Ctrl-C and SIGTERM run shutdown hooks: close the port before the JVM goes, then the send log.
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      if (sendLogFile != null) {
-        closeSendLog(sendLogFile, err);
-      }
-      stopped.countDown();
-    }, "simulate-shutdown"));
-    if (log != null) {
-      out.println("Send log: " + log.path());
-    }
-    out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
-        + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
-    out.println("Try: tokenpulse bench --base-url " + server.baseUri() + " --model " + config.modelName()
-        + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos   (Ctrl-C stops it)");
-    out.flush();
-    stopped.await();
-    return 0;
-  }
 
-  private static void closeSendLog(SendLogFile log, PrintWriter err) {
-    try {
-      log.close();
-    } catch (UncheckedIOException e) {
-      err.println("simulate: " + e.getMessage());
-    }
-    if (log.dropped() > 0) {
-      err.println("simulate: " + log.dropped() + " events not in the send log " + log.path()
-          + " (its writer fell " + SendLogFile.MAX_QUEUED + " records behind or the file failed)");
-    }
-    err.flush();
-  }
+    @Spec
+    CommandSpec spec;
 
-  /** The server's configuration from the options; bad values are usage errors. */
-  SimulatorConfig config() {
-    try {
-      SimulatorConfig config = switch (profile) {
-        case DETERMINISTIC -> SimulatorConfig.deterministic(millis(ttftMs / speedup), millis(gapMs / speedup))
-            .withServedModelNames(models);
-        case DEFAULT -> SimulatorConfig.batching(models.get(0), engine()).withServedModelNames(models)
-            .withOutputLengths(new OutputLengths(meanOutputLen, seed));
-      };
-      if (maxModelLen != null) {
-        config = config.withMaxModelLen(maxModelLen);
-      }
-      if (tokenizer != null) {
-        config = config.withTokenizer(TokenizerLoader.fromEnvironment().load(tokenizer));
-      }
-      return config.withHost(host).withPort(port).withFaults(new FaultPlan(status500Rate, status503Rate, status429Rate,
-          retryAfterSeconds, resetRate, resetAfterEvents, stallRate, stallMs, malformedRate, oversizedRate,
-          splitUtf8Rate, noDoneRate, tokensPerEvent, roleOnlyFirst, seed));
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
-    }
-  }
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    String host;
 
-  private EngineProfile engine() {
-    EngineProfile engine = EngineProfile.DEFAULT;
-    if (maxNumSeqs != null) {
-      engine = engine.withMaxNumSeqs(maxNumSeqs);
-    }
-    if (noChunkedPrefill) {
-      engine = engine.withChunkedPrefill(false);
-    }
-    return engine.speedUp(speedup);
-  }
+    @Option(
+            names = "--port",
+            defaultValue = "8000",
+            description = "Port (default: ${DEFAULT-VALUE}; 0 for a free one).")
+    int port;
 
-  private static Duration millis(double ms) {
-    if (!(ms >= 0) || Double.isInfinite(ms)) {
-      throw new IllegalArgumentException("--ttft-ms, --gap-ms and --speedup must give finite times >= 0, got " + ms + " ms");
-    }
-    return Duration.ofNanos(Math.round(ms * 1e6));
-  }
+    @Option(
+            names = "--model",
+            defaultValue = "facebook/opt-125m",
+            split = ",",
+            description = "Served model name(s); requests naming another get 404 (default: ${DEFAULT-VALUE}).")
+    List<String> models;
 
-  /** Accepts the profile names in lower case, as the help shows them. */
-  static final class ProfileConverter implements ITypeConverter<Profile> {
+    @Option(
+            names = "--profile",
+            defaultValue = "default",
+            converter = ProfileConverter.class,
+            description = "default: continuous batching calibrated to a real vLLM server; "
+                    + "deterministic: fixed --ttft-ms and --gap-ms whatever the load (default: ${DEFAULT-VALUE}).")
+    Profile profile;
+
+    @Option(
+            names = "--ttft-ms",
+            defaultValue = "100",
+            description = "Deterministic profile: time to first token (default: ${DEFAULT-VALUE}).")
+    double ttftMs;
+
+    @Option(
+            names = "--gap-ms",
+            defaultValue = "20",
+            description = "Deterministic profile: time between tokens (default: ${DEFAULT-VALUE}).")
+    double gapMs;
+
+    @Option(
+            names = "--max-num-seqs",
+            description = "Default profile: most requests in the running batch (default: 256).")
+    Integer maxNumSeqs;
+
+    @Option(
+            names = "--no-chunked-prefill",
+            description = "Default profile: prefill whole prompts in steps of their own.")
+    boolean noChunkedPrefill;
+
+    @Option(names = "--max-model-len", description = "Context length; longer prompts get 400 (default: 131072).")
+    Integer maxModelLen;
+
+    @Option(
+            names = "--speedup",
+            defaultValue = "1",
+            description = "Divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
+    double speedup;
+
+    @Option(
+            names = "--tokenizer",
+            description = "Count prompt tokens with this tokenizer (path or model id, as bench takes it); "
+                    + "default: whitespace-separated words.")
+    String tokenizer;
+
+    @Option(
+            names = "--mean-output-len",
+            defaultValue = "128",
+            description = "Mean output length of requests without ignore_eos (default: ${DEFAULT-VALUE}).")
+    int meanOutputLen;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "0",
+            description = "Seed of output lengths and faults (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--fault-500-rate", defaultValue = "0", description = "Probability of an HTTP 500 answer.")
+    double status500Rate;
+
+    @Option(names = "--fault-503-rate", defaultValue = "0", description = "Probability of an HTTP 503 answer.")
+    double status503Rate;
+
+    @Option(names = "--fault-429-rate", defaultValue = "0", description = "Probability of an HTTP 429 answer.")
+    double status429Rate;
+
+    @Option(
+            names = "--retry-after",
+            defaultValue = "1",
+            description = "Retry-After seconds of a 429 (default: ${DEFAULT-VALUE}).")
+    int retryAfterSeconds;
+
+    @Option(
+            names = "--fault-reset-rate",
+            defaultValue = "0",
+            description = "Probability of a connection reset mid-stream.")
+    double resetRate;
+
+    @Option(
+            names = "--reset-after",
+            defaultValue = "3",
+            description = "Events sent before a reset (default: ${DEFAULT-VALUE}).")
+    int resetAfterEvents;
+
+    @Option(
+            names = "--fault-stall-rate",
+            defaultValue = "0",
+            description = "Probability of a stall after the first event.")
+    double stallRate;
+
+    @Option(names = "--stall-ms", defaultValue = "5000", description = "Length of a stall (default: ${DEFAULT-VALUE}).")
+    long stallMs;
+
+    @Option(
+            names = "--fault-malformed-rate",
+            defaultValue = "0",
+            description = "Probability of an event with invalid JSON.")
+    double malformedRate;
+
+    @Option(
+            names = "--fault-oversized-rate",
+            defaultValue = "0",
+            description = "Probability of an event larger than 10 MiB.")
+    double oversizedRate;
+
+    @Option(
+            names = "--fault-split-utf8-rate",
+            defaultValue = "0",
+            description = "Probability that every event is written in two parts split inside a UTF-8 character.")
+    double splitUtf8Rate;
+
+    @Option(names = "--fault-no-done-rate", defaultValue = "0", description = "Probability that [DONE] is left out.")
+    double noDoneRate;
+
+    @Option(
+            names = "--tokens-per-event",
+            defaultValue = "1",
+            description = "Tokens in each streamed event (default: ${DEFAULT-VALUE}).")
+    int tokensPerEvent;
+
+    @Option(names = "--role-only-first", description = "Start every stream with an event that carries no text.")
+    boolean roleOnlyFirst;
+
+    @Option(
+            names = "--send-log",
+            paramLabel = "FILE",
+            description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
+                    + "sent_unix_ns): ground truth for a client's timestamps, e.g. with --profile deterministic.")
+    Path sendLog;
+
     @Override
-    public Profile convert(String value) {
-      try {
-        return Profile.valueOf(value.toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("'" + value + "' is not a profile; use default or deterministic");
-      }
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        SimulatorConfig config = config();
+        SendLogFile log = null;
+        if (sendLog != null) {
+            try {
+                log = SendLogFile.open(sendLog);
+            } catch (IOException e) {
+                throw UserError.failure("cannot write the send log " + sendLog + " (" + e.getMessage()
+                        + "); give --send-log a writable file");
+            }
+            config = config.withSendListener(log);
+        }
+        SimulatorServer server;
+        try {
+            server = SimulatorServer.start(config);
+        } catch (RuntimeException e) {
+            // Netty reports a taken port as an unchecked native IOException
+            throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        SendLogFile sendLogFile = log;
+        PrintWriter err = spec.commandLine().getErr();
+        // Ctrl-C and SIGTERM run shutdown hooks: close the port before the JVM goes, then the send log.
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            if (sendLogFile != null) {
+                                closeSendLog(sendLogFile, err);
+                            }
+                            stopped.countDown();
+                        },
+                        "simulate-shutdown"));
+        if (log != null) {
+            out.println("Send log: " + log.path());
+        }
+        out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
+                + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
+        out.println(
+                "Try: tokenpulse bench --base-url " + server.baseUri() + " --model " + config.modelName()
+                        + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos   (Ctrl-C stops it)");
+        out.flush();
+        stopped.await();
+        return 0;
     }
-  }
+
+    private static void closeSendLog(SendLogFile log, PrintWriter err) {
+        try {
+            log.close();
+        } catch (UncheckedIOException e) {
+            err.println("simulate: " + e.getMessage());
+        }
+        if (log.dropped() > 0) {
+            err.println("simulate: " + log.dropped() + " events not in the send log " + log.path()
+                    + " (its writer fell " + SendLogFile.MAX_QUEUED + " records behind or the file failed)");
+        }
+        err.flush();
+    }
+
+    /** The server's configuration from the options; bad values are usage errors. */
+    SimulatorConfig config() {
+        try {
+            SimulatorConfig config = switch (profile) {
+                case DETERMINISTIC ->
+                    SimulatorConfig.deterministic(millis(ttftMs / speedup), millis(gapMs / speedup))
+                            .withServedModelNames(models);
+                case DEFAULT ->
+                    SimulatorConfig.batching(models.get(0), engine())
+                            .withServedModelNames(models)
+                            .withOutputLengths(new OutputLengths(meanOutputLen, seed));
+            };
+            if (maxModelLen != null) {
+                config = config.withMaxModelLen(maxModelLen);
+            }
+            if (tokenizer != null) {
+                config = config.withTokenizer(TokenizerLoader.fromEnvironment().load(tokenizer));
+            }
+            return config.withHost(host)
+                    .withPort(port)
+                    .withFaults(new FaultPlan(
+                            status500Rate,
+                            status503Rate,
+                            status429Rate,
+                            retryAfterSeconds,
+                            resetRate,
+                            resetAfterEvents,
+                            stallRate,
+                            stallMs,
+                            malformedRate,
+                            oversizedRate,
+                            splitUtf8Rate,
+                            noDoneRate,
+                            tokensPerEvent,
+                            roleOnlyFirst,
+                            seed));
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
+    }
+
+    private EngineProfile engine() {
+        EngineProfile engine = EngineProfile.DEFAULT;
+        if (maxNumSeqs != null) {
+            engine = engine.withMaxNumSeqs(maxNumSeqs);
+        }
+        if (noChunkedPrefill) {
+            engine = engine.withChunkedPrefill(false);
+        }
+        return engine.speedUp(speedup);
+    }
+
+    private static Duration millis(double ms) {
+        if (!(ms >= 0) || Double.isInfinite(ms)) {
+            throw new IllegalArgumentException(
+                    "--ttft-ms, --gap-ms and --speedup must give finite times >= 0, got " + ms + " ms");
+        }
+        return Duration.ofNanos(Math.round(ms * 1e6));
+    }
+
+    /** Accepts the profile names in lower case, as the help shows them. */
+    static final class ProfileConverter implements ITypeConverter<Profile> {
+        @Override
+        public Profile convert(String value) {
+            try {
+                return Profile.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "' is not a profile; use default or deterministic");
+            }
+        }
+    }
 }

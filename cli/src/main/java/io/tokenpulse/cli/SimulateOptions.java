@@ -12,59 +12,71 @@ import picocli.CommandLine.Option;
 /** {@code --simulate} and its options: the built-in simulator as the target, in this process. */
 final class SimulateOptions {
 
-  @Option(names = "--simulate", description = "Start the built-in simulator as the target.")
-  boolean simulate;
+    @Option(names = "--simulate", description = "Start the built-in simulator as the target.")
+    boolean simulate;
 
-  @Option(names = "--simulate-profile", defaultValue = "default",
-      description = "Simulator behaviour with --simulate: default (continuous batching calibrated to vLLM's load sweep) or deterministic (50 ms TTFT, 20 ms between tokens) (default: ${DEFAULT-VALUE}).")
-  String simulateProfile;
+    @Option(
+            names = "--simulate-profile",
+            defaultValue = "default",
+            description =
+                    "Simulator behaviour with --simulate: default (continuous batching calibrated to vLLM's load sweep) or deterministic (50 ms TTFT, 20 ms between tokens) (default: ${DEFAULT-VALUE}).")
+    String simulateProfile;
 
-  @Option(names = "--simulate-speedup", defaultValue = "1.0",
-      description = "With --simulate: divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
-  double simulateSpeedup;
+    @Option(
+            names = "--simulate-speedup",
+            defaultValue = "1.0",
+            description = "With --simulate: divide every simulated time by this factor (default: ${DEFAULT-VALUE}).")
+    double simulateSpeedup;
 
-  @Option(names = "--simulate-fault", paramLabel = "KIND[=VALUE][:PROB]",
-      description = "With --simulate: inject a fault into each request with probability PROB (default 1), drawn per "
-          + "request from --seed; repeatable. KIND: " + FaultPlan.SPEC_SYNTAX + ". The initial test request "
-          + "draws too, and its failure stops the run as in vLLM. What each does to the run: docs/simulator.md.")
-  List<String> simulateFaults = new ArrayList<>();
+    @Option(
+            names = "--simulate-fault",
+            paramLabel = "KIND[=VALUE][:PROB]",
+            description =
+                    "With --simulate: inject a fault into each request with probability PROB (default 1), drawn per "
+                            + "request from --seed; repeatable. KIND: " + FaultPlan.SPEC_SYNTAX
+                            + ". The initial test request "
+                            + "draws too, and its failure stops the run as in vLLM. What each does to the run: docs/simulator.md.")
+    List<String> simulateFaults = new ArrayList<>();
 
-  /**
-   * Starts the simulator when --simulate is given, else returns null (then no --simulate-* option
-   * may be given). Bad options are usage errors.
-   *
-   * @param servedName the model name the simulator answers to
-   * @param tokenizer the load generator's tokenizer: the simulator counts prompt tokens with it
-   * @param seed --seed, from which the faults are drawn
-   */
-  SimulatorServer startOrNull(String servedName, Tokenizer tokenizer, long seed) throws InterruptedException {
-    if (!simulate) {
-      if (!simulateFaults.isEmpty()) {
-        throw UserError.usage("--simulate-fault needs --simulate: faults are injected by the built-in simulator");
-      }
-      return null;
+    /**
+     * Starts the simulator when --simulate is given, else returns null (then no --simulate-* option
+     * may be given). Bad options are usage errors.
+     *
+     * @param servedName the model name the simulator answers to
+     * @param tokenizer the load generator's tokenizer: the simulator counts prompt tokens with it
+     * @param seed --seed, from which the faults are drawn
+     */
+    SimulatorServer startOrNull(String servedName, Tokenizer tokenizer, long seed) throws InterruptedException {
+        if (!simulate) {
+            if (!simulateFaults.isEmpty()) {
+                throw UserError.usage(
+                        "--simulate-fault needs --simulate: faults are injected by the built-in simulator");
+            }
+            return null;
+        }
+        if (!(simulateSpeedup > 0)) {
+            throw UserError.usage("--simulate-speedup must be > 0, got " + simulateSpeedup);
+        }
+        SimulatorConfig config = switch (simulateProfile) {
+            // Calibrated to vLLM's load sweep (seed 001): TTFT grows with queueing, TPOT with the batch.
+            case "default" -> SimulatorConfig.defaultProfile(servedName, simulateSpeedup);
+            // Ground truth for the client's own error: fixed 50 ms TTFT and 20 ms between tokens.
+            case "deterministic" ->
+                SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))
+                        .withServedModelNames(List.of(servedName));
+            default ->
+                throw UserError.usage("--simulate-profile must be default or deterministic, got " + simulateProfile);
+        };
+        FaultPlan faults;
+        try {
+            faults = FaultPlan.parse(simulateFaults, seed);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage("--simulate-fault: " + e.getMessage());
+        }
+        try {
+            return SimulatorServer.start(config.withTokenizer(tokenizer).withFaults(faults));
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
     }
-    if (!(simulateSpeedup > 0)) {
-      throw UserError.usage("--simulate-speedup must be > 0, got " + simulateSpeedup);
-    }
-    SimulatorConfig config = switch (simulateProfile) {
-      // Calibrated to vLLM's load sweep (seed 001): TTFT grows with queueing, TPOT with the batch.
-      case "default" -> SimulatorConfig.defaultProfile(servedName, simulateSpeedup);
-      // Ground truth for the client's own error: fixed 50 ms TTFT and 20 ms between tokens.
-      case "deterministic" -> SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))
-          .withServedModelNames(List.of(servedName));
-      default -> throw UserError.usage("--simulate-profile must be default or deterministic, got " + simulateProfile);
-    };
-    FaultPlan faults;
-    try {
-      faults = FaultPlan.parse(simulateFaults, seed);
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage("--simulate-fault: " + e.getMessage());
-    }
-    try {
-      return SimulatorServer.start(config.withTokenizer(tokenizer).withFaults(faults));
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
-    }
-  }
 }

@@ -14,88 +14,102 @@ import picocli.CommandLine.Option;
 /** vLLM's flags that say where requests go and which model and tokenizer they name. */
 final class TargetOptions {
 
-  @Option(names = "--backend", defaultValue = "vllm", description = "One of: ${COMPLETION-CANDIDATES}. "
-      + "openai-audio sends no prompt text but a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
-      completionCandidates = BackendNames.class)
-  String backend;
+    @Option(
+            names = "--backend",
+            defaultValue = "vllm",
+            description =
+                    "One of: ${COMPLETION-CANDIDATES}. "
+                            + "openai-audio sends no prompt text but a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
+            completionCandidates = BackendNames.class)
+    String backend;
 
-  @Option(names = "--base-url", description = "Server or API base url if not using http host and port.")
-  String baseUrl;
+    @Option(names = "--base-url", description = "Server or API base url if not using http host and port.")
+    String baseUrl;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1") String host;
+    @Option(names = "--host", defaultValue = "127.0.0.1")
+    String host;
 
-  @Option(names = "--port", defaultValue = "8000") int port;
+    @Option(names = "--port", defaultValue = "8000")
+    int port;
 
-  @Option(names = "--endpoint", defaultValue = "/v1/completions", description = "API endpoint (default: ${DEFAULT-VALUE}).")
-  String endpoint;
+    @Option(
+            names = "--endpoint",
+            defaultValue = "/v1/completions",
+            description = "API endpoint (default: ${DEFAULT-VALUE}).")
+    String endpoint;
 
-  @Option(names = "--model", description = "Name of the model (required unless --simulate).")
-  String model;
+    @Option(names = "--model", description = "Name of the model (required unless --simulate).")
+    String model;
 
-  @Option(names = "--tokenizer", description = "Name or path of the tokenizer, if not using the default tokenizer.")
-  String tokenizer;
+    @Option(names = "--tokenizer", description = "Name or path of the tokenizer, if not using the default tokenizer.")
+    String tokenizer;
 
-  @Option(names = "--trust-remote-code") boolean trustRemoteCode;
+    @Option(names = "--trust-remote-code")
+    boolean trustRemoteCode;
 
-  @Option(names = "--tokenizer-mode", defaultValue = "auto", description = "auto, slow, mistral or custom (default: ${DEFAULT-VALUE}).")
-  String tokenizerMode;
+    @Option(
+            names = "--tokenizer-mode",
+            defaultValue = "auto",
+            description = "auto, slow, mistral or custom (default: ${DEFAULT-VALUE}).")
+    String tokenizerMode;
 
-  @Option(names = "--served-model-name", description = "The model name used in the API (default: --model).")
-  String servedModelName;
+    @Option(names = "--served-model-name", description = "The model name used in the API (default: --model).")
+    String servedModelName;
 
-  @Option(names = "--header", paramLabel = "KEY=VALUE", description = "Extra HTTP header, repeatable.")
-  Map<String, String> headers = new LinkedHashMap<>();
+    @Option(names = "--header", paramLabel = "KEY=VALUE", description = "Extra HTTP header, repeatable.")
+    Map<String, String> headers = new LinkedHashMap<>();
 
-  /** With --simulate and no --model: a GPT-2-family name, whose tokenizer works offline. */
-  static final String SIMULATED_MODEL = "facebook/opt-125m";
+    /** With --simulate and no --model: a GPT-2-family name, whose tokenizer works offline. */
+    static final String SIMULATED_MODEL = "facebook/opt-125m";
 
-  /** --model, or the simulator's model with --simulate; a usage error when neither is given. */
-  String modelId(boolean simulate) {
-    String modelId = model != null ? model : simulate ? SIMULATED_MODEL : null;
-    if (modelId == null) {
-      throw UserError.usage("--model is required (or use --simulate to benchmark the built-in simulator)");
+    /** --model, or the simulator's model with --simulate; a usage error when neither is given. */
+    String modelId(boolean simulate) {
+        String modelId = model != null ? model : simulate ? SIMULATED_MODEL : null;
+        if (modelId == null) {
+            throw UserError.usage("--model is required (or use --simulate to benchmark the built-in simulator)");
+        }
+        return modelId;
     }
-    return modelId;
-  }
 
-  /** --tokenizer, else the model's own. */
-  String tokenizerId(String modelId) {
-    return tokenizer == null ? modelId : tokenizer;
-  }
-
-  /** The tokenizer the load generator (and a simulator) count with; a bad one is a usage error. */
-  Tokenizer loadTokenizer(String modelId) {
-    rejectUnsupported();
-    try {
-      return TokenizerLoader.fromEnvironment().load(tokenizerId(modelId));
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
+    /** --tokenizer, else the model's own. */
+    String tokenizerId(String modelId) {
+        return tokenizer == null ? modelId : tokenizer;
     }
-  }
 
-  /** --served-model-name, else the model. */
-  String servedName(String modelId) {
-    return servedModelName != null ? servedModelName : modelId;
-  }
-
-  /** The target at {@code simulatorBase} when a simulator runs, else at --base-url or --host/--port. */
-  LoadSettings.Target target(String modelId, URI simulatorBase, BackendSettings.Sampling sampling) {
-    URI base = simulatorBase != null ? simulatorBase
-        : URI.create(baseUrl != null ? baseUrl : "http://" + host + ":" + port);
-    return new LoadSettings.Target(backend, base, endpoint, modelId, servedModelName,
-        System.getenv("OPENAI_API_KEY"), headers, sampling);
-  }
-
-  private void rejectUnsupported() {
-    if (!tokenizerMode.equals("auto")) {
-      throw UserError.usage("--tokenizer-mode " + tokenizerMode + " is not supported yet; only auto");
+    /** The tokenizer the load generator (and a simulator) count with; a bad one is a usage error. */
+    Tokenizer loadTokenizer(String modelId) {
+        rejectUnsupported();
+        try {
+            return TokenizerLoader.fromEnvironment().load(tokenizerId(modelId));
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
     }
-  }
 
-  /** vLLM's backend list, for the help text. */
-  static final class BackendNames extends ArrayList<String> {
-    BackendNames() {
-      super(Backends.names());
+    /** --served-model-name, else the model. */
+    String servedName(String modelId) {
+        return servedModelName != null ? servedModelName : modelId;
     }
-  }
+
+    /** The target at {@code simulatorBase} when a simulator runs, else at --base-url or --host/--port. */
+    LoadSettings.Target target(String modelId, URI simulatorBase, BackendSettings.Sampling sampling) {
+        URI base = simulatorBase != null
+                ? simulatorBase
+                : URI.create(baseUrl != null ? baseUrl : "http://" + host + ":" + port);
+        return new LoadSettings.Target(
+                backend, base, endpoint, modelId, servedModelName, System.getenv("OPENAI_API_KEY"), headers, sampling);
+    }
+
+    private void rejectUnsupported() {
+        if (!tokenizerMode.equals("auto")) {
+            throw UserError.usage("--tokenizer-mode " + tokenizerMode + " is not supported yet; only auto");
+        }
+    }
+
+    /** vLLM's backend list, for the help text. */
+    static final class BackendNames extends ArrayList<String> {
+        BackendNames() {
+            super(Backends.names());
+        }
+    }
 }

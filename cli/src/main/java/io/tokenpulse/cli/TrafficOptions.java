@@ -6,43 +6,57 @@ import picocli.CommandLine.Option;
 /** How many requests are sent and when: vLLM's rate, burstiness, concurrency and ramp-up flags. */
 final class TrafficOptions {
 
-  @Option(names = "--max-concurrency", description = "Maximum number of concurrent requests.")
-  Integer maxConcurrency;
+    @Option(names = "--max-concurrency", description = "Maximum number of concurrent requests.")
+    Integer maxConcurrency;
 
-  @Option(names = "--num-prompts", defaultValue = "1000", description = "Number of prompts to process (default: ${DEFAULT-VALUE}).")
-  int numPrompts;
+    @Option(
+            names = "--num-prompts",
+            defaultValue = "1000",
+            description = "Number of prompts to process (default: ${DEFAULT-VALUE}).")
+    int numPrompts;
 
-  @Option(names = "--duration-minutes",
-      description = "Keep sending on the schedule for this many minutes instead of --num-prompts.")
-  Double durationMinutes;
+    @Option(
+            names = "--duration-minutes",
+            description = "Keep sending on the schedule for this many minutes instead of --num-prompts.")
+    Double durationMinutes;
 
-  @Option(names = "--request-rate", defaultValue = "inf",
-      description = "Number of requests per second; inf sends all requests at time 0 (default: ${DEFAULT-VALUE}).")
-  double requestRate;
+    @Option(
+            names = "--request-rate",
+            defaultValue = "inf",
+            description =
+                    "Number of requests per second; inf sends all requests at time 0 (default: ${DEFAULT-VALUE}).")
+    double requestRate;
 
-  @Option(names = "--burstiness", defaultValue = "1.0",
-      description = "Burstiness factor of the request generation (1 = Poisson process, gamma otherwise) (default: ${DEFAULT-VALUE}).")
-  double burstiness;
+    @Option(
+            names = "--burstiness",
+            defaultValue = "1.0",
+            description =
+                    "Burstiness factor of the request generation (1 = Poisson process, gamma otherwise) (default: ${DEFAULT-VALUE}).")
+    double burstiness;
 
-  @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--seed", defaultValue = "0")
+    long seed;
 
-  @Option(names = "--ramp-up-strategy", description = "linear or exponential ramp of the request rate.")
-  String rampUpStrategy;
+    @Option(names = "--ramp-up-strategy", description = "linear or exponential ramp of the request rate.")
+    String rampUpStrategy;
 
-  @Option(names = "--ramp-up-start-rps") Double rampUpStartRps;
+    @Option(names = "--ramp-up-start-rps")
+    Double rampUpStartRps;
 
-  @Option(names = "--ramp-up-end-rps") Double rampUpEndRps;
+    @Option(names = "--ramp-up-end-rps")
+    Double rampUpEndRps;
 
-  ArrivalSettings arrivals() {
-    if (durationMinutes == null && numPrompts < 1) {
-      throw UserError.usage("--num-prompts must be >= 1, got " + numPrompts);
+    ArrivalSettings arrivals() {
+        if (durationMinutes == null && numPrompts < 1) {
+            throw UserError.usage("--num-prompts must be >= 1, got " + numPrompts);
+        }
+        try {
+            return rampUpStrategy == null
+                    ? ArrivalSettings.constant(requestRate, burstiness, seed)
+                    : ArrivalSettings.rampUp(
+                            ArrivalSettings.RampUp.of(rampUpStrategy, rampUpStartRps, rampUpEndRps), burstiness, seed);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
     }
-    try {
-      return rampUpStrategy == null
-          ? ArrivalSettings.constant(requestRate, burstiness, seed)
-          : ArrivalSettings.rampUp(ArrivalSettings.RampUp.of(rampUpStrategy, rampUpStartRps, rampUpEndRps), burstiness, seed);
-    } catch (IllegalArgumentException e) {
-      throw UserError.usage(e.getMessage());
-    }
-  }
 }

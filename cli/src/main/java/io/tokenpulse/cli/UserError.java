@@ -5,22 +5,22 @@ package io.tokenpulse.cli;
  * line without a stack trace. Exit code 2 for usage errors, 1 for everything else.
  */
 final class UserError extends RuntimeException {
-  private final int exitCode;
+    private final int exitCode;
 
-  UserError(String message, int exitCode) {
-    super(message);
-    this.exitCode = exitCode;
-  }
+    UserError(String message, int exitCode) {
+        super(message);
+        this.exitCode = exitCode;
+    }
 
-  static UserError usage(String message) {
-    return new UserError(message, 2);
-  }
+    static UserError usage(String message) {
+        return new UserError(message, 2);
+    }
 
-  static UserError failure(String message) {
-    return new UserError(message, 1);
-  }
+    static UserError failure(String message) {
+        return new UserError(message, 1);
+    }
 
-  int exitCode() {
-    return exitCode;
-  }
+    int exitCode() {
+        return exitCode;
+    }
 }

@@ -7,25 +7,31 @@ import picocli.CommandLine.Option;
 /** {@code --window-size-ms} and {@code --window-grace-ms}: the live windows of an aggregator this command runs. */
 final class WindowOptions {
 
-  static final String SIZE = "--window-size-ms";
-  static final String GRACE = "--window-grace-ms";
+    static final String SIZE = "--window-size-ms";
+    static final String GRACE = "--window-grace-ms";
 
-  @Option(names = SIZE, defaultValue = "10000",
-      description = "Size of the live metric windows in ms (default: ${DEFAULT-VALUE}).")
-  long windowSizeMs;
+    @Option(
+            names = SIZE,
+            defaultValue = "10000",
+            description = "Size of the live metric windows in ms (default: ${DEFAULT-VALUE}).")
+    long windowSizeMs;
 
-  @Option(names = GRACE, defaultValue = "30000",
-      description = "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
-  long windowGraceMs;
+    @Option(
+            names = GRACE,
+            defaultValue = "30000",
+            description =
+                    "How late a request may arrive and still count in its window, in ms (default: ${DEFAULT-VALUE}).")
+    long windowGraceMs;
 
-  /** Fails with one line naming the flags when a window cannot be built from them. */
-  void validate() {
-    if (windowSizeMs <= 0 || windowGraceMs < 0) {
-      throw UserError.usage(SIZE + " must be > 0 and " + GRACE + " >= 0, got " + windowSizeMs + " and " + windowGraceMs);
+    /** Fails with one line naming the flags when a window cannot be built from them. */
+    void validate() {
+        if (windowSizeMs <= 0 || windowGraceMs < 0) {
+            throw UserError.usage(
+                    SIZE + " must be > 0 and " + GRACE + " >= 0, got " + windowSizeMs + " and " + windowGraceMs);
+        }
     }
-  }
 
-  StreamsSettings applyTo(StreamsSettings settings) {
-    return settings.withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
-  }
+    StreamsSettings applyTo(StreamsSettings settings) {
+        return settings.withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
+    }
 }

@@ -18,78 +18,135 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code tokenpulse bench --simulate} end to end: embedded broker and registry, topology, report. */
 class BenchCommandIT {
 
-  @TempDir Path dataDir;
-  @TempDir Path resultDir;
+    @TempDir
+    Path dataDir;
 
-  @Test
-  void oneCommandPrintsTheBlockAndSavesVllmsJsonFromTheSummaryRecord() throws Exception {
-    int metricsPort;
-    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
-      metricsPort = probe.getLocalPort();
-    }
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream original = System.out;
-    int code;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      code = TokenPulse.newCommandLine().execute("bench", "--simulate", "--dataset-name", "random",
-          "--num-prompts", "30", "--request-rate", "50", "--random-input-len", "32", "--random-output-len", "8",
-          "--ignore-eos", "--disable-tqdm", "--simulate-profile", "deterministic", "--percentile-metrics", "ttft,tpot,itl,e2el",
-          "--metric-percentiles", "50,99", "--save-result", "--save-detailed", "--result-dir", resultDir.toString(),
-          "--result-filename", "run.json", "--metadata", "tp=1", "--run-id", "it-run", "--data-dir", dataDir.toString(),
-          "--metrics-port", Integer.toString(metricsPort));
-    } finally {
-      System.setOut(original);
-    }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    assertThat(out).contains("Checking server health at http://127.0.0.1:")
-        .contains("Traffic request rate: 50.0")
-        .contains("============ Serving Benchmark Result ============")
-        .contains("Successful requests:                     30        ")
-        .contains("P50 E2EL (ms):")
-        .doesNotContain("Failed requests:");
+    @TempDir
+    Path resultDir;
 
-    JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("run.json")));
-    assertThat(json.get("completed").asInt()).isEqualTo(30);
-    assertThat(json.get("failed").asInt()).isZero();
-    // --ignore-eos with 8 output tokens: the simulator sends exactly 8 tokens per request.
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(30 * 8);
-    assertThat(json.get("tp").asText()).isEqualTo("1");
-    assertThat(json.get("ttfts")).hasSize(30);
-    assertThat(json.get("itls").get(0)).hasSize(7);
-    assertThat(json.get("output_lens").get(29).asInt()).isEqualTo(8);
-    assertThat(json.has("p99_e2el_ms")).isTrue();
-    // The deterministic simulator waits 20 ms between tokens, so the median ITL is about 20 ms. On a
-    // starved machine a late read shortens the next gap (16.8 ms was seen at load 7 on 2 cores); the
-    // bounds still catch a wrong unit or a wrong pairing of events.
-    assertThat(json.get("median_itl_ms").asDouble()).isBetween(10.0, 30.0);
-  }
+    @Test
+    void oneCommandPrintsTheBlockAndSavesVllmsJsonFromTheSummaryRecord() throws Exception {
+        int metricsPort;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            metricsPort = probe.getLocalPort();
+        }
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            code = TokenPulse.newCommandLine()
+                    .execute(
+                            "bench",
+                            "--simulate",
+                            "--dataset-name",
+                            "random",
+                            "--num-prompts",
+                            "30",
+                            "--request-rate",
+                            "50",
+                            "--random-input-len",
+                            "32",
+                            "--random-output-len",
+                            "8",
+                            "--ignore-eos",
+                            "--disable-tqdm",
+                            "--simulate-profile",
+                            "deterministic",
+                            "--percentile-metrics",
+                            "ttft,tpot,itl,e2el",
+                            "--metric-percentiles",
+                            "50,99",
+                            "--save-result",
+                            "--save-detailed",
+                            "--result-dir",
+                            resultDir.toString(),
+                            "--result-filename",
+                            "run.json",
+                            "--metadata",
+                            "tp=1",
+                            "--run-id",
+                            "it-run",
+                            "--data-dir",
+                            dataDir.toString(),
+                            "--metrics-port",
+                            Integer.toString(metricsPort));
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        assertThat(out)
+                .contains("Checking server health at http://127.0.0.1:")
+                .contains("Traffic request rate: 50.0")
+                .contains("============ Serving Benchmark Result ============")
+                .contains("Successful requests:                     30        ")
+                .contains("P50 E2EL (ms):")
+                .doesNotContain("Failed requests:");
 
-  @Test
-  void profileCallsStartProfileBeforeAndStopProfileAfterTheRun() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream original = System.out;
-    int code;
-    try (SimulatorServer server = SimulatorServer.start(
-        SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2)))) {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      try {
-        code = TokenPulse.newCommandLine().execute("bench", "--base-url", server.baseUri().toString(),
-            "--model", "gpt2", "--backend", "tgi", "--endpoint", "/generate_stream", "--dataset-name", "random",
-            "--num-prompts", "5", "--random-input-len", "16", "--random-output-len", "4", "--disable-tqdm",
-            "--profile", "--run-id", "it-profile", "--data-dir", dataDir.toString(), "--metrics-port", "0");
-      } finally {
-        System.setOut(original);
-      }
-      String out = captured.toString(StandardCharsets.UTF_8);
-      assertThat(code).as(out).isZero();
-      assertThat(server.stats().profileStarts()).isEqualTo(1);
-      assertThat(server.stats().profileStops()).isEqualTo(1);
-      assertThat(out).contains("Profiler started").contains("Successful requests:                     5");
-      // vLLM's order: started before the run, stopped after the result block
-      assertThat(out.indexOf("Profiler started")).isLessThan(out.indexOf("Serving Benchmark Result"));
-      assertThat(out.indexOf("Profiler stopped")).isGreaterThan(out.indexOf("Serving Benchmark Result"));
+        JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("run.json")));
+        assertThat(json.get("completed").asInt()).isEqualTo(30);
+        assertThat(json.get("failed").asInt()).isZero();
+        // --ignore-eos with 8 output tokens: the simulator sends exactly 8 tokens per request.
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(30 * 8);
+        assertThat(json.get("tp").asText()).isEqualTo("1");
+        assertThat(json.get("ttfts")).hasSize(30);
+        assertThat(json.get("itls").get(0)).hasSize(7);
+        assertThat(json.get("output_lens").get(29).asInt()).isEqualTo(8);
+        assertThat(json.has("p99_e2el_ms")).isTrue();
+        // The deterministic simulator waits 20 ms between tokens, so the median ITL is about 20 ms. On a
+        // starved machine a late read shortens the next gap (16.8 ms was seen at load 7 on 2 cores); the
+        // bounds still catch a wrong unit or a wrong pairing of events.
+        assertThat(json.get("median_itl_ms").asDouble()).isBetween(10.0, 30.0);
     }
-  }
+
+    @Test
+    void profileCallsStartProfileBeforeAndStopProfileAfterTheRun() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int code;
+        try (SimulatorServer server =
+                SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2)))) {
+            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                code = TokenPulse.newCommandLine()
+                        .execute(
+                                "bench",
+                                "--base-url",
+                                server.baseUri().toString(),
+                                "--model",
+                                "gpt2",
+                                "--backend",
+                                "tgi",
+                                "--endpoint",
+                                "/generate_stream",
+                                "--dataset-name",
+                                "random",
+                                "--num-prompts",
+                                "5",
+                                "--random-input-len",
+                                "16",
+                                "--random-output-len",
+                                "4",
+                                "--disable-tqdm",
+                                "--profile",
+                                "--run-id",
+                                "it-profile",
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--metrics-port",
+                                "0");
+            } finally {
+                System.setOut(original);
+            }
+            String out = captured.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(out).isZero();
+            assertThat(server.stats().profileStarts()).isEqualTo(1);
+            assertThat(server.stats().profileStops()).isEqualTo(1);
+            assertThat(out).contains("Profiler started").contains("Successful requests:                     5");
+            // vLLM's order: started before the run, stopped after the result block
+            assertThat(out.indexOf("Profiler started")).isLessThan(out.indexOf("Serving Benchmark Result"));
+            assertThat(out.indexOf("Profiler stopped")).isGreaterThan(out.indexOf("Serving Benchmark Result"));
+        }
+    }
 }

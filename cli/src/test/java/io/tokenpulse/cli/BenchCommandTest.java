@@ -11,95 +11,139 @@ import picocli.CommandLine;
 
 class BenchCommandTest {
 
-  /** The Namespace line of seed 000 (vLLM's 20-minute run), read from ../shared when present. */
-  private static String seedNamespace() throws IOException {
-    Path seeds = Path.of("..", "..", "shared", "seeds");
-    try (Stream<Path> files = Files.list(seeds)) {
-      Path seed = files.filter(p -> p.getFileName().toString().startsWith("000_")).findFirst().orElseThrow();
-      return Files.readAllLines(seed).stream().filter(l -> l.startsWith("Namespace(")).findFirst().orElseThrow();
+    /** The Namespace line of seed 000 (vLLM's 20-minute run), read from ../shared when present. */
+    private static String seedNamespace() throws IOException {
+        Path seeds = Path.of("..", "..", "shared", "seeds");
+        try (Stream<Path> files = Files.list(seeds)) {
+            Path seed = files.filter(p -> p.getFileName().toString().startsWith("000_"))
+                    .findFirst()
+                    .orElseThrow();
+            return Files.readAllLines(seed).stream()
+                    .filter(l -> l.startsWith("Namespace("))
+                    .findFirst()
+                    .orElseThrow();
+        }
     }
-  }
 
-  @Test
-  void seed000ValuesParseAndPrintVllmsNamespaceLine() throws IOException {
-    CommandLine cmd = TokenPulse.newCommandLine();
-    CommandLine.ParseResult parsed = cmd.parseArgs("bench", "--backend", "vllm", "--host", "127.0.0.1",
-        "--port", "8000", "--endpoint", "/v1/completions", "--dataset-name", "sharegpt",
-        "--model", "facebook/opt-6.7b", "--duration-minutes", "20", "--request-rate", "4",
-        "--burstiness", "1.0", "--seed", "0", "--ignore-eos",
-        "--percentile-metrics", "ttft,tpot,itl,e2el,token_latency", "--metric-percentiles", "99",
-        "--temperature", "0.0");
-    String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+    @Test
+    void seed000ValuesParseAndPrintVllmsNamespaceLine() throws IOException {
+        CommandLine cmd = TokenPulse.newCommandLine();
+        CommandLine.ParseResult parsed = cmd.parseArgs(
+                "bench",
+                "--backend",
+                "vllm",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "8000",
+                "--endpoint",
+                "/v1/completions",
+                "--dataset-name",
+                "sharegpt",
+                "--model",
+                "facebook/opt-6.7b",
+                "--duration-minutes",
+                "20",
+                "--request-rate",
+                "4",
+                "--burstiness",
+                "1.0",
+                "--seed",
+                "0",
+                "--ignore-eos",
+                "--percentile-metrics",
+                "ttft,tpot,itl,e2el,token_latency",
+                "--metric-percentiles",
+                "99",
+                "--temperature",
+                "0.0");
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
 
-    // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
-    // custom dataset's options (seed 002, a later version, has them); ours has all.
-    String vllmPart = line.replace("num_prompts=1000, ", "")
-        .replace("custom_output_len=256, custom_skip_chat_template=False, ", "");
-    vllmPart = vllmPart.substring(0, vllmPart.indexOf("lora_modules=None") + "lora_modules=None".length()) + ")";
-    assertThat(vllmPart).isEqualTo(seedNamespace());
-  }
-
-  @Test
-  void secretsAreRedactedInTheNamespaceLine() {
-    CommandLine.ParseResult parsed = TokenPulse.newCommandLine().parseArgs("bench",
-        "--kafka-property", "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule password=\"hunter2\";",
-        "--schema-registry-basic-auth", "me:hunter2");
-    String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
-    assertThat(line).doesNotContain("hunter2").contains("'sasl.jaas.config': '<redacted>'");
-  }
-
-  @Test
-  void badFlagValueIsAOneLineUsageErrorWithExitCode2() {
-    CommandLine cmd = TokenPulse.newCommandLine();
-    java.io.StringWriter err = new java.io.StringWriter();
-    cmd.setErr(new java.io.PrintWriter(err));
-    int code = cmd.execute("bench", "--num-prompts", "many");
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString().lines().findFirst().orElseThrow())
-        .startsWith("bench: Invalid value for option '--num-prompts'");
-  }
-
-  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
-  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
-      "--use-beam-search                 | --use-beam-search is not supported yet",
-      "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
-      "--lora-modules=a                  | --lora-modules is not supported yet",
-      "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
-      "--dataset-name=sharegpt           | the sharegpt dataset needs --dataset-path",
-      "--dataset-name=hf                 | dataset hf is not supported yet",
-      "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
-      "--goodput=ttfx:10                 | ttfx",
-      "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
-      "--request-rate=-1                 | --request-rate",
-      "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
-      "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
-      "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
-  })
-  void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
-    assertOneLineUsageError(message, "bench", "--model", "gpt2", "--dataset-name", "random", flag);
-  }
-
-  @Test
-  void windowFlagsWithAnExternalClusterAreRefusedBecauseTheAggregatorRunsElsewhere() {
-    assertOneLineUsageError("with --bootstrap-servers give them to 'tokenpulse aggregate'",
-        "bench", "--model", "gpt2", "--dataset-name", "random", "--bootstrap-servers", "127.0.0.1:1",
-        "--schema-registry-url", "http://127.0.0.1:1", "--window-size-ms", "2000");
-  }
-
-  private static void assertOneLineUsageError(String message, String... args) {
-    CommandLine cmd = TokenPulse.newCommandLine();
-    java.io.StringWriter err = new java.io.StringWriter();
-    cmd.setErr(new java.io.PrintWriter(err));
-    java.io.PrintStream original = System.out;
-    System.setOut(new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
-    int code;
-    try {
-      code = cmd.execute(args);
-    } finally {
-      System.setOut(original);
+        // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
+        // custom dataset's options (seed 002, a later version, has them); ours has all.
+        String vllmPart = line.replace("num_prompts=1000, ", "")
+                .replace("custom_output_len=256, custom_skip_chat_template=False, ", "");
+        vllmPart = vllmPart.substring(0, vllmPart.indexOf("lora_modules=None") + "lora_modules=None".length()) + ")";
+        assertThat(vllmPart).isEqualTo(seedNamespace());
     }
-    assertThat(code).as(err.toString()).isEqualTo(2);
-    assertThat(err.toString().lines().toList()).hasSize(1);
-    assertThat(err.toString()).startsWith("bench: ").contains(message);
-  }
+
+    @Test
+    void secretsAreRedactedInTheNamespaceLine() {
+        CommandLine.ParseResult parsed = TokenPulse.newCommandLine()
+                .parseArgs(
+                        "bench",
+                        "--kafka-property",
+                        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule password=\"hunter2\";",
+                        "--schema-registry-basic-auth",
+                        "me:hunter2");
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+        assertThat(line).doesNotContain("hunter2").contains("'sasl.jaas.config': '<redacted>'");
+    }
+
+    @Test
+    void badFlagValueIsAOneLineUsageErrorWithExitCode2() {
+        CommandLine cmd = TokenPulse.newCommandLine();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cmd.setErr(new java.io.PrintWriter(err));
+        int code = cmd.execute("bench", "--num-prompts", "many");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().lines().findFirst().orElseThrow())
+                .startsWith("bench: Invalid value for option '--num-prompts'");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "--use-beam-search                 | --use-beam-search is not supported yet",
+                "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
+                "--lora-modules=a                  | --lora-modules is not supported yet",
+                "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
+                "--dataset-name=sharegpt           | the sharegpt dataset needs --dataset-path",
+                "--dataset-name=hf                 | dataset hf is not supported yet",
+                "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
+                "--goodput=ttfx:10                 | ttfx",
+                "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
+                "--request-rate=-1                 | --request-rate",
+                "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
+                "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
+                "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
+            })
+    void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
+        assertOneLineUsageError(message, "bench", "--model", "gpt2", "--dataset-name", "random", flag);
+    }
+
+    @Test
+    void windowFlagsWithAnExternalClusterAreRefusedBecauseTheAggregatorRunsElsewhere() {
+        assertOneLineUsageError(
+                "with --bootstrap-servers give them to 'tokenpulse aggregate'",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "random",
+                "--bootstrap-servers",
+                "127.0.0.1:1",
+                "--schema-registry-url",
+                "http://127.0.0.1:1",
+                "--window-size-ms",
+                "2000");
+    }
+
+    private static void assertOneLineUsageError(String message, String... args) {
+        CommandLine cmd = TokenPulse.newCommandLine();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cmd.setErr(new java.io.PrintWriter(err));
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+        int code;
+        try {
+            code = cmd.execute(args);
+        } finally {
+            System.setOut(original);
+        }
+        assertThat(code).as(err.toString()).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).hasSize(1);
+        assertThat(err.toString()).startsWith("bench: ").contains(message);
+    }
 }

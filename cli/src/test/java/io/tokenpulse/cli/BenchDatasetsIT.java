@@ -28,85 +28,122 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BenchDatasetsIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path dir;
+    @TempDir
+    Path dir;
 
-  private final Tokenizer opt = new TokenizerLoader(Path.of("no-hub-cache")).load(TargetOptions.SIMULATED_MODEL);
+    private final Tokenizer opt = new TokenizerLoader(Path.of("no-hub-cache")).load(TargetOptions.SIMULATED_MODEL);
 
-  private int inputIds(String text) {
-    return opt.countTokens(text) + opt.numSpecialTokensToAdd();
-  }
-
-  /** Runs bench with the common flags; returns stdout, asserting exit code 0, and the result JSON. */
-  private JsonNode bench(String runId, String... datasetFlags) throws IOException {
-    List<String> args = new ArrayList<>(List.of("bench", "--simulate", "--simulate-profile", "deterministic",
-        "--request-rate", "50", "--ignore-eos", "--disable-tqdm", "--save-result", "--result-dir", dir.toString(),
-        "--result-filename", runId + ".json", "--run-id", runId, "--data-dir", dir.resolve("platform").toString(),
-        "--metrics-port", "0"));
-    args.addAll(List.of(datasetFlags));
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream original = System.out;
-    int code;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      code = TokenPulse.newCommandLine().execute(args.toArray(String[]::new));
-    } finally {
-      System.setOut(original);
+    private int inputIds(String text) {
+        return opt.countTokens(text) + opt.numSpecialTokensToAdd();
     }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    assertThat(out).contains("============ Serving Benchmark Result ============");
-    return JSON.readTree(Files.readString(dir.resolve(runId + ".json")));
-  }
 
-  private static Map<String, Object> conversation(String prompt, String completion) {
-    return new LinkedHashMap<>(Map.of("conversations",
-        List.of(Map.of("from", "human", "value", prompt), Map.of("from", "gpt", "value", completion))));
-  }
-
-  private static final List<String> PROMPTS = List.of(
-      "Explain the theory of relativity in simple terms.",
-      "Write a haiku about the sea at night.",
-      "What is the capital city of Australia?",
-      "Give me three tips for learning to play the guitar.");
-
-  @Test
-  void sharegptSendsEveryValidConversationAndDropsTheFilteredOnes() throws IOException {
-    List<Object> entries = new ArrayList<>();
-    PROMPTS.forEach(prompt -> entries.add(conversation(prompt, "A fine answer of a dozen words or so, for the test.")));
-    entries.add(conversation("Hi", "A prompt under four tokens is dropped by the filter."));
-    Path file = dir.resolve("sharegpt.json");
-    JSON.writeValue(file.toFile(), entries);
-
-    JsonNode json = bench("it-sharegpt", "--dataset-name", "sharegpt", "--dataset-path", file.toString(),
-        "--num-prompts", "4", "--sharegpt-output-len", "6");
-
-    assertThat(json.get("completed").asInt()).isEqualTo(4);
-    assertThat(json.get("total_input_tokens").asInt())
-        .isEqualTo(PROMPTS.stream().mapToInt(this::inputIds).sum());
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(4 * 6);
-  }
-
-  @Test
-  void sharegpt4vImagesGoToOpenAiChatAndShortFilesAreOversampled() throws IOException {
-    Files.createDirectories(dir.resolve("images"));
-    Files.write(dir.resolve("images/cat.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10});
-    List<Object> entries = new ArrayList<>();
-    for (String prompt : PROMPTS.subList(0, 2)) {
-      Map<String, Object> entry = conversation(prompt, "It is a small grey cat sitting on a warm windowsill.");
-      entry.put("image", "images/cat.png");
-      entries.add(entry);
+    /** Runs bench with the common flags; returns stdout, asserting exit code 0, and the result JSON. */
+    private JsonNode bench(String runId, String... datasetFlags) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--request-rate",
+                "50",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--save-result",
+                "--result-dir",
+                dir.toString(),
+                "--result-filename",
+                runId + ".json",
+                "--run-id",
+                runId,
+                "--data-dir",
+                dir.resolve("platform").toString(),
+                "--metrics-port",
+                "0"));
+        args.addAll(List.of(datasetFlags));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            code = TokenPulse.newCommandLine().execute(args.toArray(String[]::new));
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        assertThat(out).contains("============ Serving Benchmark Result ============");
+        return JSON.readTree(Files.readString(dir.resolve(runId + ".json")));
     }
-    Path file = dir.resolve("sharegpt4v.json");
-    JSON.writeValue(file.toFile(), entries);
 
-    JsonNode json = bench("it-sharegpt4v", "--backend", "openai-chat", "--endpoint", "/v1/chat/completions",
-        "--dataset-name", "sharegpt", "--dataset-path", file.toString(), "--num-prompts", "5");
+    private static Map<String, Object> conversation(String prompt, String completion) {
+        return new LinkedHashMap<>(Map.of(
+                "conversations",
+                List.of(Map.of("from", "human", "value", prompt), Map.of("from", "gpt", "value", completion))));
+    }
 
-    // 2 conversations oversampled to 5 requests, each asking for its completion's length.
-    int completionLen = inputIds("It is a small grey cat sitting on a warm windowsill.");
-    assertThat(json.get("completed").asInt()).isEqualTo(5);
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(5 * completionLen);
-  }
+    private static final List<String> PROMPTS = List.of(
+            "Explain the theory of relativity in simple terms.",
+            "Write a haiku about the sea at night.",
+            "What is the capital city of Australia?",
+            "Give me three tips for learning to play the guitar.");
+
+    @Test
+    void sharegptSendsEveryValidConversationAndDropsTheFilteredOnes() throws IOException {
+        List<Object> entries = new ArrayList<>();
+        PROMPTS.forEach(
+                prompt -> entries.add(conversation(prompt, "A fine answer of a dozen words or so, for the test.")));
+        entries.add(conversation("Hi", "A prompt under four tokens is dropped by the filter."));
+        Path file = dir.resolve("sharegpt.json");
+        JSON.writeValue(file.toFile(), entries);
+
+        JsonNode json = bench(
+                "it-sharegpt",
+                "--dataset-name",
+                "sharegpt",
+                "--dataset-path",
+                file.toString(),
+                "--num-prompts",
+                "4",
+                "--sharegpt-output-len",
+                "6");
+
+        assertThat(json.get("completed").asInt()).isEqualTo(4);
+        assertThat(json.get("total_input_tokens").asInt())
+                .isEqualTo(PROMPTS.stream().mapToInt(this::inputIds).sum());
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(4 * 6);
+    }
+
+    @Test
+    void sharegpt4vImagesGoToOpenAiChatAndShortFilesAreOversampled() throws IOException {
+        Files.createDirectories(dir.resolve("images"));
+        Files.write(dir.resolve("images/cat.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10});
+        List<Object> entries = new ArrayList<>();
+        for (String prompt : PROMPTS.subList(0, 2)) {
+            Map<String, Object> entry = conversation(prompt, "It is a small grey cat sitting on a warm windowsill.");
+            entry.put("image", "images/cat.png");
+            entries.add(entry);
+        }
+        Path file = dir.resolve("sharegpt4v.json");
+        JSON.writeValue(file.toFile(), entries);
+
+        JsonNode json = bench(
+                "it-sharegpt4v",
+                "--backend",
+                "openai-chat",
+                "--endpoint",
+                "/v1/chat/completions",
+                "--dataset-name",
+                "sharegpt",
+                "--dataset-path",
+                file.toString(),
+                "--num-prompts",
+                "5");
+
+        // 2 conversations oversampled to 5 requests, each asking for its completion's length.
+        int completionLen = inputIds("It is a small grey cat sitting on a warm windowsill.");
+        assertThat(json.get("completed").asInt()).isEqualTo(5);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(5 * completionLen);
+    }
 }

@@ -20,48 +20,98 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BenchIdleTopicsIT {
 
-  @TempDir Path dataDir;
-  @TempDir Path resultDir;
+    @TempDir
+    Path dataDir;
 
-  @Test
-  void topicsIdleLongerThanTheMetadataIdleLimitLoseNoRecord() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream original = System.out;
-    int code;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      // Three requests about 7 s apart (gamma arrivals with burstiness 1000 are nearly regular):
-      // every topic idles past the 5 s limit, the runs topic for the whole run.
-      code = TokenPulse.newCommandLine().execute("bench", "--simulate", "--simulate-profile", "deterministic",
-          "--dataset-name", "random", "--num-prompts", "3", "--request-rate", "0.14", "--burstiness", "1000",
-          "--random-input-len", "16", "--random-output-len", "4", "--ignore-eos", "--disable-tqdm",
-          "--kafka-property", "metadata.max.idle.ms=5000", "--kafka-property", "metadata.max.age.ms=1000",
-          "--summary-timeout-s", "30", "--save-result", "--result-dir", resultDir.toString(),
-          "--result-filename", "run.json", "--run-id", "idle-run", "--data-dir", dataDir.toString(),
-          "--metrics-port", "0");
-    } finally {
-      System.setOut(original);
+    @TempDir
+    Path resultDir;
+
+    @Test
+    void topicsIdleLongerThanTheMetadataIdleLimitLoseNoRecord() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            // Three requests about 7 s apart (gamma arrivals with burstiness 1000 are nearly regular):
+            // every topic idles past the 5 s limit, the runs topic for the whole run.
+            code = TokenPulse.newCommandLine()
+                    .execute(
+                            "bench",
+                            "--simulate",
+                            "--simulate-profile",
+                            "deterministic",
+                            "--dataset-name",
+                            "random",
+                            "--num-prompts",
+                            "3",
+                            "--request-rate",
+                            "0.14",
+                            "--burstiness",
+                            "1000",
+                            "--random-input-len",
+                            "16",
+                            "--random-output-len",
+                            "4",
+                            "--ignore-eos",
+                            "--disable-tqdm",
+                            "--kafka-property",
+                            "metadata.max.idle.ms=5000",
+                            "--kafka-property",
+                            "metadata.max.age.ms=1000",
+                            "--summary-timeout-s",
+                            "30",
+                            "--save-result",
+                            "--result-dir",
+                            resultDir.toString(),
+                            "--result-filename",
+                            "run.json",
+                            "--run-id",
+                            "idle-run",
+                            "--data-dir",
+                            dataDir.toString(),
+                            "--metrics-port",
+                            "0");
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        assertThat(out)
+                .contains("Successful requests:                     3         ")
+                .doesNotContain("not delivered");
+        JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("run.json")));
+        assertThat(json.get("completed").asInt()).isEqualTo(3);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(3 * 4);
+        assertThat(json.get("duration").asDouble())
+                .as("the run spans the idle gaps")
+                .isGreaterThan(10.0);
+        assertThat(json.has("records_not_delivered"))
+                .as("present only when records were lost")
+                .isFalse();
     }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    assertThat(out).contains("Successful requests:                     3         ")
-        .doesNotContain("not delivered");
-    JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("run.json")));
-    assertThat(json.get("completed").asInt()).isEqualTo(3);
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(3 * 4);
-    assertThat(json.get("duration").asDouble()).as("the run spans the idle gaps").isGreaterThan(10.0);
-    assertThat(json.has("records_not_delivered")).as("present only when records were lost").isFalse();
-  }
 
-  @Test
-  void aKafkaPropertyThatCouldDeliverNothingIsAOneLineUsageErrorBeforeTheRun() {
-    java.io.StringWriter err = new java.io.StringWriter();
-    picocli.CommandLine cmd = TokenPulse.newCommandLine();
-    cmd.setErr(new java.io.PrintWriter(err, true));
-    int code = cmd.execute("bench", "--simulate", "--dataset-name", "random", "--num-prompts", "1",
-        "--kafka-property", "buffer.memory=1024", "--data-dir", dataDir.toString(), "--metrics-port", "0");
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString().strip()).isEqualTo("bench: Kafka property buffer.memory=1024 is smaller than"
-        + " batch.size=262144: no record would fit; raise buffer.memory or lower batch.size");
-  }
+    @Test
+    void aKafkaPropertyThatCouldDeliverNothingIsAOneLineUsageErrorBeforeTheRun() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cmd = TokenPulse.newCommandLine();
+        cmd.setErr(new java.io.PrintWriter(err, true));
+        int code = cmd.execute(
+                "bench",
+                "--simulate",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "1",
+                "--kafka-property",
+                "buffer.memory=1024",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().strip())
+                .isEqualTo("bench: Kafka property buffer.memory=1024 is smaller than"
+                        + " batch.size=262144: no record would fit; raise buffer.memory or lower batch.size");
+    }
 }

@@ -11,7 +11,6 @@ import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import javax.imageio.ImageIO;
@@ -25,107 +24,200 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench --save-chart} and {@code tokenpulse chart} against one short simulated run in an embedded platform. */
 class ChartCommandIT {
-  @TempDir static Path dataDir;
-  @TempDir static Path out;
-  static Outcome bench;
+    @TempDir
+    static Path dataDir;
 
-  private static BufferedImage png(Path file) throws IOException {
-    assertThat(file).exists();
-    BufferedImage image = ImageIO.read(file.toFile());
-    assertThat(image).as("a PNG ImageIO can read").isNotNull();
-    return image;
-  }
+    @TempDir
+    static Path out;
 
-  @BeforeAll
-  static void benchSavesAChart() {
-    bench = ReplayCommandIT.execute("bench", "--simulate", "--simulate-profile", "deterministic", "--dataset-name", "random",
-        "--num-prompts", "20", "--request-rate", "50", "--random-input-len", "32", "--random-output-len", "8",
-        "--ignore-eos", "--disable-tqdm", "--run-id", "c1", "--save-chart", out.resolve("bench.png").toString(),
-        "--data-dir", dataDir.toString(), "--metrics-port", "0");
-  }
+    static Outcome bench;
 
-  @Test
-  void benchWritesTheChartOfItsRunAfterTheReport() throws IOException {
-    assertThat(bench.code()).as(bench.out() + bench.err()).isZero();
-    assertThat(bench.out()).contains("============ Serving Benchmark Result ============");
-    // Every request of the run is in a window once the chart is drawn.
-    assertThat(bench.out().lines().filter(l -> l.startsWith("Chart saved to ")))
-        .singleElement().asString().matches("Chart saved to .*bench\\.png \\(\\d+ windows\\)");
-    BufferedImage image = png(out.resolve("bench.png"));
-    assertThat(image.getWidth()).isEqualTo(1500);
-    assertThat(image.getHeight()).isEqualTo(800);
-  }
-
-  @Test
-  void chartDrawsAStoredRunAtTheAskedSize() throws IOException {
-    Outcome chart = ReplayCommandIT.execute("chart", "--run-id", "c1", "--output", out.resolve("c1.png").toString(),
-        "--size", "1000x600", "--data-dir", dataDir.toString());
-
-    assertThat(chart.code()).as(chart.out() + chart.err()).isZero();
-    BufferedImage image = png(out.resolve("c1.png"));
-    assertThat(image.getWidth()).isEqualTo(1000);
-    assertThat(image.getHeight()).isEqualTo(600);
-  }
-
-  @Test
-  void unknownRunIsOneLineListingTheRunsSeen() {
-    Outcome chart = ReplayCommandIT.execute("chart", "--run-id", "nope", "--output", out.resolve("nope.png").toString(),
-        "--data-dir", dataDir.toString());
-
-    assertThat(chart.code()).isEqualTo(1);
-    assertThat(chart.err().lines().toList()).singleElement().asString()
-        .matches("chart: no run nope in topic tokenpulse\\.runs; runs seen: (c2, )?c1 \\(latest first, up to 10\\)");
-    assertThat(out.resolve("nope.png")).doesNotExist();
-  }
-
-  @Test
-  void runWithoutWindowsIsOneLine() {
-    try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
-      Topics topics = Topics.create(new SchemaRegistryClient(
-          SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
-      try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(
-          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
-          new StringSerializer(), topics.runs().valueSerde().serializer())) {
-        producer.send(new ProducerRecord<>(topics.runs().name(), "c2", new RunEvent("c2", 0, 1,
-            RunStarted.newBuilder().setScheduleStartEpochNs(System.currentTimeMillis() * 1_000_000L)
-                .setBackend("vllm").setModelId("m").setTokenizerId("t").setEndpointUrl("http://127.0.0.1:1/")
-                .setNumPrompts(5).setRequestRate(1.0).setBurstiness(1.0).setMaxConcurrency(null)
-                .setPercentileMetrics("ttft").setMetricPercentiles("99").setGoodput(null)
-                .setConfigJson("{}").setTokenpulseVersion("test").build())));
-      }
+    private static BufferedImage png(Path file) throws IOException {
+        assertThat(file).exists();
+        BufferedImage image = ImageIO.read(file.toFile());
+        assertThat(image).as("a PNG ImageIO can read").isNotNull();
+        return image;
     }
-    Outcome chart = ReplayCommandIT.execute("chart", "--run-id", "c2", "--output", out.resolve("c2.png").toString(),
-        "--wait-s", "1", "--data-dir", dataDir.toString());
 
-    assertThat(chart.code()).isEqualTo(1);
-    assertThat(chart.err().lines().toList()).containsExactly("chart: run c2 has no window metrics in topic"
-        + " tokenpulse.window-metrics after waiting 1 s; did any of its requests finish, and did its aggregator run?");
-  }
+    @BeforeAll
+    static void benchSavesAChart() {
+        bench = ReplayCommandIT.execute(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "20",
+                "--request-rate",
+                "50",
+                "--random-input-len",
+                "32",
+                "--random-output-len",
+                "8",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--run-id",
+                "c1",
+                "--save-chart",
+                out.resolve("bench.png").toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+    }
 
-  @Test
-  void badOutputOrSizeFailsBeforeConnecting() {
-    Outcome notPng = ReplayCommandIT.execute("chart", "--run-id", "c1", "--output", out.resolve("c1.jpg").toString());
-    Outcome noFolder = ReplayCommandIT.execute("chart", "--run-id", "c1", "--output",
-        out.resolve("missing/c1.png").toString());
-    Outcome badSize = ReplayCommandIT.execute("chart", "--run-id", "c1", "--output", out.resolve("c1.png").toString(),
-        "--size", "big");
+    @Test
+    void benchWritesTheChartOfItsRunAfterTheReport() throws IOException {
+        assertThat(bench.code()).as(bench.out() + bench.err()).isZero();
+        assertThat(bench.out()).contains("============ Serving Benchmark Result ============");
+        // Every request of the run is in a window once the chart is drawn.
+        assertThat(bench.out().lines().filter(l -> l.startsWith("Chart saved to ")))
+                .singleElement()
+                .asString()
+                .matches("Chart saved to .*bench\\.png \\(\\d+ windows\\)");
+        BufferedImage image = png(out.resolve("bench.png"));
+        assertThat(image.getWidth()).isEqualTo(1500);
+        assertThat(image.getHeight()).isEqualTo(800);
+    }
 
-    assertThat(notPng.code()).isEqualTo(2);
-    assertThat(notPng.err().lines().toList()).containsExactly("chart: --output must name a .png file, got "
-        + out.resolve("c1.jpg"));
-    assertThat(noFolder.err().lines().toList()).singleElement().asString()
-        .startsWith("chart: --output " + out.resolve("missing/c1.png") + ": folder ").endsWith(" does not exist");
-    assertThat(badSize.err().lines().toList()).containsExactly(
-        "chart: --size: chart size must be WIDTHxHEIGHT in pixels, e.g. 1500x800; got 'big'");
-  }
+    @Test
+    void chartDrawsAStoredRunAtTheAskedSize() throws IOException {
+        Outcome chart = ReplayCommandIT.execute(
+                "chart",
+                "--run-id",
+                "c1",
+                "--output",
+                out.resolve("c1.png").toString(),
+                "--size",
+                "1000x600",
+                "--data-dir",
+                dataDir.toString());
 
-  @Test
-  void benchRefusesABadChartPathBeforeTheRun() {
-    Outcome refused = ReplayCommandIT.execute("bench", "--simulate", "--dataset-name", "random", "--num-prompts", "1", "--save-chart",
-        out.resolve("run.svg").toString(), "--data-dir", dataDir.toString(), "--metrics-port", "0");
+        assertThat(chart.code()).as(chart.out() + chart.err()).isZero();
+        BufferedImage image = png(out.resolve("c1.png"));
+        assertThat(image.getWidth()).isEqualTo(1000);
+        assertThat(image.getHeight()).isEqualTo(600);
+    }
 
-    assertThat(refused.code()).isEqualTo(2);
-    assertThat(refused.err().lines().toList()).containsExactly("bench: --save-chart must name a .png file, got "
-        + out.resolve("run.svg"));
-  }
+    @Test
+    void unknownRunIsOneLineListingTheRunsSeen() {
+        Outcome chart = ReplayCommandIT.execute(
+                "chart",
+                "--run-id",
+                "nope",
+                "--output",
+                out.resolve("nope.png").toString(),
+                "--data-dir",
+                dataDir.toString());
+
+        assertThat(chart.code()).isEqualTo(1);
+        assertThat(chart.err().lines().toList())
+                .singleElement()
+                .asString()
+                .matches(
+                        "chart: no run nope in topic tokenpulse\\.runs; runs seen: (c2, )?c1 \\(latest first, up to 10\\)");
+        assertThat(out.resolve("nope.png")).doesNotExist();
+    }
+
+    @Test
+    void runWithoutWindowsIsOneLine() {
+        try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
+            Topics topics = Topics.create(
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
+            try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
+                    new StringSerializer(),
+                    topics.runs().valueSerde().serializer())) {
+                producer.send(new ProducerRecord<>(
+                        topics.runs().name(),
+                        "c2",
+                        new RunEvent(
+                                "c2",
+                                0,
+                                1,
+                                RunStarted.newBuilder()
+                                        .setScheduleStartEpochNs(System.currentTimeMillis() * 1_000_000L)
+                                        .setBackend("vllm")
+                                        .setModelId("m")
+                                        .setTokenizerId("t")
+                                        .setEndpointUrl("http://127.0.0.1:1/")
+                                        .setNumPrompts(5)
+                                        .setRequestRate(1.0)
+                                        .setBurstiness(1.0)
+                                        .setMaxConcurrency(null)
+                                        .setPercentileMetrics("ttft")
+                                        .setMetricPercentiles("99")
+                                        .setGoodput(null)
+                                        .setConfigJson("{}")
+                                        .setTokenpulseVersion("test")
+                                        .build())));
+            }
+        }
+        Outcome chart = ReplayCommandIT.execute(
+                "chart",
+                "--run-id",
+                "c2",
+                "--output",
+                out.resolve("c2.png").toString(),
+                "--wait-s",
+                "1",
+                "--data-dir",
+                dataDir.toString());
+
+        assertThat(chart.code()).isEqualTo(1);
+        assertThat(chart.err().lines().toList())
+                .containsExactly(
+                        "chart: run c2 has no window metrics in topic"
+                                + " tokenpulse.window-metrics after waiting 1 s; did any of its requests finish, and did its aggregator run?");
+    }
+
+    @Test
+    void badOutputOrSizeFailsBeforeConnecting() {
+        Outcome notPng = ReplayCommandIT.execute(
+                "chart", "--run-id", "c1", "--output", out.resolve("c1.jpg").toString());
+        Outcome noFolder = ReplayCommandIT.execute(
+                "chart",
+                "--run-id",
+                "c1",
+                "--output",
+                out.resolve("missing/c1.png").toString());
+        Outcome badSize = ReplayCommandIT.execute(
+                "chart", "--run-id", "c1", "--output", out.resolve("c1.png").toString(), "--size", "big");
+
+        assertThat(notPng.code()).isEqualTo(2);
+        assertThat(notPng.err().lines().toList())
+                .containsExactly("chart: --output must name a .png file, got " + out.resolve("c1.jpg"));
+        assertThat(noFolder.err().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("chart: --output " + out.resolve("missing/c1.png") + ": folder ")
+                .endsWith(" does not exist");
+        assertThat(badSize.err().lines().toList())
+                .containsExactly("chart: --size: chart size must be WIDTHxHEIGHT in pixels, e.g. 1500x800; got 'big'");
+    }
+
+    @Test
+    void benchRefusesABadChartPathBeforeTheRun() {
+        Outcome refused = ReplayCommandIT.execute(
+                "bench",
+                "--simulate",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "1",
+                "--save-chart",
+                out.resolve("run.svg").toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err().lines().toList())
+                .containsExactly("bench: --save-chart must name a .png file, got " + out.resolve("run.svg"));
+    }
 }

@@ -26,174 +26,222 @@ import org.junit.jupiter.api.io.TempDir;
  * and goodput, so the failure and goodput panels have something to show.
  */
 class DashboardQueriesIT {
-  private static final String RUN_ID = "20990101-000000-dashit";
-  /** What Grafana makes of $__rate_interval with a 1 s scrape interval: max(4 x scrape, interval + scrape). */
-  private static final String RATE_INTERVAL = "4s";
-  private static final Duration STEP = Duration.ofSeconds(1);
-  /** A Grafana variable reference; {@code $1} in label_replace is a capture group, not a variable. */
-  private static final Pattern VARIABLE = Pattern.compile("\\$\\{?[A-Za-z_]\\w*|\\[\\[\\w+]]");
-  private static final Pattern LABEL_VALUES = Pattern.compile("^label_values\\((?:(.*),\\s*)?(\\w+)\\)$");
+    private static final String RUN_ID = "20990101-000000-dashit";
+    /** What Grafana makes of $__rate_interval with a 1 s scrape interval: max(4 x scrape, interval + scrape). */
+    private static final String RATE_INTERVAL = "4s";
 
-  @TempDir Path dataDir;
-  @TempDir Path prometheusDir;
+    private static final Duration STEP = Duration.ofSeconds(1);
+    /** A Grafana variable reference; {@code $1} in label_replace is a capture group, not a variable. */
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{?[A-Za-z_]\\w*|\\[\\[\\w+]]");
 
-  @Test
-  void everyPanelQueryOfEveryDashboardReturnsDataFromARealRun() throws Exception {
-    int metricsPort = LocalPrometheus.freePort();
-    try (LocalPrometheus prometheus = LocalPrometheus.start(prometheusDir, metricsPort)) {
-      double startS = nowS() - 5;
-      runBench(metricsPort);
-      awaitFinalScrape(prometheus);
-      double endS = nowS();
+    private static final Pattern LABEL_VALUES = Pattern.compile("^label_values\\((?:(.*),\\s*)?(\\w+)\\)$");
 
-      List<String> problems = new ArrayList<>();
-      int queries = 0;
-      for (DashboardFiles.Dashboard dashboard : DashboardFiles.load()) {
-        Map<String, String> values = resolveVariables(dashboard, prometheus, startS, endS, problems);
-        values.put("__rate_interval", RATE_INTERVAL);
-        values.put("__interval", STEP.toSeconds() + "s");
-        values.put("__interval_ms", Long.toString(STEP.toMillis()));
-        values.put("__range", Math.round(endS - startS) + "s");
-        values.put("__range_s", Long.toString(Math.round(endS - startS)));
-        values.put("__range_ms", Long.toString(Math.round((endS - startS) * 1000)));
-        for (DashboardFiles.Query query : dashboard.queries()) {
-          queries++;
-          String expr = substitute(query.expr(), values);
-          String problem = check(prometheus, query, expr, startS, endS);
-          if (problem != null) {
-            problems.add(query.where() + ": " + problem + "\n    " + expr);
-          }
+    @TempDir
+    Path dataDir;
+
+    @TempDir
+    Path prometheusDir;
+
+    @Test
+    void everyPanelQueryOfEveryDashboardReturnsDataFromARealRun() throws Exception {
+        int metricsPort = LocalPrometheus.freePort();
+        try (LocalPrometheus prometheus = LocalPrometheus.start(prometheusDir, metricsPort)) {
+            double startS = nowS() - 5;
+            runBench(metricsPort);
+            awaitFinalScrape(prometheus);
+            double endS = nowS();
+
+            List<String> problems = new ArrayList<>();
+            int queries = 0;
+            for (DashboardFiles.Dashboard dashboard : DashboardFiles.load()) {
+                Map<String, String> values = resolveVariables(dashboard, prometheus, startS, endS, problems);
+                values.put("__rate_interval", RATE_INTERVAL);
+                values.put("__interval", STEP.toSeconds() + "s");
+                values.put("__interval_ms", Long.toString(STEP.toMillis()));
+                values.put("__range", Math.round(endS - startS) + "s");
+                values.put("__range_s", Long.toString(Math.round(endS - startS)));
+                values.put("__range_ms", Long.toString(Math.round((endS - startS) * 1000)));
+                for (DashboardFiles.Query query : dashboard.queries()) {
+                    queries++;
+                    String expr = substitute(query.expr(), values);
+                    String problem = check(prometheus, query, expr, startS, endS);
+                    if (problem != null) {
+                        problems.add(query.where() + ": " + problem + "\n    " + expr);
+                    }
+                }
+            }
+
+            assertThat(queries)
+                    .as("panel queries found in " + DashboardFiles.folder())
+                    .isGreaterThan(30);
+            assertThat(problems).as("panel queries that fail or show nothing").isEmpty();
         }
-      }
+    }
 
-      assertThat(queries).as("panel queries found in " + DashboardFiles.folder()).isGreaterThan(30);
-      assertThat(problems).as("panel queries that fail or show nothing").isEmpty();
-    }
-  }
-
-  /** Null when the query parses and returns at least one number; else what is wrong. */
-  private static String check(LocalPrometheus prometheus, DashboardFiles.Query query, String expr, double startS,
-      double endS) throws InterruptedException {
-    Matcher leftOver = VARIABLE.matcher(expr);
-    if (leftOver.find()) {
-      return "variable " + leftOver.group() + " is not one the test knows";
-    }
-    JsonNode result;
-    try {
-      result = query.instant() ? prometheus.query(expr, endS) : prometheus.queryRange(expr, startS, endS, STEP);
-    } catch (java.io.IOException e) {
-      return "error: " + e.getMessage();
-    }
-    for (JsonNode series : result) {
-      List<JsonNode> points = new ArrayList<>();
-      series.path("values").forEach(points::add);
-      if (series.has("value")) {
-        points.add(series.get("value"));
-      }
-      for (JsonNode point : points) {
-        double value = Double.parseDouble(point.get(1).asText());
-        if (!Double.isNaN(value)) {
-          return null;
+    /** Null when the query parses and returns at least one number; else what is wrong. */
+    private static String check(
+            LocalPrometheus prometheus, DashboardFiles.Query query, String expr, double startS, double endS)
+            throws InterruptedException {
+        Matcher leftOver = VARIABLE.matcher(expr);
+        if (leftOver.find()) {
+            return "variable " + leftOver.group() + " is not one the test knows";
         }
-      }
-    }
-    return result.isEmpty() ? "no data" : "only NaN";
-  }
-
-  private void runBench(int metricsPort) {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream original = System.out;
-    int code;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
-      // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
-      // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
-      code = TokenPulse.newCommandLine().execute("bench", "--simulate", "--simulate-profile", "deterministic",
-          "--dataset-name", "random", "--num-prompts", "40", "--request-rate", "5", "--random-input-len", "16",
-          "--random-output-len", "6", "--random-range-ratio", "0.5", "--header", "x-simulator-fault=reset-after=6",
-          "--goodput", "ttft:500", "e2el:120", "--percentile-metrics", "ttft,tpot,itl,e2el",
-          "--metric-percentiles", "90,99", "--disable-tqdm", "--run-id", RUN_ID,
-          "--data-dir", dataDir.toString(), "--metrics-port", Integer.toString(metricsPort));
-    } finally {
-      System.setOut(original);
-    }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    assertThat(out).contains("Failed requests:").contains("Request goodput (req/s):");
-  }
-
-  /** Bench waits for one scrape after its summary; its summary gauges must be stored by now. */
-  private static void awaitFinalScrape(LocalPrometheus prometheus) throws Exception {
-    String summary = "last_over_time(tokenpulse_summary_requests{run_id=\"" + RUN_ID + "\"}[10m])";
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (prometheus.query(summary, nowS()).isEmpty()) {
-      assertThat(System.nanoTime()).as("summary gauges in Prometheus; log:\n" + prometheus.log()).isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
-  /**
-   * The values Grafana would give the dashboard's variables for this run: each {@code label_values}
-   * query runs against Prometheus (and must find values); {@code run_id} must offer the bench's run,
-   * and a multi-value variable takes all its values, regex-escaped and joined as Grafana does.
-   */
-  private static Map<String, String> resolveVariables(DashboardFiles.Dashboard dashboard, LocalPrometheus prometheus,
-      double startS, double endS, List<String> problems) throws Exception {
-    Map<String, String> values = new LinkedHashMap<>();
-    for (DashboardFiles.Variable variable : dashboard.variables()) {
-      if (!variable.type().equals("query")) {
-        continue;
-      }
-      String where = dashboard.uid() + " / variable $" + variable.name();
-      Matcher labelValues = LABEL_VALUES.matcher(variable.query().trim());
-      if (!labelValues.matches() || labelValues.group(1) == null) {
-        problems.add(where + ": expected label_values(<selector>, <label>), got " + variable.query());
-        continue;
-      }
-      String selector = substitute(labelValues.group(1), values);
-      TreeSet<String> found = new TreeSet<>();
-      for (JsonNode series : prometheus.series(selector, startS, endS)) {
-        JsonNode value = series.get(labelValues.group(2));
-        if (value != null) {
-          found.add(value.asText());
+        JsonNode result;
+        try {
+            result = query.instant() ? prometheus.query(expr, endS) : prometheus.queryRange(expr, startS, endS, STEP);
+        } catch (java.io.IOException e) {
+            return "error: " + e.getMessage();
         }
-      }
-      if (variable.name().equals("run_id")) {
-        if (!found.contains(RUN_ID)) {
-          problems.add(where + ": " + RUN_ID + " not among " + found + " from " + selector);
+        for (JsonNode series : result) {
+            List<JsonNode> points = new ArrayList<>();
+            series.path("values").forEach(points::add);
+            if (series.has("value")) {
+                points.add(series.get("value"));
+            }
+            for (JsonNode point : points) {
+                double value = Double.parseDouble(point.get(1).asText());
+                if (!Double.isNaN(value)) {
+                    return null;
+                }
+            }
         }
-        found = new TreeSet<>(List.of(RUN_ID));
-      } else if (found.isEmpty()) {
-        problems.add(where + ": no values from " + selector);
-      }
-      values.put(variable.name(), format(variable, found));
+        return result.isEmpty() ? "no data" : "only NaN";
     }
-    return values;
-  }
 
-  /** Grafana's Prometheus interpolation: multi-value variables become an escaped regex alternation. */
-  private static String format(DashboardFiles.Variable variable, TreeSet<String> values) {
-    if (!variable.multi() && !variable.includeAll()) {
-      return values.first().replace("\\", "\\\\").replace("'", "\\\\'");
+    private void runBench(int metricsPort) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
+            // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
+            // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
+            code = TokenPulse.newCommandLine()
+                    .execute(
+                            "bench",
+                            "--simulate",
+                            "--simulate-profile",
+                            "deterministic",
+                            "--dataset-name",
+                            "random",
+                            "--num-prompts",
+                            "40",
+                            "--request-rate",
+                            "5",
+                            "--random-input-len",
+                            "16",
+                            "--random-output-len",
+                            "6",
+                            "--random-range-ratio",
+                            "0.5",
+                            "--header",
+                            "x-simulator-fault=reset-after=6",
+                            "--goodput",
+                            "ttft:500",
+                            "e2el:120",
+                            "--percentile-metrics",
+                            "ttft,tpot,itl,e2el",
+                            "--metric-percentiles",
+                            "90,99",
+                            "--disable-tqdm",
+                            "--run-id",
+                            RUN_ID,
+                            "--data-dir",
+                            dataDir.toString(),
+                            "--metrics-port",
+                            Integer.toString(metricsPort));
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        assertThat(out).contains("Failed requests:").contains("Request goodput (req/s):");
     }
-    List<String> escaped = values.stream().map(v -> v.replaceAll("[\\\\^$.|?*+()\\[\\]{}]", "\\\\\\\\$0")).toList();
-    return escaped.size() == 1 ? escaped.get(0) : escaped.stream().collect(Collectors.joining("|", "(", ")"));
-  }
 
-  /** Replaces {@code ${name}}, {@code [[name]]} and {@code $name}, longest names first. */
-  static String substitute(String expr, Map<String, String> values) {
-    String result = expr;
-    List<String> names = values.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList();
-    for (String name : names) {
-      String value = Matcher.quoteReplacement(values.get(name));
-      result = result.replace("${" + name + "}", values.get(name)).replace("[[" + name + "]]", values.get(name))
-          .replaceAll("\\$" + Pattern.quote(name) + "(?![A-Za-z0-9_])", value);
+    /** Bench waits for one scrape after its summary; its summary gauges must be stored by now. */
+    private static void awaitFinalScrape(LocalPrometheus prometheus) throws Exception {
+        String summary = "last_over_time(tokenpulse_summary_requests{run_id=\"" + RUN_ID + "\"}[10m])";
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (prometheus.query(summary, nowS()).isEmpty()) {
+            assertThat(System.nanoTime())
+                    .as("summary gauges in Prometheus; log:\n" + prometheus.log())
+                    .isLessThan(deadline);
+            Thread.sleep(200);
+        }
     }
-    return result;
-  }
 
-  private static double nowS() {
-    return System.currentTimeMillis() / 1000.0;
-  }
+    /**
+     * The values Grafana would give the dashboard's variables for this run: each {@code label_values}
+     * query runs against Prometheus (and must find values); {@code run_id} must offer the bench's run,
+     * and a multi-value variable takes all its values, regex-escaped and joined as Grafana does.
+     */
+    private static Map<String, String> resolveVariables(
+            DashboardFiles.Dashboard dashboard,
+            LocalPrometheus prometheus,
+            double startS,
+            double endS,
+            List<String> problems)
+            throws Exception {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (DashboardFiles.Variable variable : dashboard.variables()) {
+            if (!variable.type().equals("query")) {
+                continue;
+            }
+            String where = dashboard.uid() + " / variable $" + variable.name();
+            Matcher labelValues = LABEL_VALUES.matcher(variable.query().trim());
+            if (!labelValues.matches() || labelValues.group(1) == null) {
+                problems.add(where + ": expected label_values(<selector>, <label>), got " + variable.query());
+                continue;
+            }
+            String selector = substitute(labelValues.group(1), values);
+            TreeSet<String> found = new TreeSet<>();
+            for (JsonNode series : prometheus.series(selector, startS, endS)) {
+                JsonNode value = series.get(labelValues.group(2));
+                if (value != null) {
+                    found.add(value.asText());
+                }
+            }
+            if (variable.name().equals("run_id")) {
+                if (!found.contains(RUN_ID)) {
+                    problems.add(where + ": " + RUN_ID + " not among " + found + " from " + selector);
+                }
+                found = new TreeSet<>(List.of(RUN_ID));
+            } else if (found.isEmpty()) {
+                problems.add(where + ": no values from " + selector);
+            }
+            values.put(variable.name(), format(variable, found));
+        }
+        return values;
+    }
+
+    /** Grafana's Prometheus interpolation: multi-value variables become an escaped regex alternation. */
+    private static String format(DashboardFiles.Variable variable, TreeSet<String> values) {
+        if (!variable.multi() && !variable.includeAll()) {
+            return values.first().replace("\\", "\\\\").replace("'", "\\\\'");
+        }
+        List<String> escaped = values.stream()
+                .map(v -> v.replaceAll("[\\\\^$.|?*+()\\[\\]{}]", "\\\\\\\\$0"))
+                .toList();
+        return escaped.size() == 1 ? escaped.get(0) : escaped.stream().collect(Collectors.joining("|", "(", ")"));
+    }
+
+    /** Replaces {@code ${name}}, {@code [[name]]} and {@code $name}, longest names first. */
+    static String substitute(String expr, Map<String, String> values) {
+        String result = expr;
+        List<String> names = values.keySet().stream()
+                .sorted((a, b) -> b.length() - a.length())
+                .toList();
+        for (String name : names) {
+            String value = Matcher.quoteReplacement(values.get(name));
+            result = result.replace("${" + name + "}", values.get(name))
+                    .replace("[[" + name + "]]", values.get(name))
+                    .replaceAll("\\$" + Pattern.quote(name) + "(?![A-Za-z0-9_])", value);
+        }
+        return result;
+    }
+
+    private static double nowS() {
+        return System.currentTimeMillis() / 1000.0;
+    }
 }

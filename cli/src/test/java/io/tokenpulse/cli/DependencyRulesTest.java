@@ -16,55 +16,96 @@ import org.junit.jupiter.api.Test;
  * outside the reactor and may use any module but cli.
  */
 class DependencyRulesTest {
-  private static JavaClasses classes;
+    private static JavaClasses classes;
 
-  @BeforeAll
-  static void importMainClasses() {
-    classes = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.tokenpulse");
-  }
+    @BeforeAll
+    static void importMainClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.tokenpulse");
+    }
 
-  @Test
-  void theLoadGeneratorAndTheAggregatorMeetOnlyThroughKafka() {
-    check(noClasses().that().resideInAPackage("io.tokenpulse.producer..")
-        .should().dependOnClassesThat().resideInAPackage("io.tokenpulse.aggregator.."));
-    check(noClasses().that().resideInAPackage("io.tokenpulse.aggregator..")
-        .should().dependOnClassesThat().resideInAPackage("io.tokenpulse.producer.."));
-  }
+    @Test
+    void theLoadGeneratorAndTheAggregatorMeetOnlyThroughKafka() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.producer..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tokenpulse.aggregator.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.aggregator..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tokenpulse.producer.."));
+    }
 
-  @Test
-  void theSimulatorSharesNoCodeWithTheClientItTests() {
-    check(noClasses().that().resideInAPackage("io.tokenpulse.simulator..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.tokenpulse.producer..", "io.tokenpulse.aggregator.."));
-  }
+    @Test
+    void theSimulatorSharesNoCodeWithTheClientItTests() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.simulator..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.tokenpulse.producer..", "io.tokenpulse.aggregator.."));
+    }
 
-  @Test
-  void nothingDependsOnTheCommandLine() {
-    check(noClasses().that().resideOutsideOfPackage("io.tokenpulse.cli..")
-        .should().dependOnClassesThat().resideInAPackage("io.tokenpulse.cli.."));
-  }
+    @Test
+    void nothingDependsOnTheCommandLine() {
+        check(noClasses()
+                .that()
+                .resideOutsideOfPackage("io.tokenpulse.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tokenpulse.cli.."));
+    }
 
-  @Test
-  void schemasAndTokenizersDependOnNothingOfOurs() {
-    check(noClasses().that().resideInAPackage("io.tokenpulse.schemas..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.tokenpulse.producer..", "io.tokenpulse.aggregator..",
-            "io.tokenpulse.simulator..", "io.tokenpulse.platform..", "io.tokenpulse.charts..",
-            "io.tokenpulse.tokenizers..", "io.tokenpulse.cli.."));
-    check(noClasses().that().resideInAPackage("io.tokenpulse.tokenizers..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.tokenpulse.producer..", "io.tokenpulse.aggregator..",
-            "io.tokenpulse.simulator..", "io.tokenpulse.platform..", "io.tokenpulse.charts..",
-            "io.tokenpulse.schemas..", "io.tokenpulse.cli.."));
-  }
+    @Test
+    void schemasAndTokenizersDependOnNothingOfOurs() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.schemas..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.tokenpulse.producer..",
+                        "io.tokenpulse.aggregator..",
+                        "io.tokenpulse.simulator..",
+                        "io.tokenpulse.platform..",
+                        "io.tokenpulse.charts..",
+                        "io.tokenpulse.tokenizers..",
+                        "io.tokenpulse.cli.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.tokenizers..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.tokenpulse.producer..",
+                        "io.tokenpulse.aggregator..",
+                        "io.tokenpulse.simulator..",
+                        "io.tokenpulse.platform..",
+                        "io.tokenpulse.charts..",
+                        "io.tokenpulse.schemas..",
+                        "io.tokenpulse.cli.."));
+    }
 
-  @Test
-  void chartsAndPlatformReadOnlyTheSchemas() {
-    check(noClasses().that().resideInAnyPackage("io.tokenpulse.charts..", "io.tokenpulse.platform..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.tokenpulse.producer..", "io.tokenpulse.aggregator..",
-            "io.tokenpulse.simulator..", "io.tokenpulse.tokenizers.."));
-  }
+    @Test
+    void chartsAndPlatformReadOnlyTheSchemas() {
+        check(noClasses()
+                .that()
+                .resideInAnyPackage("io.tokenpulse.charts..", "io.tokenpulse.platform..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.tokenpulse.producer..",
+                        "io.tokenpulse.aggregator..",
+                        "io.tokenpulse.simulator..",
+                        "io.tokenpulse.tokenizers.."));
+    }
 
-  private static void check(ArchRule rule) {
-    rule.check(classes);
-  }
+    private static void check(ArchRule rule) {
+        rule.check(classes);
+    }
 }

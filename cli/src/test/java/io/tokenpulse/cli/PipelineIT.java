@@ -16,42 +16,44 @@ import picocli.CommandLine;
  * standing in for docker-compose's): a fresh registry holds no TokenPulse schema.
  */
 class PipelineIT {
-  @TempDir static Path dataDir;
-  static Platform platform;
+    @TempDir
+    static Path dataDir;
 
-  @BeforeAll
-  static void startPlatform() {
-    platform = Platform.start(new Platform.Settings(dataDir, 0, 0));
-  }
+    static Platform platform;
 
-  @AfterAll
-  static void stopPlatform() {
-    platform.close();
-  }
-
-  private static KafkaOptions options(String... extra) {
-    KafkaOptions options = new KafkaOptions();
-    String[] args = new String[extra.length + 4];
-    args[0] = "--bootstrap-servers";
-    args[1] = platform.bootstrapServers();
-    args[2] = "--schema-registry-url";
-    args[3] = platform.registryUrl().toString();
-    System.arraycopy(extra, 0, args, 4, extra.length);
-    new CommandLine(options).parseArgs(args);
-    return options;
-  }
-
-  @Test
-  void aFreshRegistryNeedsAutoRegisterSchemasAndThenServesTheNextConnectWithout() {
-    assertThatThrownBy(() -> Pipeline.connect(options()))
-        .hasMessageContaining("is not registered under subject tokenpulse.runs-value");
-
-    try (Pipeline registering = Pipeline.connect(options("--auto-register-schemas"))) {
-      assertThat(registering.topics().resolveSchemaIds()).hasSize(6);
+    @BeforeAll
+    static void startPlatform() {
+        platform = Platform.start(new Platform.Settings(dataDir, 0, 0));
     }
-    // registered once, found by every later producer or aggregator without the flag
-    try (Pipeline later = Pipeline.connect(options())) {
-      assertThat(later.embedded()).isFalse();
+
+    @AfterAll
+    static void stopPlatform() {
+        platform.close();
     }
-  }
+
+    private static KafkaOptions options(String... extra) {
+        KafkaOptions options = new KafkaOptions();
+        String[] args = new String[extra.length + 4];
+        args[0] = "--bootstrap-servers";
+        args[1] = platform.bootstrapServers();
+        args[2] = "--schema-registry-url";
+        args[3] = platform.registryUrl().toString();
+        System.arraycopy(extra, 0, args, 4, extra.length);
+        new CommandLine(options).parseArgs(args);
+        return options;
+    }
+
+    @Test
+    void aFreshRegistryNeedsAutoRegisterSchemasAndThenServesTheNextConnectWithout() {
+        assertThatThrownBy(() -> Pipeline.connect(options()))
+                .hasMessageContaining("is not registered under subject tokenpulse.runs-value");
+
+        try (Pipeline registering = Pipeline.connect(options("--auto-register-schemas"))) {
+            assertThat(registering.topics().resolveSchemaIds()).hasSize(6);
+        }
+        // registered once, found by every later producer or aggregator without the flag
+        try (Pipeline later = Pipeline.connect(options())) {
+            assertThat(later.embedded()).isFalse();
+        }
+    }
 }

@@ -30,132 +30,224 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tokenpulse replay} against a run stored by {@code tokenpulse bench} in an embedded platform. */
 class ReplayCommandIT {
-  private static final int PROMPTS = 20;
+    private static final int PROMPTS = 20;
 
-  // One bench run, shared by every test.
-  @TempDir static Path dataDir;
-  @TempDir static Path resultDir;
-  static JsonNode benchJson;
+    // One bench run, shared by every test.
+    @TempDir
+    static Path dataDir;
 
-  /** What one command run wrote to stdout and stderr, and its exit code. */
-  record Outcome(int code, String out, String err) {}
+    @TempDir
+    static Path resultDir;
 
-  static Outcome execute(String... args) {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    StringWriter err = new StringWriter();
-    PrintStream original = System.out;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      var cmd = TokenPulse.newCommandLine();
-      cmd.setErr(new PrintWriter(err, true));
-      int code = cmd.execute(args);
-      return new Outcome(code, captured.toString(StandardCharsets.UTF_8), err.toString());
-    } finally {
-      System.setOut(original);
+    static JsonNode benchJson;
+
+    /** What one command run wrote to stdout and stderr, and its exit code. */
+    record Outcome(int code, String out, String err) {}
+
+    static Outcome execute(String... args) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            var cmd = TokenPulse.newCommandLine();
+            cmd.setErr(new PrintWriter(err, true));
+            int code = cmd.execute(args);
+            return new Outcome(code, captured.toString(StandardCharsets.UTF_8), err.toString());
+        } finally {
+            System.setOut(original);
+        }
     }
-  }
 
-  @BeforeAll
-  static void benchStoresRunR1() throws IOException {
-    Outcome bench = execute("bench", "--simulate", "--simulate-profile", "deterministic", "--dataset-name", "random",
-        "--num-prompts", Integer.toString(PROMPTS), "--request-rate", "50", "--random-input-len", "32",
-        "--random-output-len", "8", "--ignore-eos", "--disable-tqdm", "--save-result",
-        "--result-dir", resultDir.toString(), "--result-filename", "bench.json", "--run-id", "r1",
-        "--data-dir", dataDir.toString(), "--metrics-port", "0");
-    assertThat(bench.code()).as(bench.out() + bench.err()).isZero();
-    benchJson = new ObjectMapper().readTree(Files.readString(resultDir.resolve("bench.json")));
-  }
-
-  @Test
-  void replayRescoresTheStoredRunWithNewPercentilesAndGoodput() throws IOException {
-    Outcome replay = execute("replay", "--run-id", "r1", "--data-dir", dataDir.toString(),
-        "--percentile-metrics", "ttft,e2el", "--metric-percentiles", "50,90", "--goodput", "ttft:1000",
-        "--save-result", "--save-detailed", "--result-dir", resultDir.toString(), "--result-filename", "replay.json",
-        "--metadata", "replayed=yes");
-    assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
-    assertThat(replay.out()).contains("============ Serving Benchmark Result ============")
-        .contains("Request goodput (req/s):")
-        .contains("P90 E2EL (ms):")
-        .doesNotContain("TPOT")
-        .contains("Result saved to " + resultDir.resolve("replay.json"));
-
-    JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("replay.json")));
-    // The same stored requests: counts and the metrics both reports show agree with bench's.
-    for (String key : new String[] {"completed", "failed", "total_input_tokens", "total_output_tokens",
-        "mean_ttft_ms", "median_ttft_ms", "duration", "date", "model_id"}) {
-      assertThat(json.get(key)).as(key).isEqualTo(benchJson.get(key));
+    @BeforeAll
+    static void benchStoresRunR1() throws IOException {
+        Outcome bench = execute(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                Integer.toString(PROMPTS),
+                "--request-rate",
+                "50",
+                "--random-input-len",
+                "32",
+                "--random-output-len",
+                "8",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--save-result",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "bench.json",
+                "--run-id",
+                "r1",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+        assertThat(bench.code()).as(bench.out() + bench.err()).isZero();
+        benchJson = new ObjectMapper().readTree(Files.readString(resultDir.resolve("bench.json")));
     }
-    assertThat(json.get("completed").asInt()).isEqualTo(PROMPTS);
-    assertThat(json.get("total_output_tokens").asInt()).isEqualTo(PROMPTS * 8);
-    // New selection: P50/P90 of TTFT and E2EL, no TPOT or ITL; bench had vLLM's ttft,tpot,itl at P99.
-    assertThat(json.has("p90_e2el_ms")).isTrue();
-    assertThat(json.has("p50_ttft_ms")).isTrue();
-    assertThat(json.has("p99_ttft_ms")).isFalse();
-    assertThat(json.has("mean_tpot_ms")).isFalse();
-    assertThat(benchJson.has("p90_e2el_ms")).isFalse();
-    // Every TTFT of the deterministic simulator (50 ms) is under 1000 ms: goodput = throughput.
-    assertThat(benchJson.get("request_goodput").isNull()).isTrue();
-    assertThat(json.get("request_goodput").asDouble())
-        .isCloseTo(json.get("request_throughput").asDouble(), within(1e-9)).isPositive();
-    assertThat(json.get("replayed").asText()).isEqualTo("yes");
-    assertThat(json.get("ttfts")).hasSize(PROMPTS);
-    assertThat(json.get("output_lens").get(PROMPTS - 1).asInt()).isEqualTo(8);
-  }
 
-  @Test
-  void replayWithoutNewOptionsReproducesTheBenchJson() throws IOException {
-    Outcome replay = execute("replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--save-result",
-        "--result-dir", resultDir.toString(), "--result-filename", "same.json");
-    assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
-    assertThat(Files.readString(resultDir.resolve("same.json")))
-        .isEqualTo(Files.readString(resultDir.resolve("bench.json")));
-  }
+    @Test
+    void replayRescoresTheStoredRunWithNewPercentilesAndGoodput() throws IOException {
+        Outcome replay = execute(
+                "replay",
+                "--run-id",
+                "r1",
+                "--data-dir",
+                dataDir.toString(),
+                "--percentile-metrics",
+                "ttft,e2el",
+                "--metric-percentiles",
+                "50,90",
+                "--goodput",
+                "ttft:1000",
+                "--save-result",
+                "--save-detailed",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "replay.json",
+                "--metadata",
+                "replayed=yes");
+        assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
+        assertThat(replay.out())
+                .contains("============ Serving Benchmark Result ============")
+                .contains("Request goodput (req/s):")
+                .contains("P90 E2EL (ms):")
+                .doesNotContain("TPOT")
+                .contains("Result saved to " + resultDir.resolve("replay.json"));
 
-  @Test
-  void unknownRunIdIsOneLineListingTheRunsSeen() {
-    Outcome replay = execute("replay", "--run-id", "nope", "--data-dir", dataDir.toString());
-    assertThat(replay.code()).isEqualTo(1);
-    // r2 appears too when the never-finished test ran first; it is newer, so it comes first.
-    assertThat(replay.err().lines().toList()).singleElement().asString()
-        .matches("replay: no run nope in topic tokenpulse\\.runs; runs seen: (r2, )?r1 \\(latest first, up to 10\\)");
-  }
-
-  @Test
-  void runThatNeverFinishedIsReportedWithWhatIsMissingAfterTheWait() {
-    try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
-      Topics topics = Topics.create(new SchemaRegistryClient(
-          SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
-      try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(
-          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
-          new StringSerializer(), topics.runs().valueSerde().serializer())) {
-        producer.send(new ProducerRecord<>(topics.runs().name(), "r2", new RunEvent("r2", 0, 1,
-            RunStarted.newBuilder().setScheduleStartEpochNs(System.currentTimeMillis() * 1_000_000L)
-                .setBackend("vllm").setModelId("m").setTokenizerId("t").setEndpointUrl("http://127.0.0.1:1/")
-                .setNumPrompts(5).setRequestRate(1.0).setBurstiness(1.0).setMaxConcurrency(null)
-                .setPercentileMetrics("ttft").setMetricPercentiles("99").setGoodput(null)
-                .setConfigJson("{}").setTokenpulseVersion("test").build())));
-      }
+        JsonNode json = new ObjectMapper().readTree(Files.readString(resultDir.resolve("replay.json")));
+        // The same stored requests: counts and the metrics both reports show agree with bench's.
+        for (String key : new String[] {
+            "completed",
+            "failed",
+            "total_input_tokens",
+            "total_output_tokens",
+            "mean_ttft_ms",
+            "median_ttft_ms",
+            "duration",
+            "date",
+            "model_id"
+        }) {
+            assertThat(json.get(key)).as(key).isEqualTo(benchJson.get(key));
+        }
+        assertThat(json.get("completed").asInt()).isEqualTo(PROMPTS);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(PROMPTS * 8);
+        // New selection: P50/P90 of TTFT and E2EL, no TPOT or ITL; bench had vLLM's ttft,tpot,itl at P99.
+        assertThat(json.has("p90_e2el_ms")).isTrue();
+        assertThat(json.has("p50_ttft_ms")).isTrue();
+        assertThat(json.has("p99_ttft_ms")).isFalse();
+        assertThat(json.has("mean_tpot_ms")).isFalse();
+        assertThat(benchJson.has("p90_e2el_ms")).isFalse();
+        // Every TTFT of the deterministic simulator (50 ms) is under 1000 ms: goodput = throughput.
+        assertThat(benchJson.get("request_goodput").isNull()).isTrue();
+        assertThat(json.get("request_goodput").asDouble())
+                .isCloseTo(json.get("request_throughput").asDouble(), within(1e-9))
+                .isPositive();
+        assertThat(json.get("replayed").asText()).isEqualTo("yes");
+        assertThat(json.get("ttfts")).hasSize(PROMPTS);
+        assertThat(json.get("output_lens").get(PROMPTS - 1).asInt()).isEqualTo(8);
     }
-    Outcome replay = execute("replay", "--run-id", "r2", "--data-dir", dataDir.toString(), "--wait-s", "1");
-    assertThat(replay.code()).isEqualTo(1);
-    assertThat(replay.err().lines().toList()).containsExactly("replay: run r2 is not complete after waiting 1 s: "
-        + "missing RunFinished of shard 0 of 1 (0 request metrics so far); did the run and its aggregator finish?");
-  }
 
-  @Test
-  void malformedGoodputIsAUsageError() {
-    Outcome replay = execute("replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--goodput", "ttft=5");
-    assertThat(replay.code()).isEqualTo(2);
-    assertThat(replay.err().lines().toList()).singleElement().asString()
-        .startsWith("replay: bad --goodput pair 'ttft=5'");
-  }
+    @Test
+    void replayWithoutNewOptionsReproducesTheBenchJson() throws IOException {
+        Outcome replay = execute(
+                "replay",
+                "--run-id",
+                "r1",
+                "--data-dir",
+                dataDir.toString(),
+                "--save-result",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "same.json");
+        assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
+        assertThat(Files.readString(resultDir.resolve("same.json")))
+                .isEqualTo(Files.readString(resultDir.resolve("bench.json")));
+    }
 
-  @Test
-  void unknownPercentileMetricIsAUsageError() {
-    Outcome replay = execute("replay", "--run-id", "r1", "--data-dir", dataDir.toString(),
-        "--percentile-metrics", "ttft,latency");
-    assertThat(replay.code()).isEqualTo(2);
-    assertThat(replay.err().lines().toList()).singleElement().asString()
-        .startsWith("replay: --percentile-metrics: ");
-  }
+    @Test
+    void unknownRunIdIsOneLineListingTheRunsSeen() {
+        Outcome replay = execute("replay", "--run-id", "nope", "--data-dir", dataDir.toString());
+        assertThat(replay.code()).isEqualTo(1);
+        // r2 appears too when the never-finished test ran first; it is newer, so it comes first.
+        assertThat(replay.err().lines().toList())
+                .singleElement()
+                .asString()
+                .matches(
+                        "replay: no run nope in topic tokenpulse\\.runs; runs seen: (r2, )?r1 \\(latest first, up to 10\\)");
+    }
+
+    @Test
+    void runThatNeverFinishedIsReportedWithWhatIsMissingAfterTheWait() {
+        try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
+            Topics topics = Topics.create(
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
+            try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
+                    new StringSerializer(),
+                    topics.runs().valueSerde().serializer())) {
+                producer.send(new ProducerRecord<>(
+                        topics.runs().name(),
+                        "r2",
+                        new RunEvent(
+                                "r2",
+                                0,
+                                1,
+                                RunStarted.newBuilder()
+                                        .setScheduleStartEpochNs(System.currentTimeMillis() * 1_000_000L)
+                                        .setBackend("vllm")
+                                        .setModelId("m")
+                                        .setTokenizerId("t")
+                                        .setEndpointUrl("http://127.0.0.1:1/")
+                                        .setNumPrompts(5)
+                                        .setRequestRate(1.0)
+                                        .setBurstiness(1.0)
+                                        .setMaxConcurrency(null)
+                                        .setPercentileMetrics("ttft")
+                                        .setMetricPercentiles("99")
+                                        .setGoodput(null)
+                                        .setConfigJson("{}")
+                                        .setTokenpulseVersion("test")
+                                        .build())));
+            }
+        }
+        Outcome replay = execute("replay", "--run-id", "r2", "--data-dir", dataDir.toString(), "--wait-s", "1");
+        assertThat(replay.code()).isEqualTo(1);
+        assertThat(replay.err().lines().toList())
+                .containsExactly(
+                        "replay: run r2 is not complete after waiting 1 s: "
+                                + "missing RunFinished of shard 0 of 1 (0 request metrics so far); did the run and its aggregator finish?");
+    }
+
+    @Test
+    void malformedGoodputIsAUsageError() {
+        Outcome replay = execute("replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--goodput", "ttft=5");
+        assertThat(replay.code()).isEqualTo(2);
+        assertThat(replay.err().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("replay: bad --goodput pair 'ttft=5'");
+    }
+
+    @Test
+    void unknownPercentileMetricIsAUsageError() {
+        Outcome replay = execute(
+                "replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--percentile-metrics", "ttft,latency");
+        assertThat(replay.code()).isEqualTo(2);
+        assertThat(replay.err().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("replay: --percentile-metrics: ");
+    }
 }

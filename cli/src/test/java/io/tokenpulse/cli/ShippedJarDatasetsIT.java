@@ -24,75 +24,113 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShippedJarDatasetsIT {
 
-  private static final Path JAR = Path.of("target", "tokenpulse.jar").toAbsolutePath();
-  private static final Path QWEN3 = Path.of("..", "..", "shared", "data", "tokenizers", "qwen3").toAbsolutePath();
+    private static final Path JAR = Path.of("target", "tokenpulse.jar").toAbsolutePath();
+    private static final Path QWEN3 =
+            Path.of("..", "..", "shared", "data", "tokenizers", "qwen3").toAbsolutePath();
 
-  @TempDir Path dir;
+    @TempDir
+    Path dir;
 
-  private record Run(int exitCode, String out, String err, JsonNode result) {
-  }
+    private record Run(int exitCode, String out, String err, JsonNode result) {}
 
-  private Run bench(String... flags) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", JAR.toString(), "bench", "--simulate", "--simulate-profile", "deterministic", "--request-rate", "50",
-        "--disable-tqdm", "--data-dir", dir.resolve("platform").toString(), "--metrics-port", "0", "--save-result",
-        "--result-dir", dir.toString(), "--result-filename", "result.json"));
-    command.addAll(List.of(flags));
-    Path out = dir.resolve("out.txt");
-    Path err = dir.resolve("err.txt");
-    Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!process.waitFor(3, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new AssertionError("bench did not finish in 3 minutes: " + Files.readString(out));
+    private Run bench(String... flags) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                JAR.toString(),
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--request-rate",
+                "50",
+                "--disable-tqdm",
+                "--data-dir",
+                dir.resolve("platform").toString(),
+                "--metrics-port",
+                "0",
+                "--save-result",
+                "--result-dir",
+                dir.toString(),
+                "--result-filename",
+                "result.json"));
+        command.addAll(List.of(flags));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!process.waitFor(3, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("bench did not finish in 3 minutes: " + Files.readString(out));
+        }
+        Path result = dir.resolve("result.json");
+        return new Run(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8),
+                Files.exists(result) ? new ObjectMapper().readTree(result.toFile()) : null);
     }
-    Path result = dir.resolve("result.json");
-    return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8),
-        Files.exists(result) ? new ObjectMapper().readTree(result.toFile()) : null);
-  }
 
-  @Test
-  void customAppliesQwen3sChatTemplateInTheJar() throws Exception {
-    Path file = Files.write(dir.resolve("prompts.jsonl"), List.of(
-        "{\"prompt\": \"What is the capital of India?\", \"output_tokens\": 4}",
-        "{\"prompt\": \"What is the capital of Iran?\", \"output_tokens\": 9}"));
+    @Test
+    void customAppliesQwen3sChatTemplateInTheJar() throws Exception {
+        Path file = Files.write(
+                dir.resolve("prompts.jsonl"),
+                List.of(
+                        "{\"prompt\": \"What is the capital of India?\", \"output_tokens\": 4}",
+                        "{\"prompt\": \"What is the capital of Iran?\", \"output_tokens\": 9}"));
 
-    Run run = bench("--tokenizer", QWEN3.toString(), "--dataset-name", "custom", "--dataset-path", file.toString(),
-        "--num-prompts", "2", "--custom-output-len", "-1", "--ignore-eos");
+        Run run = bench(
+                "--tokenizer",
+                QWEN3.toString(),
+                "--dataset-name",
+                "custom",
+                "--dataset-path",
+                file.toString(),
+                "--num-prompts",
+                "2",
+                "--custom-output-len",
+                "-1",
+                "--ignore-eos");
 
-    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-    assertThat(run.out()).contains("Successful requests:                     2  ");
-    assertThat(run.err()).contains("custom: " + file + ": 2 prompts, none dropped; sampled 2");
-    // Qwen3 adds no special tokens to a sequence: the templated prompts' own tokens.
-    Tokenizer qwen3 = new TokenizerLoader(Path.of("no-hub-cache")).load(QWEN3.toString());
-    assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(
-        List.of("What is the capital of India?", "What is the capital of Iran?").stream()
-            .mapToInt(prompt -> qwen3.countTokens(qwen3.applyChatTemplate(List.of(ChatMessage.user(prompt)), true)))
-            .sum());
-    assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(4 + 9);
-  }
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("Successful requests:                     2  ");
+        assertThat(run.err()).contains("custom: " + file + ": 2 prompts, none dropped; sampled 2");
+        // Qwen3 adds no special tokens to a sequence: the templated prompts' own tokens.
+        Tokenizer qwen3 = new TokenizerLoader(Path.of("no-hub-cache")).load(QWEN3.toString());
+        assertThat(run.result().get("total_input_tokens").asInt())
+                .isEqualTo(List.of("What is the capital of India?", "What is the capital of Iran?").stream()
+                        .mapToInt(prompt ->
+                                qwen3.countTokens(qwen3.applyChatTemplate(List.of(ChatMessage.user(prompt)), true)))
+                        .sum());
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(4 + 9);
+    }
 
-  @Test
-  void sharegptTheDefaultDatasetRunsFromTheJarAndSaysWhatItDropped() throws Exception {
-    Path file = Files.writeString(dir.resolve("sharegpt.json"), """
+    @Test
+    void sharegptTheDefaultDatasetRunsFromTheJarAndSaysWhatItDropped() throws Exception {
+        Path file = Files.writeString(dir.resolve("sharegpt.json"), """
         [{"conversations": [{"from": "human", "value": "Explain the theory of relativity in simple terms."},
                             {"from": "gpt", "value": "The laws of physics are the same for everyone moving steadily."}]},
          {"conversations": [{"from": "human", "value": "Hi"}, {"from": "gpt", "value": "Hello, how can I help you today?"}]},
          {"conversations": [{"from": "human", "value": "Only one turn here."}]}]
         """);
 
-    Run run = bench("--dataset-path", file.toString(), "--num-prompts", "3");
+        Run run = bench("--dataset-path", file.toString(), "--num-prompts", "3");
 
-    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-    assertThat(run.out()).contains("dataset_name='sharegpt'").contains("Successful requests:                     3  ");
-    assertThat(run.err()).contains("sharegpt: " + file + ": 3 entries, 1 with fewer than 2 turns dropped; of 2"
-        + " tokenized, dropped: 1 prompt under 4 tokens; sampled 1; only 1 of --num-prompts 3, oversampled requests"
-        + " to reach 3 total samples");
-  }
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("dataset_name='sharegpt'")
+                .contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("sharegpt: " + file + ": 3 entries, 1 with fewer than 2 turns dropped; of 2"
+                        + " tokenized, dropped: 1 prompt under 4 tokens; sampled 1; only 1 of --num-prompts 3, oversampled requests"
+                        + " to reach 3 total samples");
+    }
 
-  @Test
-  void burstgptSendsTheUsableRowsLengthsFromTheJar() throws Exception {
-    Path file = Files.writeString(dir.resolve("burstgpt.csv"), """
+    @Test
+    void burstgptSendsTheUsableRowsLengthsFromTheJar() throws Exception {
+        Path file = Files.writeString(dir.resolve("burstgpt.csv"), """
         Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type
         5,ChatGPT,472,18,490,Conversation log
         45,GPT-4,12,3,15,Conversation log
@@ -101,15 +139,16 @@ class ShippedJarDatasetsIT {
         301,GPT-4,230,5,235,Conversation log
         """);
 
-    Run run = bench("--dataset-name", "burstgpt", "--dataset-path", file.toString(), "--num-prompts", "3",
-        "--ignore-eos");
+        Run run = bench(
+                "--dataset-name", "burstgpt", "--dataset-path", file.toString(), "--num-prompts", "3", "--ignore-eos");
 
-    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-    assertThat(run.out()).contains("Successful requests:                     3  ");
-    assertThat(run.err()).contains("burstgpt: " + file + ": 5 rows, 2 dropped (not model GPT-4 or 0 response tokens);"
-        + " sampled 3 of 3 without replacement");
-    // The simulator's model (OPT) adds one </s> to every prompt it counts.
-    assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(12 + 57 + 230 + 3);
-    assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 7 + 5);
-  }
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("burstgpt: " + file + ": 5 rows, 2 dropped (not model GPT-4 or 0 response tokens);"
+                        + " sampled 3 of 3 without replacement");
+        // The simulator's model (OPT) adds one </s> to every prompt it counts.
+        assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(12 + 57 + 230 + 3);
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 7 + 5);
+    }
 }

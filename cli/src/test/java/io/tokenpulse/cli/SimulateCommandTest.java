@@ -1,5 +1,7 @@
 package io.tokenpulse.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.engine.BatchingModel;
 import io.tokenpulse.simulator.engine.DeterministicModel;
@@ -11,74 +13,93 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 class SimulateCommandTest {
 
-  private static SimulateCommand parse(String... args) {
-    SimulateCommand command = new SimulateCommand();
-    new CommandLine(command).parseArgs(args);
-    return command;
-  }
-
-  @Test
-  void defaultsServeOptOnLocalhostPort8000WithTheCalibratedEngine() {
-    SimulatorConfig config = parse().config();
-
-    assertThat(config.host()).isEqualTo("127.0.0.1");
-    assertThat(config.port()).isEqualTo(8000);
-    assertThat(config.servedModelNames()).containsExactly("facebook/opt-125m");
-    assertThat(config.latencyModel()).isInstanceOfSatisfying(BatchingModel.class,
-        model -> assertThat(model.profile().maxNumSeqs()).isEqualTo(256));
-  }
-
-  @Test
-  void speedupDividesTheDeterministicTimes() {
-    SimulatorConfig config = parse("--profile", "deterministic", "--ttft-ms", "100", "--gap-ms", "20",
-        "--speedup", "10", "--model", "a,b").config();
-
-    assertThat(config.latencyModel()).isEqualTo(new DeterministicModel(10_000_000, 2_000_000));
-    assertThat(config.servedModelNames()).containsExactly("a", "b");
-  }
-
-  @Test
-  void engineOptionsReachTheBatchingProfile() {
-    SimulatorConfig config = parse("--max-num-seqs", "8", "--no-chunked-prefill", "--speedup", "2").config();
-
-    assertThat(((BatchingModel) config.latencyModel()).profile()).satisfies(profile -> {
-      assertThat(profile.maxNumSeqs()).isEqualTo(8);
-      assertThat(profile.chunkedPrefill()).isFalse();
-      assertThat(profile.stepBaseMs()).isEqualTo(EngineProfile.DEFAULT.stepBaseMs() / 2);
-    });
-  }
-
-  @Test
-  void badValuesAreOneLineUsageErrors() {
-    for (List<String> args : List.of(List.of("--speedup", "0"), List.of("--fault-500-rate", "1.5"),
-        List.of("--port", "70000"), List.of("--profile", "fast"))) {
-      StringWriter err = new StringWriter();
-      CommandLine cmd = TokenPulse.newCommandLine();
-      cmd.setErr(new PrintWriter(err));
-      List<String> full = new ArrayList<>(List.of("simulate"));
-      full.addAll(args);
-
-      int exit = cmd.execute(full.toArray(String[]::new));
-
-      assertThat(exit).as("exit code of %s", args).isEqualTo(2);
-      assertThat(err.toString()).as("error of %s", args).startsWith("simulate: ").doesNotContain("Exception");
+    private static SimulateCommand parse(String... args) {
+        SimulateCommand command = new SimulateCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
     }
-  }
 
-  @Test
-  void anUnwritableSendLogIsAOneLineErrorBeforeAnythingListens() {
-    StringWriter err = new StringWriter();
-    CommandLine cmd = TokenPulse.newCommandLine();
-    cmd.setErr(new PrintWriter(err));
+    @Test
+    void defaultsServeOptOnLocalhostPort8000WithTheCalibratedEngine() {
+        SimulatorConfig config = parse().config();
 
-    int exit = cmd.execute("simulate", "--port", "0", "--send-log", "/nonexistent-dir/sends.csv");
+        assertThat(config.host()).isEqualTo("127.0.0.1");
+        assertThat(config.port()).isEqualTo(8000);
+        assertThat(config.servedModelNames()).containsExactly("facebook/opt-125m");
+        assertThat(config.latencyModel())
+                .isInstanceOfSatisfying(
+                        BatchingModel.class,
+                        model -> assertThat(model.profile().maxNumSeqs()).isEqualTo(256));
+    }
 
-    assertThat(exit).isEqualTo(1);
-    assertThat(err.toString().strip()).startsWith("simulate: cannot write the send log /nonexistent-dir/sends.csv")
-        .endsWith("give --send-log a writable file").doesNotContain("\n");
-  }
+    @Test
+    void speedupDividesTheDeterministicTimes() {
+        SimulatorConfig config = parse(
+                        "--profile",
+                        "deterministic",
+                        "--ttft-ms",
+                        "100",
+                        "--gap-ms",
+                        "20",
+                        "--speedup",
+                        "10",
+                        "--model",
+                        "a,b")
+                .config();
+
+        assertThat(config.latencyModel()).isEqualTo(new DeterministicModel(10_000_000, 2_000_000));
+        assertThat(config.servedModelNames()).containsExactly("a", "b");
+    }
+
+    @Test
+    void engineOptionsReachTheBatchingProfile() {
+        SimulatorConfig config = parse("--max-num-seqs", "8", "--no-chunked-prefill", "--speedup", "2")
+                .config();
+
+        assertThat(((BatchingModel) config.latencyModel()).profile()).satisfies(profile -> {
+            assertThat(profile.maxNumSeqs()).isEqualTo(8);
+            assertThat(profile.chunkedPrefill()).isFalse();
+            assertThat(profile.stepBaseMs()).isEqualTo(EngineProfile.DEFAULT.stepBaseMs() / 2);
+        });
+    }
+
+    @Test
+    void badValuesAreOneLineUsageErrors() {
+        for (List<String> args : List.of(
+                List.of("--speedup", "0"),
+                List.of("--fault-500-rate", "1.5"),
+                List.of("--port", "70000"),
+                List.of("--profile", "fast"))) {
+            StringWriter err = new StringWriter();
+            CommandLine cmd = TokenPulse.newCommandLine();
+            cmd.setErr(new PrintWriter(err));
+            List<String> full = new ArrayList<>(List.of("simulate"));
+            full.addAll(args);
+
+            int exit = cmd.execute(full.toArray(String[]::new));
+
+            assertThat(exit).as("exit code of %s", args).isEqualTo(2);
+            assertThat(err.toString())
+                    .as("error of %s", args)
+                    .startsWith("simulate: ")
+                    .doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void anUnwritableSendLogIsAOneLineErrorBeforeAnythingListens() {
+        StringWriter err = new StringWriter();
+        CommandLine cmd = TokenPulse.newCommandLine();
+        cmd.setErr(new PrintWriter(err));
+
+        int exit = cmd.execute("simulate", "--port", "0", "--send-log", "/nonexistent-dir/sends.csv");
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString().strip())
+                .startsWith("simulate: cannot write the send log /nonexistent-dir/sends.csv")
+                .endsWith("give --send-log a writable file")
+                .doesNotContain("\n");
+    }
 }

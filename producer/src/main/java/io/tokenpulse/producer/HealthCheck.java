@@ -18,8 +18,7 @@ final class HealthCheck {
     private static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
     private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
 
-    private HealthCheck() {
-    }
+    private HealthCheck() {}
 
     /**
      * @throws IllegalStateException with a one-line message naming the URL when the server is
@@ -28,13 +27,16 @@ final class HealthCheck {
      */
     static void awaitReady(URI healthUrl, Duration timeout, PrintStream out) throws InterruptedException {
         out.println("Checking server health at " + healthUrl);
-        HttpClient client = HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).build();
-        HttpRequest request = HttpRequest.newBuilder(healthUrl).timeout(ATTEMPT_TIMEOUT).GET().build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).build();
+        HttpRequest request =
+                HttpRequest.newBuilder(healthUrl).timeout(ATTEMPT_TIMEOUT).GET().build();
         long deadlineNs = System.nanoTime() + timeout.toNanos();
         String last;
         while (true) {
             try {
-                int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status = client.send(request, HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
                 if (status == 200) {
                     out.println("Server is ready!");
                     return;

@@ -80,8 +80,12 @@ public final class LoadGenerator {
         this(publisher, tokenizer, out, new SimpleMeterRegistry(), HttpClientSettings.defaults());
     }
 
-    private LoadGenerator(EventPublisher publisher, Tokenizer tokenizer, PrintStream out, MeterRegistry registry,
-                          HttpClientSettings http) {
+    private LoadGenerator(
+            EventPublisher publisher,
+            Tokenizer tokenizer,
+            PrintStream out,
+            MeterRegistry registry,
+            HttpClientSettings http) {
         this.publisher = publisher;
         this.tokenizer = tokenizer;
         this.out = out;
@@ -125,8 +129,13 @@ public final class LoadGenerator {
                     ? RequestPlan.fixed(workload.arrivals(), shard, samples)
                     : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
             samples = null; // the plan holds what is still to send
-            try (ClientHealth health = ClientHealth.register(registry, settings.runId(), settings.target().model(),
-                    settings.target().backend(), settings.shardIndex(), publisher::counts)) {
+            try (ClientHealth health = ClientHealth.register(
+                    registry,
+                    settings.runId(),
+                    settings.target().model(),
+                    settings.target().backend(),
+                    settings.shardIndex(),
+                    publisher::counts)) {
                 return new ShardRun(settings, plan, client, backend, counting, health).sendAll();
             }
         } finally {
@@ -141,8 +150,10 @@ public final class LoadGenerator {
         ProbeRequest probe = new ProbeRequest(backend.newResponse());
         // vLLM sends the test request without a request id; one is required here, so it gets a
         // name that cannot be mistaken for a request index.
-        client.send(streamRequest(backend, settings.target().backendSettings(),
-                settings.requestIdPrefix() + "test", sample), probe);
+        client.send(
+                streamRequest(
+                        backend, settings.target().backendSettings(), settings.requestIdPrefix() + "test", sample),
+                probe);
         RequestOutcome outcome;
         try {
             outcome = probe.outcome().get();
@@ -155,10 +166,11 @@ public final class LoadGenerator {
         VllmLines.testRunCompleted(out);
     }
 
-    private static StreamRequest streamRequest(Backend backend, BackendSettings backendSettings, String requestId,
-                                               SampledRequest sample) {
-        return backend.buildRequest(backendSettings,
-                PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen())).toStreamRequest();
+    private static StreamRequest streamRequest(
+            Backend backend, BackendSettings backendSettings, String requestId, SampledRequest sample) {
+        return backend.buildRequest(
+                        backendSettings, PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen()))
+                .toStreamRequest();
     }
 
     /** One shard's run in progress: what its requests share, from the schedule start to RunFinished. */
@@ -171,8 +183,13 @@ public final class LoadGenerator {
         private final ClientHealth health;
         private final RunTally tally = new RunTally();
 
-        ShardRun(LoadSettings settings, RequestPlan plan, StreamingHttpClient client, Backend backend,
-                 ExecutorService counting, ClientHealth health) {
+        ShardRun(
+                LoadSettings settings,
+                RequestPlan plan,
+                StreamingHttpClient client,
+                Backend backend,
+                ExecutorService counting,
+                ClientHealth health) {
             this.settings = settings;
             this.plan = plan;
             this.client = client;
@@ -187,17 +204,24 @@ public final class LoadGenerator {
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
                 Anchor anchor = Anchor.now();
-                CompletableFuture<Void> started = publisher.publishRun(
-                        RunRecords.started(settings, anchor, plan.plannedSize()), FLUSH_TIMEOUT);
-                RunContext run = new RunContext(settings.runId(), settings.shardIndex(), anchor,
-                        publisher.countingChunks(health::chunkPublished), tally, tokenizer, counting,
-                        settings.keepGeneratedText(), () -> {
+                CompletableFuture<Void> started =
+                        publisher.publishRun(RunRecords.started(settings, anchor, plan.plannedSize()), FLUSH_TIMEOUT);
+                RunContext run = new RunContext(
+                        settings.runId(),
+                        settings.shardIndex(),
+                        anchor,
+                        publisher.countingChunks(health::chunkPublished),
+                        tally,
+                        tokenizer,
+                        counting,
+                        settings.keepGeneratedText(),
+                        () -> {
                             dispatcher.releasePermit();
                             health.requestFinished();
                             progress.step();
                         });
-                long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE
-                        : anchor.startNs() + workload.durationNs();
+                long endNs =
+                        workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
                 try {
                     dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                         String requestId = settings.requestId(request.index());
@@ -206,8 +230,10 @@ public final class LoadGenerator {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();
                             health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
-                            client.send(http, new RequestStream(run, backend.newResponse(), request, requestId,
-                                    permitNs, launchedNs));
+                            client.send(
+                                    http,
+                                    new RequestStream(
+                                            run, backend.newResponse(), request, requestId, permitNs, launchedNs));
                         };
                     });
                     tally.sendingEnded();
@@ -217,8 +243,11 @@ public final class LoadGenerator {
                     tally.sendingEnded();
                     client.close(); // fails every request in flight, so each still gets its RequestFinished
                     if (!awaitAll(CANCEL_TIMEOUT)) {
-                        LOG.warn("run {}: {} requests did not end within {} of being cancelled; counted as failed"
-                                + " without a RequestFinished record", settings.runId(), tally.unfinished(),
+                        LOG.warn(
+                                "run {}: {} requests did not end within {} of being cancelled; counted as failed"
+                                        + " without a RequestFinished record",
+                                settings.runId(),
+                                tally.unfinished(),
                                 CANCEL_TIMEOUT);
                     }
                     Thread.currentThread().interrupt();
@@ -267,12 +296,23 @@ public final class LoadGenerator {
             undelivered("RunFinished", deliverRunFinished(finished)).ifPresent(lost::add);
             PublishCounts delivery = publisher.flush(FLUSH_TIMEOUT);
             if (delivery.notDelivered() > 0) {
-                LOG.warn("run {}: {} records were not delivered to Kafka: {}", settings.runId(),
-                        delivery.notDelivered(), delivery.failed());
+                LOG.warn(
+                        "run {}: {} records were not delivered to Kafka: {}",
+                        settings.runId(),
+                        delivery.notDelivered(),
+                        delivery.failed());
             }
-            return new LoadResult(counts.started(), counts.succeeded(), counts.failed(), counts.chunkEvents(),
-                    delivery.notDelivered(), delivery.failedByReason(), lost, sortedByCount(counts.failureReasons()),
-                    anchor.startEpochNs(), anchor.offsetNs(lastNs));
+            return new LoadResult(
+                    counts.started(),
+                    counts.succeeded(),
+                    counts.failed(),
+                    counts.chunkEvents(),
+                    delivery.notDelivered(),
+                    delivery.failedByReason(),
+                    lost,
+                    sortedByCount(counts.failureReasons()),
+                    anchor.startEpochNs(),
+                    anchor.offsetNs(lastNs));
         }
     }
 
@@ -292,7 +332,8 @@ public final class LoadGenerator {
                 if (System.nanoTime() > deadlineNs || Thread.currentThread().isInterrupted()) {
                     return delivery;
                 }
-                LOG.warn("the run's RunFinished record was not delivered to Kafka ({}); trying again",
+                LOG.warn(
+                        "the run's RunFinished record was not delivered to Kafka ({}); trying again",
                         e.getCause().getMessage());
             } catch (TimeoutException e) {
                 return delivery;
@@ -309,7 +350,8 @@ public final class LoadGenerator {
             return Optional.of(name + " (no acknowledgement from Kafka within " + FLUSH_TIMEOUT.toSeconds() + " s)");
         }
         if (delivery.isCompletedExceptionally()) {
-            return Optional.of(name + " (" + delivery.handle((ok, error) -> error.getMessage()).join() + ")");
+            return Optional.of(name + " ("
+                    + delivery.handle((ok, error) -> error.getMessage()).join() + ")");
         }
         return Optional.empty();
     }

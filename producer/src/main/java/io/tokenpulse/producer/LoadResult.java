@@ -25,17 +25,25 @@ import java.util.Map;
  * @param durationNs benchmark duration: from the schedule start until the last request finished
  *     (METRICS.md, benchmark duration); 0 when nothing was sent
  */
-public record LoadResult(long started, long succeeded, long failed, long chunkEvents, long recordsNotDelivered,
-                         Map<String, Long> notDeliveredByReason, List<String> lostRunRecords,
-                         Map<String, Long> failureReasons, long scheduleStartEpochNs, long durationNs) {
+public record LoadResult(
+        long started,
+        long succeeded,
+        long failed,
+        long chunkEvents,
+        long recordsNotDelivered,
+        Map<String, Long> notDeliveredByReason,
+        List<String> lostRunRecords,
+        Map<String, Long> failureReasons,
+        long scheduleStartEpochNs,
+        long durationNs) {
 
     public LoadResult {
         failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));
         notDeliveredByReason = Collections.unmodifiableMap(new LinkedHashMap<>(notDeliveredByReason));
         lostRunRecords = List.copyOf(lostRunRecords);
         if (started != succeeded + failed) {
-            throw new IllegalArgumentException("started (" + started + ") must equal succeeded (" + succeeded
-                    + ") + failed (" + failed + ")");
+            throw new IllegalArgumentException(
+                    "started (" + started + ") must equal succeeded (" + succeeded + ") + failed (" + failed + ")");
         }
     }
 }

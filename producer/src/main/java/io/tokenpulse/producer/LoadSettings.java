@@ -38,9 +38,17 @@ import java.util.Map;
  * @param keepGeneratedText put the generated text into RequestFinished ({@code --save-detailed}
  *     needs it); off, the records stay small
  */
-public record LoadSettings(String runId, int shardIndex, int shardCount, Target target, Workload workload,
-                           Reporting reporting, String requestIdPrefix, Duration readinessTimeout,
-                           boolean disableProgress, boolean keepGeneratedText) {
+public record LoadSettings(
+        String runId,
+        int shardIndex,
+        int shardCount,
+        Target target,
+        Workload workload,
+        Reporting reporting,
+        String requestIdPrefix,
+        Duration readinessTimeout,
+        boolean disableProgress,
+        boolean keepGeneratedText) {
 
     /** vLLM's {@code --request-id-prefix} default. */
     public static final String DEFAULT_REQUEST_ID_PREFIX = "benchmark-serving";
@@ -96,15 +104,21 @@ public record LoadSettings(String runId, int shardIndex, int shardCount, Target 
      * @param sampling {@code --temperature/--top-p/--top-k/--min-p/--logprobs/--ignore-eos};
      *     null means none given
      */
-    public record Target(String backend, URI baseUrl, String endpoint, String model, String servedModelName,
-                         String apiKey, Map<String, String> extraHeaders, BackendSettings.Sampling sampling) {
+    public record Target(
+            String backend,
+            URI baseUrl,
+            String endpoint,
+            String model,
+            String servedModelName,
+            String apiKey,
+            Map<String, String> extraHeaders,
+            BackendSettings.Sampling sampling) {
 
         public Target {
             Backends.get(backend); // an unknown or unsupported name fails here, listing the known ones
-            if (baseUrl == null || baseUrl.getHost() == null
-                    || !"http".equalsIgnoreCase(baseUrl.getScheme())) {
-                throw new IllegalArgumentException("--base-url must be an http://host:port URL"
-                        + " (https is not supported yet), got " + baseUrl);
+            if (baseUrl == null || baseUrl.getHost() == null || !"http".equalsIgnoreCase(baseUrl.getScheme())) {
+                throw new IllegalArgumentException(
+                        "--base-url must be an http://host:port URL" + " (https is not supported yet), got " + baseUrl);
             }
             if (endpoint == null || !endpoint.startsWith("/")) {
                 throw new IllegalArgumentException("--endpoint must be a path starting with '/', got " + endpoint);
@@ -115,16 +129,15 @@ public record LoadSettings(String runId, int shardIndex, int shardCount, Target 
             if (servedModelName != null && servedModelName.isBlank()) {
                 throw new IllegalArgumentException("--served-model-name must not be blank");
             }
-            extraHeaders = extraHeaders == null
-                    ? Map.of()
-                    : Collections.unmodifiableMap(new LinkedHashMap<>(extraHeaders));
+            extraHeaders =
+                    extraHeaders == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extraHeaders));
             if (sampling == null) {
                 sampling = BackendSettings.Sampling.GREEDY;
             }
             // The backend checks the endpoint path and the options it cannot take, now rather
             // than at the first request.
-            Backends.get(backend).check(backendSettings(baseUrl, endpoint, model, servedModelName, apiKey,
-                    extraHeaders, sampling));
+            Backends.get(backend)
+                    .check(backendSettings(baseUrl, endpoint, model, servedModelName, apiKey, extraHeaders, sampling));
         }
 
         /** The URL requests are POSTed to: base URL followed by the endpoint path. */
@@ -150,11 +163,20 @@ public record LoadSettings(String runId, int shardIndex, int shardCount, Target 
             return "openai-chat".equals(backend) ? PromptStyle.CHAT : PromptStyle.COMPLETION;
         }
 
-        private static BackendSettings backendSettings(URI baseUrl, String endpoint, String model, String served,
-                                                       String apiKey, Map<String, String> headers,
-                                                       BackendSettings.Sampling sampling) {
-            return new BackendSettings(URI.create(stripSlash(baseUrl) + endpoint),
-                    served == null ? model : served, apiKey, headers, sampling);
+        private static BackendSettings backendSettings(
+                URI baseUrl,
+                String endpoint,
+                String model,
+                String served,
+                String apiKey,
+                Map<String, String> headers,
+                BackendSettings.Sampling sampling) {
+            return new BackendSettings(
+                    URI.create(stripSlash(baseUrl) + endpoint),
+                    served == null ? model : served,
+                    apiKey,
+                    headers,
+                    sampling);
         }
 
         private static String stripSlash(URI uri) {
@@ -187,8 +209,13 @@ public record LoadSettings(String runId, int shardIndex, int shardCount, Target 
      *     the dataset sample
      * @param maxConcurrency {@code --max-concurrency}, null for unlimited
      */
-    public record Workload(DatasetOptions dataset, String tokenizerId, int numPrompts, Double durationMinutes,
-                           ArrivalSettings arrivals, Integer maxConcurrency) {
+    public record Workload(
+            DatasetOptions dataset,
+            String tokenizerId,
+            int numPrompts,
+            Double durationMinutes,
+            ArrivalSettings arrivals,
+            Integer maxConcurrency) {
 
         public Workload {
             if (dataset == null || arrivals == null) {
@@ -201,14 +228,16 @@ public record LoadSettings(String runId, int shardIndex, int shardCount, Target 
                 throw new IllegalArgumentException("--num-prompts must be >= 1, got " + numPrompts);
             }
             if (durationMinutes != null && !(durationMinutes > 0 && Double.isFinite(durationMinutes))) {
-                throw new IllegalArgumentException("--duration-minutes must be a finite number > 0, got "
-                        + durationMinutes);
+                throw new IllegalArgumentException(
+                        "--duration-minutes must be a finite number > 0, got " + durationMinutes);
             }
             if (maxConcurrency != null && maxConcurrency < 1) {
                 throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency);
             }
-            if (durationMinutes != null && arrivals.rampUp() == null
-                    && Double.isInfinite(arrivals.requestRate()) && maxConcurrency == null) {
+            if (durationMinutes != null
+                    && arrivals.rampUp() == null
+                    && Double.isInfinite(arrivals.requestRate())
+                    && maxConcurrency == null) {
                 throw new IllegalArgumentException("--duration-minutes with --request-rate inf would send"
                         + " without pause; give --max-concurrency or a finite --request-rate");
             }

@@ -9,5 +9,4 @@ import io.tokenpulse.producer.dataset.SampledRequest;
  * @param offsetNs when it is due, ns after the schedule start
  * @param sample what it sends
  */
-record PlannedRequest(int index, long offsetNs, SampledRequest sample) {
-}
+record PlannedRequest(int index, long offsetNs, SampledRequest sample) {}

@@ -21,12 +21,10 @@ final class ProbeRequest extends StreamReader {
     }
 
     @Override
-    void responseStarted() {
-    }
+    void responseStarted() {}
 
     @Override
-    void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {
-    }
+    void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {}
 
     @Override
     void ended(RequestOutcome result, long endNs) {

@@ -32,8 +32,8 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     private int nextIndex;
     private PlannedRequest next;
 
-    private RequestPlan(Shard shard, PrimitiveIterator.OfLong offsetsNs, SampledRequest[] samples, boolean cycle,
-                        int plannedSize) {
+    private RequestPlan(
+            Shard shard, PrimitiveIterator.OfLong offsetsNs, SampledRequest[] samples, boolean cycle, int plannedSize) {
         this.shard = shard;
         this.offsetsNs = offsetsNs;
         this.samples = samples;
@@ -44,17 +44,26 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     /** {@code samples.size()} requests on the precomputed schedule. */
     static RequestPlan fixed(ArrivalSettings arrivals, Shard shard, List<SampledRequest> samples) {
         ArrivalSchedule schedule = ArrivalSchedule.precompute(arrivals, samples.size());
-        return new RequestPlan(shard, Arrays.stream(schedule.offsetsNs()).iterator(),
-                samples.toArray(SampledRequest[]::new), false, shard.sizeOf(samples.size()));
+        return new RequestPlan(
+                shard,
+                Arrays.stream(schedule.offsetsNs()).iterator(),
+                samples.toArray(SampledRequest[]::new),
+                false,
+                shard.sizeOf(samples.size()));
     }
 
     /** Requests until {@code durationNs}, cycling through {@code samples}. */
-    static RequestPlan forDuration(ArrivalSettings arrivals, long durationNs, Shard shard, List<SampledRequest> samples) {
+    static RequestPlan forDuration(
+            ArrivalSettings arrivals, long durationNs, Shard shard, List<SampledRequest> samples) {
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("--num-prompts must be >= 1 to have prompts to cycle through");
         }
-        return new RequestPlan(shard, ArrivalSchedule.forDuration(arrivals, durationNs),
-                samples.toArray(SampledRequest[]::new), true, -1);
+        return new RequestPlan(
+                shard,
+                ArrivalSchedule.forDuration(arrivals, durationNs),
+                samples.toArray(SampledRequest[]::new),
+                true,
+                -1);
     }
 
     /** Requests this shard will send, or -1 when the duration decides. */

@@ -47,8 +47,13 @@ final class RequestStream extends StreamReader {
      * @param permitNs when it got its permit, or {@link Dispatcher#NO_LIMIT}
      * @param launchedNs when it was handed to the HTTP client
      */
-    RequestStream(RunContext run, ResponseTracker tracker, PlannedRequest request, String requestId,
-                  long permitNs, long launchedNs) {
+    RequestStream(
+            RunContext run,
+            ResponseTracker tracker,
+            PlannedRequest request,
+            String requestId,
+            long permitNs,
+            long launchedNs) {
         super(tracker);
         this.run = run;
         this.index = request.index();
@@ -67,17 +72,18 @@ final class RequestStream extends StreamReader {
 
     @Override
     void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {
-        run.sink().publishChunk(Chunk.newBuilder()
-                .setRunId(run.runId())
-                .setShardIndex(run.shardIndex())
-                .setRequestIndex(index)
-                .setSeq(step.seq())
-                .setOffsetNs(arrivalNs - effectiveSentNs())
-                .setGapNs(step.gapNs())
-                .setArrivedEpochNs(run.anchor().epochNs(arrivalNs))
-                .setTokens(step.tokens())
-                .setBytes(bytes)
-                .build());
+        run.sink()
+                .publishChunk(Chunk.newBuilder()
+                        .setRunId(run.runId())
+                        .setShardIndex(run.shardIndex())
+                        .setRequestIndex(index)
+                        .setSeq(step.seq())
+                        .setOffsetNs(arrivalNs - effectiveSentNs())
+                        .setGapNs(step.gapNs())
+                        .setArrivedEpochNs(run.anchor().epochNs(arrivalNs))
+                        .setTokens(step.tokens())
+                        .setBytes(bytes)
+                        .build());
         run.tally().chunkPublished();
     }
 
@@ -108,38 +114,41 @@ final class RequestStream extends StreamReader {
             return;
         }
         startPublished = true;
-        run.sink().publishRequest(event(RequestStarted.newBuilder()
-                .setPromptLen(datasetPromptLen)
-                .setExpectedOutputLen(expectedOutputLen)
-                .setScheduledOffsetNs(scheduledOffsetNs)
-                .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
-                .setSentOffsetNs(run.anchor().offsetNs(effectiveSentNs()))
-                .setConnectNs(connectNs())
-                .build()));
+        run.sink()
+                .publishRequest(event(RequestStarted.newBuilder()
+                        .setPromptLen(datasetPromptLen)
+                        .setExpectedOutputLen(expectedOutputLen)
+                        .setScheduledOffsetNs(scheduledOffsetNs)
+                        .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
+                        .setSentOffsetNs(run.anchor().offsetNs(effectiveSentNs()))
+                        .setConnectNs(connectNs())
+                        .build()));
     }
 
     private void publishFinished(RequestOutcome outcome, int outputTokens, long endNs) {
         long sentNs = effectiveSentNs();
         Integer usagePrompt = outcome.usage() == null ? null : outcome.usage().promptTokens();
-        Integer usageCompletion = outcome.usage() == null ? null : outcome.usage().completionTokens();
-        run.sink().publishRequest(event(RequestFinished.newBuilder()
-                .setSuccess(outcome.success())
-                .setHttpStatus(outcome.httpStatus())
-                .setError(outcome.error())
-                .setPromptLen(usagePrompt != null ? usagePrompt : datasetPromptLen)
-                .setOutputTokens(outputTokens)
-                .setUsagePromptTokens(usagePrompt)
-                .setUsageCompletionTokens(usageCompletion)
-                .setChunkEvents(outcome.chunkEvents())
-                .setScheduledOffsetNs(scheduledOffsetNs)
-                .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
-                .setSentOffsetNs(run.anchor().offsetNs(sentNs))
-                .setConnectNs(connectNs())
-                .setFirstNs(outcome.firstNs() == null ? null : outcome.firstNs() - sentNs)
-                .setLastNs(outcome.lastNs() == null ? null : outcome.lastNs() - sentNs)
-                .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
-                .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
-                .build()));
+        Integer usageCompletion =
+                outcome.usage() == null ? null : outcome.usage().completionTokens();
+        run.sink()
+                .publishRequest(event(RequestFinished.newBuilder()
+                        .setSuccess(outcome.success())
+                        .setHttpStatus(outcome.httpStatus())
+                        .setError(outcome.error())
+                        .setPromptLen(usagePrompt != null ? usagePrompt : datasetPromptLen)
+                        .setOutputTokens(outputTokens)
+                        .setUsagePromptTokens(usagePrompt)
+                        .setUsageCompletionTokens(usageCompletion)
+                        .setChunkEvents(outcome.chunkEvents())
+                        .setScheduledOffsetNs(scheduledOffsetNs)
+                        .setPermitOffsetNs(run.anchor().offsetNs(effectivePermitNs()))
+                        .setSentOffsetNs(run.anchor().offsetNs(sentNs))
+                        .setConnectNs(connectNs())
+                        .setFirstNs(outcome.firstNs() == null ? null : outcome.firstNs() - sentNs)
+                        .setLastNs(outcome.lastNs() == null ? null : outcome.lastNs() - sentNs)
+                        .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
+                        .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
+                        .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }
 

@@ -1,7 +1,6 @@
 package io.tokenpulse.producer;
 
 import io.tokenpulse.producer.publish.RecordSink;
-
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.concurrent.Executor;
 
@@ -19,6 +18,13 @@ import java.util.concurrent.Executor;
  * @param keepGeneratedText put the generated text into RequestFinished
  * @param onEnd called once per request when its stream ended (permit release, progress)
  */
-record RunContext(String runId, int shardIndex, Anchor anchor, RecordSink sink, RunTally tally,
-                  Tokenizer tokenizer, Executor counting, boolean keepGeneratedText, Runnable onEnd) {
-}
+record RunContext(
+        String runId,
+        int shardIndex,
+        Anchor anchor,
+        RecordSink sink,
+        RunTally tally,
+        Tokenizer tokenizer,
+        Executor counting,
+        boolean keepGeneratedText,
+        Runnable onEnd) {}

@@ -8,30 +8,31 @@ import io.tokenpulse.schemas.avro.RunStarted;
 /** A shard's RunStarted and RunFinished records, built from its settings, anchor and counts. */
 final class RunRecords {
 
-    private RunRecords() {
-    }
+    private RunRecords() {}
 
     /** RunStarted: the anchor, the target, and what the report needs (RUN options as given). */
     static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize) {
         LoadSettings.Target target = settings.target();
         LoadSettings.Workload workload = settings.workload();
         LoadSettings.Reporting reporting = settings.reporting();
-        return event(settings, RunStarted.newBuilder()
-                .setScheduleStartEpochNs(anchor.startEpochNs())
-                .setBackend(target.backend())
-                .setModelId(target.model())
-                .setTokenizerId(workload.tokenizerId())
-                .setEndpointUrl(target.endpointUrl().toString())
-                .setNumPrompts(plannedSize < 0 ? null : plannedSize)
-                .setRequestRate(workload.arrivals().requestRate())
-                .setBurstiness(workload.arrivals().burstiness())
-                .setMaxConcurrency(workload.maxConcurrency())
-                .setPercentileMetrics(reporting.percentileMetrics())
-                .setMetricPercentiles(reporting.metricPercentiles())
-                .setGoodput(reporting.goodput())
-                .setConfigJson(reporting.configJson())
-                .setTokenpulseVersion(version())
-                .build());
+        return event(
+                settings,
+                RunStarted.newBuilder()
+                        .setScheduleStartEpochNs(anchor.startEpochNs())
+                        .setBackend(target.backend())
+                        .setModelId(target.model())
+                        .setTokenizerId(workload.tokenizerId())
+                        .setEndpointUrl(target.endpointUrl().toString())
+                        .setNumPrompts(plannedSize < 0 ? null : plannedSize)
+                        .setRequestRate(workload.arrivals().requestRate())
+                        .setBurstiness(workload.arrivals().burstiness())
+                        .setMaxConcurrency(workload.maxConcurrency())
+                        .setPercentileMetrics(reporting.percentileMetrics())
+                        .setMetricPercentiles(reporting.metricPercentiles())
+                        .setGoodput(reporting.goodput())
+                        .setConfigJson(reporting.configJson())
+                        .setTokenpulseVersion(version())
+                        .build());
     }
 
     /**
@@ -39,17 +40,19 @@ final class RunRecords {
      *
      * @param lastNs monotonic time the shard's last request finished
      */
-    static RunEvent finished(LoadSettings settings, Anchor anchor, long lastNs, RunTally.Counts counts,
-                             PublishCounts delivery) {
-        return event(settings, RunFinished.newBuilder()
-                .setFinishedEpochNs(anchor.epochNs(lastNs))
-                .setRequestsStarted(counts.started())
-                .setRequestsSucceeded(counts.succeeded())
-                .setRequestsFailed(counts.failed())
-                .setChunkEvents(counts.chunkEvents())
-                .setRecordsNotDelivered(delivery.notDelivered())
-                .setRecordsNotDeliveredByReason(delivery.failedByReason())
-                .build());
+    static RunEvent finished(
+            LoadSettings settings, Anchor anchor, long lastNs, RunTally.Counts counts, PublishCounts delivery) {
+        return event(
+                settings,
+                RunFinished.newBuilder()
+                        .setFinishedEpochNs(anchor.epochNs(lastNs))
+                        .setRequestsStarted(counts.started())
+                        .setRequestsSucceeded(counts.succeeded())
+                        .setRequestsFailed(counts.failed())
+                        .setChunkEvents(counts.chunkEvents())
+                        .setRecordsNotDelivered(delivery.notDelivered())
+                        .setRecordsNotDeliveredByReason(delivery.failedByReason())
+                        .build());
     }
 
     private static RunEvent event(LoadSettings settings, Object startedOrFinished) {

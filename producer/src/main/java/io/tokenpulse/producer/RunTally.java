@@ -19,6 +19,7 @@ final class RunTally {
 
     /** Distinct failure reasons kept; servers that put request ids in errors would grow it without end. */
     static final int MAX_REASONS = 100;
+
     static final String OTHER_REASON = "(other reasons)";
     static final String UNFINISHED_REASON = "cancelled: the run was interrupted and the request never reported its end";
 
@@ -30,6 +31,7 @@ final class RunTally {
     private final AtomicLong lastFinishedNs = new AtomicLong(Long.MIN_VALUE);
     /** Requests not finished yet, plus one for the scheduler until it stops sending. */
     private final AtomicLong outstanding = new AtomicLong(1);
+
     private final CompletableFuture<Void> allFinished = new CompletableFuture<>();
 
     /** A request is about to be handed to the HTTP client. */
@@ -84,13 +86,12 @@ final class RunTally {
         if (unfinished > 0) {
             reasonsNow.merge(UNFINISHED_REASON, unfinished, Long::sum);
         }
-        return new Counts(succeededNow + failedNow + unfinished, succeededNow, failedNow + unfinished, chunks.sum(),
-                reasonsNow);
+        return new Counts(
+                succeededNow + failedNow + unfinished, succeededNow, failedNow + unfinished, chunks.sum(), reasonsNow);
     }
 
     /** A snapshot of the counters; {@code started == succeeded + failed}. */
-    record Counts(long started, long succeeded, long failed, long chunkEvents, Map<String, Long> failureReasons) {
-    }
+    record Counts(long started, long succeeded, long failed, long chunkEvents, Map<String, Long> failureReasons) {}
 
     /** {@link System#nanoTime()} when the last request finished, or {@code fallbackNs} when none did. */
     long lastFinishedNs(long fallbackNs) {

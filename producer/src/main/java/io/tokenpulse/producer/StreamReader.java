@@ -27,6 +27,7 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
     private final SseParser parser = new SseParser(this);
     /** The body so far when the backend answers with one JSON document instead of SSE; else null. */
     private final ByteArrayOutputStream wholeBody;
+
     private long connectNs;
     private long sentNs = -1;
     private String parseError;
@@ -116,8 +117,8 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
         if (ended) {
             return;
         }
-        String reason = error.kind() == StreamError.Kind.LISTENER_FAILED && parseError != null
-                ? parseError : error.reason();
+        String reason =
+                error.kind() == StreamError.Kind.LISTENER_FAILED && parseError != null ? parseError : error.reason();
         if (reason.isBlank()) {
             reason = "request failed: " + error.kind();
         }

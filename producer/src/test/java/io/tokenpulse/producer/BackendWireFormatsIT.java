@@ -42,6 +42,7 @@ class BackendWireFormatsIT {
     private static final long GAP_NS = 20_000_000;
     /** Lateness allowed on a shared, loaded machine (load averages of 15 on 2 cores were seen). */
     private static final long SLACK_NS = 1_000_000_000;
+
     private static final int OUTPUT_TOKENS = 6;
 
     private static SimulatorServer server;
@@ -51,8 +52,9 @@ class BackendWireFormatsIT {
     @BeforeAll
     static void start() throws InterruptedException {
         tokenizer = TokenizerLoader.fromEnvironment().load("gpt2");
-        server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofNanos(TTFT_NS), Duration.ofNanos(GAP_NS))
-                .withTokenizer(tokenizer));
+        server =
+                SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofNanos(TTFT_NS), Duration.ofNanos(GAP_NS))
+                        .withTokenizer(tokenizer));
         client = new StreamingHttpClient(HttpClientSettings.defaults());
     }
 
@@ -73,7 +75,10 @@ class BackendWireFormatsIT {
         }
 
         List<Long> itlNs() {
-            return steps.stream().filter(s -> s.seq() > 0).map(ResponseTracker.Step::gapNs).toList();
+            return steps.stream()
+                    .filter(s -> s.seq() > 0)
+                    .map(ResponseTracker.Step::gapNs)
+                    .toList();
         }
     }
 
@@ -86,8 +91,7 @@ class BackendWireFormatsIT {
         }
 
         @Override
-        void responseStarted() {
-        }
+        void responseStarted() {}
 
         @Override
         void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {
@@ -108,11 +112,14 @@ class BackendWireFormatsIT {
 
     private static Reading sendOnce(String backendName, String endpoint, boolean ignoreEos) throws Exception {
         Backend backend = Backends.get(backendName);
-        BackendSettings settings = new BackendSettings(URI.create(server.baseUri() + endpoint),
-                SimulatorConfig.DEFAULT_MODEL, null, Map.of(),
+        BackendSettings settings = new BackendSettings(
+                URI.create(server.baseUri() + endpoint),
+                SimulatorConfig.DEFAULT_MODEL,
+                null,
+                Map.of(),
                 new BackendSettings.Sampling(null, null, null, null, null, ignoreEos));
-        HttpCall call = backend.buildRequest(settings,
-                new PromptRequest("wire-1", "one two three four", OUTPUT_TOKENS));
+        HttpCall call =
+                backend.buildRequest(settings, new PromptRequest("wire-1", "one two three four", OUTPUT_TOKENS));
         Map<String, String> headers = new LinkedHashMap<>();
         call.headers().forEach(h -> headers.put(h.name(), h.value()));
         Recording reading = new Recording(backend.newResponse());

@@ -32,8 +32,7 @@ class DispatcherTest {
         }
     }
 
-    record Sent(int index, long scheduledNs, long permitNs, long sentNs) {
-    }
+    record Sent(int index, long scheduledNs, long permitNs, long sentNs) {}
 
     private final FakeTicker ticker = new FakeTicker();
     private final List<Sent> sent = new CopyOnWriteArrayList<>();
@@ -42,10 +41,12 @@ class DispatcherTest {
     void eachRequestGoesAtItsOffsetWhileEarlierOnesAreStillStreaming() throws Exception {
         Dispatcher dispatcher = new Dispatcher(ticker, null);
 
-        long count = dispatcher.run(START_NS, Long.MAX_VALUE, plan(0, 10, 10, 35).iterator(), this::launch);
+        long count =
+                dispatcher.run(START_NS, Long.MAX_VALUE, plan(0, 10, 10, 35).iterator(), this::launch);
 
         assertThat(count).isEqualTo(4);
-        assertThat(sent).extracting(Sent::sentNs)
+        assertThat(sent)
+                .extracting(Sent::sentNs)
                 .containsExactly(START_NS, START_NS + 10 * MS, START_NS + 10 * MS, START_NS + 35 * MS);
         assertThat(sent).extracting(Sent::permitNs).containsOnly(Dispatcher.NO_LIMIT);
     }
@@ -57,8 +58,9 @@ class DispatcherTest {
 
         dispatcher.run(START_NS, Long.MAX_VALUE, plan(0, 10, 20, 30).iterator(), this::launch);
 
-        assertThat(sent).extracting(Sent::sentNs).containsExactly(START_NS + 25 * MS, START_NS + 25 * MS,
-                START_NS + 25 * MS, START_NS + 30 * MS);
+        assertThat(sent)
+                .extracting(Sent::sentNs)
+                .containsExactly(START_NS + 25 * MS, START_NS + 25 * MS, START_NS + 25 * MS, START_NS + 30 * MS);
     }
 
     @Test
@@ -97,7 +99,8 @@ class DispatcherTest {
     void nothingIsSentAtOrAfterTheEnd() throws Exception {
         Dispatcher dispatcher = new Dispatcher(ticker, null);
 
-        long count = dispatcher.run(START_NS, START_NS + 20 * MS, plan(0, 10, 20, 30).iterator(), this::launch);
+        long count =
+                dispatcher.run(START_NS, START_NS + 20 * MS, plan(0, 10, 20, 30).iterator(), this::launch);
 
         assertThat(count).isEqualTo(2);
         assertThat(sent).extracting(Sent::index).containsExactly(0, 1);
@@ -109,11 +112,14 @@ class DispatcherTest {
 
         long count = dispatcher.run(START_NS, START_NS + 20 * MS, plan(0, 10).iterator(), this::launch);
 
-        assertThat(count).as("the second waits for a permit the first never gives back").isEqualTo(1);
+        assertThat(count)
+                .as("the second waits for a permit the first never gives back")
+                .isEqualTo(1);
     }
 
     private Dispatcher.Launch launch(PlannedRequest request) {
-        return permitNs -> sent.add(new Sent(request.index(), START_NS + request.offsetNs(), permitNs, ticker.nanoTime()));
+        return permitNs ->
+                sent.add(new Sent(request.index(), START_NS + request.offsetNs(), permitNs, ticker.nanoTime()));
     }
 
     private static List<PlannedRequest> plan(long... offsetsMs) {

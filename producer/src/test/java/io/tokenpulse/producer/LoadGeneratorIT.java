@@ -90,23 +90,28 @@ class LoadGeneratorIT {
         Topics topics = topics("ok.");
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         LoadResult result;
-        try (SimulatorServer server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(5))
-                .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
-             EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+        try (SimulatorServer server =
+                        SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(5))
+                                .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
+                EventPublisher publisher =
+                        EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
             result = new LoadGenerator(publisher, tokenizer, new PrintStream(console, true, StandardCharsets.UTF_8))
                     .run(settings("run-ok", server.baseUri(), 50, 8));
         }
 
         String printed = console.toString(StandardCharsets.UTF_8);
-        assertThat(printed).containsSubsequence(
-                "Checking server health at " + "http://127.0.0.1:", "/health\n",
-                "Server is ready!\n",
-                "Starting initial single prompt test run...\n",
-                "Initial test run completed. Starting main benchmark run...\n",
-                "Traffic request rate: 100.0\n",
-                "Burstiness factor: 1.0 (Poisson process)\n",
-                "Maximum request concurrency: 8\n",
-                "100%|", "| 50/50 [");
+        assertThat(printed)
+                .containsSubsequence(
+                        "Checking server health at " + "http://127.0.0.1:",
+                        "/health\n",
+                        "Server is ready!\n",
+                        "Starting initial single prompt test run...\n",
+                        "Initial test run completed. Starting main benchmark run...\n",
+                        "Traffic request rate: 100.0\n",
+                        "Burstiness factor: 1.0 (Poisson process)\n",
+                        "Maximum request concurrency: 8\n",
+                        "100%|",
+                        "| 50/50 [");
         assertThat(result.started()).isEqualTo(50);
         assertThat(result.succeeded()).isEqualTo(50);
         assertThat(result.failed()).isZero();
@@ -129,26 +134,36 @@ class LoadGeneratorIT {
         Set<Integer> all = IntStream.range(0, 50).boxed().collect(Collectors.toCollection(TreeSet::new));
         assertThat(startedIndices).isEqualTo(all);
         assertThat(finishedByIndex.keySet()).isEqualTo(all);
-        assertThat(requestIdsSeen).as("x-request-id the server saw").containsAll(
-                all.stream().map(i -> "it-" + i).toList());
+        assertThat(requestIdsSeen)
+                .as("x-request-id the server saw")
+                .containsAll(all.stream().map(i -> "it-" + i).toList());
 
-        long expectedChunks = finishedByIndex.values().stream().mapToLong(RequestFinished::getChunkEvents).sum();
+        long expectedChunks = finishedByIndex.values().stream()
+                .mapToLong(RequestFinished::getChunkEvents)
+                .sum();
         assertThat(result.chunkEvents()).isEqualTo(expectedChunks);
         List<Chunk> chunks = readAll(topics.chunks(), expectedChunks);
         assertThat(chunks).hasSize((int) expectedChunks);
-        Map<Integer, List<Integer>> seqsByIndex = chunks.stream().collect(Collectors.groupingBy(
-                Chunk::getRequestIndex, Collectors.mapping(Chunk::getSeq, Collectors.toList())));
+        Map<Integer, List<Integer>> seqsByIndex = chunks.stream()
+                .collect(Collectors.groupingBy(
+                        Chunk::getRequestIndex, Collectors.mapping(Chunk::getSeq, Collectors.toList())));
         finishedByIndex.forEach((index, finished) -> {
             assertThat(finished.getSuccess()).isTrue();
             assertThat(finished.getChunkEvents()).isPositive();
-            assertThat(seqsByIndex.get(index)).as("chunks of request %d", index)
-                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, finished.getChunkEvents()).boxed().toList());
+            assertThat(seqsByIndex.get(index))
+                    .as("chunks of request %d", index)
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, finished.getChunkEvents())
+                            .boxed()
+                            .toList());
             assertThat(finished.getOutputTokens()).isPositive();
-            assertThat(finished.getFirstNs()).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+            assertThat(finished.getFirstNs())
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
         });
 
         List<RunEvent> runs = readAll(topics.runs(), 2);
-        assertThat(runs).extracting(e -> e.getEvent().getClass().getSimpleName()).containsExactly("RunStarted", "RunFinished");
+        assertThat(runs)
+                .extracting(e -> e.getEvent().getClass().getSimpleName())
+                .containsExactly("RunStarted", "RunFinished");
         RunStarted started = (RunStarted) runs.get(0).getEvent();
         assertThat(started.getNumPrompts()).isEqualTo(50);
         assertThat(started.getMaxConcurrency()).isEqualTo(8);
@@ -165,7 +180,8 @@ class LoadGeneratorIT {
         Topics topics = topics("fail.");
         LoadResult result;
         HttpServer server = failingEveryFifthRequest();
-        try (EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+        try (EventPublisher publisher =
+                EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
             URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
             result = new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
                     .run(settings("run-fail", base, 20, null));
@@ -176,11 +192,12 @@ class LoadGeneratorIT {
         assertThat(result.started()).isEqualTo(20);
         assertThat(result.failed()).as("indices 0, 5, 10, 15").isEqualTo(4);
         assertThat(result.succeeded()).isEqualTo(16);
-        assertThat(result.failureReasons()).containsExactly(
-                Map.entry("HTTP 500: {\"error\": {\"message\": \"out of memory\"}}", 4L));
+        assertThat(result.failureReasons())
+                .containsExactly(Map.entry("HTTP 500: {\"error\": {\"message\": \"out of memory\"}}", 4L));
         List<RequestFinished> failed = readAll(topics.requests(), 40).stream()
                 .filter(e -> e.getEvent() instanceof RequestFinished f && !f.getSuccess())
-                .map(e -> (RequestFinished) e.getEvent()).toList();
+                .map(e -> (RequestFinished) e.getEvent())
+                .toList();
         assertThat(failed).hasSize(4).allSatisfy(f -> {
             assertThat(f.getHttpStatus()).isEqualTo(500);
             assertThat(f.getError()).contains("out of memory");
@@ -197,34 +214,66 @@ class LoadGeneratorIT {
         }
         Topics topics = topics("down.");
         LoadSettings base = settings("run-down", URI.create("http://127.0.0.1:" + freePort), 5, null);
-        LoadSettings settings = new LoadSettings(base.runId(), 0, 1, base.target(), base.workload(), base.reporting(),
-                base.requestIdPrefix(), Duration.ofSeconds(1), true, false);
-        try (EventPublisher publisher = EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
-            assertThatThrownBy(() -> new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
-                    .run(settings))
+        LoadSettings settings = new LoadSettings(
+                base.runId(),
+                0,
+                1,
+                base.target(),
+                base.workload(),
+                base.reporting(),
+                base.requestIdPrefix(),
+                Duration.ofSeconds(1),
+                true,
+                false);
+        try (EventPublisher publisher =
+                EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+            assertThatThrownBy(() -> new LoadGenerator(
+                                    publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                            .run(settings))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageStartingWith("the server at http://127.0.0.1:" + freePort + "/health was not ready within 1 s");
+                    .hasMessageStartingWith(
+                            "the server at http://127.0.0.1:" + freePort + "/health was not ready within 1 s");
         }
     }
 
     private static LoadSettings settings(String runId, URI baseUrl, int numPrompts, Integer maxConcurrency) {
-        LoadSettings.Target target = new LoadSettings.Target("vllm", baseUrl, "/v1/completions",
-                SimulatorConfig.DEFAULT_MODEL, null, null, Map.of(), null);
-        DatasetOptions dataset = new DatasetOptions("random", null, PromptStyle.COMPLETION,
-                new DatasetOptions.Random(32, 6, 0.5, 0), DatasetOptions.Sonnet.DEFAULTS);
-        LoadSettings.Workload workload = new LoadSettings.Workload(dataset, tokenizer.id(), numPrompts, null,
-                ArrivalSettings.constant(100.0, 1.0, 7), maxConcurrency);
-        return new LoadSettings(runId, 0, 1, target, workload,
+        LoadSettings.Target target = new LoadSettings.Target(
+                "vllm", baseUrl, "/v1/completions", SimulatorConfig.DEFAULT_MODEL, null, null, Map.of(), null);
+        DatasetOptions dataset = new DatasetOptions(
+                "random",
+                null,
+                PromptStyle.COMPLETION,
+                new DatasetOptions.Random(32, 6, 0.5, 0),
+                DatasetOptions.Sonnet.DEFAULTS);
+        LoadSettings.Workload workload = new LoadSettings.Workload(
+                dataset, tokenizer.id(), numPrompts, null, ArrivalSettings.constant(100.0, 1.0, 7), maxConcurrency);
+        return new LoadSettings(
+                runId,
+                0,
+                1,
+                target,
+                workload,
                 new LoadSettings.Reporting("ttft,tpot,itl", "99", null, "{\"num_prompts\": " + numPrompts + "}"),
-                "it-", Duration.ofSeconds(10), false, false);
+                "it-",
+                Duration.ofSeconds(10),
+                false,
+                false);
     }
 
     private static Topics topics(String prefix) throws Exception {
-        Topics topics = Topics.create(prefix, new SchemaRegistryClient(SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topics.runs().name(), 1, (short) 1),
-                    new NewTopic(topics.requests().name(), 3, (short) 1),
-                    new NewTopic(topics.chunks().name(), 3, (short) 1))).all().get();
+        Topics topics = Topics.create(
+                prefix,
+                new SchemaRegistryClient(
+                        SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                true);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()))) {
+            admin.createTopics(List.of(
+                            new NewTopic(topics.runs().name(), 1, (short) 1),
+                            new NewTopic(topics.requests().name(), 3, (short) 1),
+                            new NewTopic(topics.chunks().name(), 3, (short) 1)))
+                    .all()
+                    .get();
         }
         return topics;
     }
@@ -233,9 +282,11 @@ class LoadGeneratorIT {
     private static <V> List<V> readAll(TopicSpec<V> topic, long expected) {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
         List<V> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
-                    .map(p -> new TopicPartition(topic.name(), p.partition())).toList();
+                    .map(p -> new TopicPartition(topic.name(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -276,7 +327,8 @@ class LoadGeneratorIT {
                     body.flush();
                 }
                 body.write(("data: {\"choices\": [], \"usage\": {\"prompt_tokens\": 32, \"completion_tokens\": 3}}\n\n"
-                        + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
+                                + "data: [DONE]\n\n")
+                        .getBytes(StandardCharsets.UTF_8));
             }
         });
         server.start();

@@ -15,21 +15,41 @@ import org.junit.jupiter.api.Test;
 class LoadSettingsTest {
 
     static LoadSettings.Target target(String backend, String endpoint) {
-        return new LoadSettings.Target(backend, URI.create("http://127.0.0.1:8000"), endpoint, "facebook/opt-125m",
-                null, "sk-secret", Map.of("x-team", "a"), null);
+        return new LoadSettings.Target(
+                backend,
+                URI.create("http://127.0.0.1:8000"),
+                endpoint,
+                "facebook/opt-125m",
+                null,
+                "sk-secret",
+                Map.of("x-team", "a"),
+                null);
     }
 
-    static LoadSettings.Workload workload(PromptStyle style, Double durationMinutes, double rate, Integer maxConcurrency) {
-        return new LoadSettings.Workload(new DatasetOptions("random", null, style, DatasetOptions.Random.DEFAULTS,
-                DatasetOptions.Sonnet.DEFAULTS), "gpt2", 10, durationMinutes, ArrivalSettings.constant(rate, 1.0, 0),
+    static LoadSettings.Workload workload(
+            PromptStyle style, Double durationMinutes, double rate, Integer maxConcurrency) {
+        return new LoadSettings.Workload(
+                new DatasetOptions(
+                        "random", null, style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS),
+                "gpt2",
+                10,
+                durationMinutes,
+                ArrivalSettings.constant(rate, 1.0, 0),
                 maxConcurrency);
     }
 
     static LoadSettings settings(int shardIndex, int shardCount) {
-        return new LoadSettings("run-1", shardIndex, shardCount, target("vllm", "/v1/completions"),
+        return new LoadSettings(
+                "run-1",
+                shardIndex,
+                shardCount,
+                target("vllm", "/v1/completions"),
                 workload(PromptStyle.COMPLETION, null, 1.0, null),
                 new LoadSettings.Reporting("ttft,tpot,itl", "99", null, "{}"),
-                LoadSettings.DEFAULT_REQUEST_ID_PREFIX, Duration.ofSeconds(5), true, false);
+                LoadSettings.DEFAULT_REQUEST_ID_PREFIX,
+                Duration.ofSeconds(5),
+                true,
+                false);
     }
 
     @Test
@@ -39,18 +59,28 @@ class LoadSettingsTest {
 
     @Test
     void aShardIndexOutsideTheShardCountNamesBothFlags() {
-        assertThatThrownBy(() -> settings(2, 2)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> settings(2, 2))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--shard-index must be in [0, 1] for --shard-count 2, got 2");
     }
 
     @Test
     void theEndpointAndHealthUrlsFollowTheBaseUrlAsVllmBuildsThem() {
-        LoadSettings.Target target = new LoadSettings.Target("openai-chat", URI.create("http://host:9000/"),
-                "/v1/chat/completions", "m", "served", null, null, null);
+        LoadSettings.Target target = new LoadSettings.Target(
+                "openai-chat",
+                URI.create("http://host:9000/"),
+                "/v1/chat/completions",
+                "m",
+                "served",
+                null,
+                null,
+                null);
 
         assertThat(target.endpointUrl()).hasToString("http://host:9000/v1/chat/completions");
         assertThat(target.healthUrl()).hasToString("http://host:9000/health");
-        assertThat(target.backendSettings().model()).as("--served-model-name goes in the payload").isEqualTo("served");
+        assertThat(target.backendSettings().model())
+                .as("--served-model-name goes in the payload")
+                .isEqualTo("served");
         assertThat(target.promptStyle()).isEqualTo(PromptStyle.CHAT);
         assertThat(target.sampling()).isEqualTo(BackendSettings.Sampling.GREEDY);
     }
@@ -62,29 +92,38 @@ class LoadSettingsTest {
 
     @Test
     void anEndpointTheBackendCannotServeIsRejectedUpFront() {
-        assertThatThrownBy(() -> target("vllm", "/v1/models"))
-                .hasMessageContaining("change --endpoint");
+        assertThatThrownBy(() -> target("vllm", "/v1/models")).hasMessageContaining("change --endpoint");
     }
 
     @Test
     void httpsIsRejectedWithTheFlagToChange() {
-        assertThatThrownBy(() -> new LoadSettings.Target("vllm", URI.create("https://api.example.com"),
-                "/v1/completions", "m", null, null, null, null)).hasMessageStartingWith("--base-url must be an http://");
+        assertThatThrownBy(() -> new LoadSettings.Target(
+                        "vllm", URI.create("https://api.example.com"), "/v1/completions", "m", null, null, null, null))
+                .hasMessageStartingWith("--base-url must be an http://");
     }
 
     @Test
     void anEndlessFloodIsRejected() {
         assertThatThrownBy(() -> workload(PromptStyle.COMPLETION, 20.0, Double.POSITIVE_INFINITY, null))
                 .hasMessageContaining("--max-concurrency");
-        assertThat(workload(PromptStyle.COMPLETION, 20.0, Double.POSITIVE_INFINITY, 8).durationNs())
+        assertThat(workload(PromptStyle.COMPLETION, 20.0, Double.POSITIVE_INFINITY, 8)
+                        .durationNs())
                 .isEqualTo(1_200_000_000_000L);
     }
 
     @Test
     void aDatasetBuiltForTheOtherPromptStyleIsRejected() {
-        assertThatThrownBy(() -> new LoadSettings("run-1", 0, 1, target("vllm", "/v1/completions"),
-                workload(PromptStyle.CHAT, null, 1.0, null), new LoadSettings.Reporting("ttft", "99", null, "{}"),
-                "p", Duration.ofSeconds(1), true, false))
+        assertThatThrownBy(() -> new LoadSettings(
+                        "run-1",
+                        0,
+                        1,
+                        target("vllm", "/v1/completions"),
+                        workload(PromptStyle.CHAT, null, 1.0, null),
+                        new LoadSettings.Reporting("ttft", "99", null, "{}"),
+                        "p",
+                        Duration.ofSeconds(1),
+                        true,
+                        false))
                 .hasMessage("backend vllm takes completion prompts but the dataset was built for chat prompts");
     }
 }

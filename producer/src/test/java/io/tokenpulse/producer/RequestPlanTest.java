@@ -26,9 +26,14 @@ class RequestPlanTest {
         Map<Integer, Long> offsetByIndex = new TreeMap<>();
         for (int k = 0; k < 3; k++) {
             for (PlannedRequest request : drain(RequestPlan.fixed(FIVE_PER_SECOND, new Shard(k, 3), samples))) {
-                assertThat(request.index() % 3).as("shard %d owns i %% 3 == %d", k, k).isEqualTo(k);
-                assertThat(request.sample().index()).as("request index stays the dataset index").isEqualTo(request.index());
-                assertThat(offsetByIndex.put(request.index(), request.offsetNs())).isNull();
+                assertThat(request.index() % 3)
+                        .as("shard %d owns i %% 3 == %d", k, k)
+                        .isEqualTo(k);
+                assertThat(request.sample().index())
+                        .as("request index stays the dataset index")
+                        .isEqualTo(request.index());
+                assertThat(offsetByIndex.put(request.index(), request.offsetNs()))
+                        .isNull();
             }
         }
 
@@ -40,11 +45,11 @@ class RequestPlanTest {
 
     @ParameterizedTest(name = "shard {0} of {1} sends {3} of {2}")
     @CsvSource({
-            "0, 1, 10, 10",
-            "0, 3, 10, 4",   // 0 3 6 9
-            "1, 3, 10, 3",   // 1 4 7
-            "2, 3, 10, 3",   // 2 5 8
-            "3, 4, 3, 0",    // more shards than requests
+        "0, 1, 10, 10",
+        "0, 3, 10, 4", // 0 3 6 9
+        "1, 3, 10, 3", // 1 4 7
+        "2, 3, 10, 3", // 2 5 8
+        "3, 4, 3, 0", // more shards than requests
     })
     void plannedSizeCountsTheOwnedIndices(int index, int count, int total, int expected) {
         RequestPlan plan = RequestPlan.fixed(FIVE_PER_SECOND, new Shard(index, count), samples(total));
@@ -56,7 +61,8 @@ class RequestPlanTest {
     @Test
     void durationModeCyclesThroughTheSampledPromptsWithRisingIndices() {
         long twoSecondsNs = 2_000_000_000L;
-        List<PlannedRequest> plan = drain(RequestPlan.forDuration(FIVE_PER_SECOND, twoSecondsNs, new Shard(0, 1), samples(3)));
+        List<PlannedRequest> plan =
+                drain(RequestPlan.forDuration(FIVE_PER_SECOND, twoSecondsNs, new Shard(0, 1), samples(3)));
 
         assertThat(plan.size()).as("about 5/s for 2 s").isBetween(4, 20);
         for (int i = 0; i < plan.size(); i++) {

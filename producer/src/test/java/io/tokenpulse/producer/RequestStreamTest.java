@@ -54,7 +54,9 @@ class RequestStreamTest {
         RequestStarted started = (RequestStarted) requests.get(0).getEvent();
         assertThat(started.getScheduledOffsetNs()).isEqualTo(10 * MS);
         assertThat(started.getSentOffsetNs()).isEqualTo(12 * MS);
-        assertThat(started.getPermitOffsetNs()).as("permit equals sent without a limit").isEqualTo(12 * MS);
+        assertThat(started.getPermitOffsetNs())
+                .as("permit equals sent without a limit")
+                .isEqualTo(12 * MS);
         assertThat(started.getConnectNs()).isEqualTo(3 * MS);
         assertThat(started.getPromptLen()).isEqualTo(100);
 
@@ -63,7 +65,9 @@ class RequestStreamTest {
         assertThat(finished.getError()).isEmpty();
         assertThat(finished.getChunkEvents()).isEqualTo(chunks.size());
         assertThat(finished.getOutputTokens()).as("usage.completion_tokens").isEqualTo(3);
-        assertThat(finished.getPromptLen()).as("usage.prompt_tokens wins over the dataset's count").isEqualTo(40);
+        assertThat(finished.getPromptLen())
+                .as("usage.prompt_tokens wins over the dataset's count")
+                .isEqualTo(40);
         assertThat(finished.getUsagePromptTokens()).isEqualTo(40);
         assertThat(finished.getFirstNs()).isEqualTo(50 * MS);
         assertThat(finished.getLastNs()).isEqualTo(70 * MS);
@@ -97,8 +101,8 @@ class RequestStreamTest {
         RequestStream stream = stream(3, 0, Dispatcher.NO_LIMIT);
         stream.onRequestSent(START_NS);
         stream.onResponseStart(500, Map.of());
-        stream.onError(new StreamError(StreamError.Kind.HTTP_STATUS, 500, "HTTP 500 from x",
-                "{\"error\": {\"message\": \"boom\"}}"));
+        stream.onError(new StreamError(
+                StreamError.Kind.HTTP_STATUS, 500, "HTTP 500 from x", "{\"error\": {\"message\": \"boom\"}}"));
 
         assertThat(requests).hasSize(2);
         RequestFinished finished = finished();
@@ -114,10 +118,13 @@ class RequestStreamTest {
     @Test
     void aRequestThatNeverConnectedStillGetsBothRecordsWithSentAtItsLaunch() {
         RequestStream stream = stream(4, 0, Dispatcher.NO_LIMIT);
-        stream.onError(new StreamError(StreamError.Kind.CONNECT_FAILED, 0, "cannot connect to 127.0.0.1:1: refused", ""));
+        stream.onError(
+                new StreamError(StreamError.Kind.CONNECT_FAILED, 0, "cannot connect to 127.0.0.1:1: refused", ""));
 
         RequestStarted started = (RequestStarted) requests.get(0).getEvent();
-        assertThat(started.getSentOffsetNs()).as("launched 9 ms after the start").isEqualTo(9 * MS);
+        assertThat(started.getSentOffsetNs())
+                .as("launched 9 ms after the start")
+                .isEqualTo(9 * MS);
         RequestFinished finished = finished();
         assertThat(finished.getHttpStatus()).isZero();
         assertThat(finished.getError()).isEqualTo("cannot connect to 127.0.0.1:1: refused");
@@ -156,12 +163,21 @@ class RequestStreamTest {
                 chunks.add(chunk);
             }
         };
-        RunContext run = new RunContext("run-1", 0, new Anchor(START_NS, EPOCH_NS), sink, tally, new WordTokenizer(),
-                Runnable::run, true, () -> ends++);
+        RunContext run = new RunContext(
+                "run-1",
+                0,
+                new Anchor(START_NS, EPOCH_NS),
+                sink,
+                tally,
+                new WordTokenizer(),
+                Runnable::run,
+                true,
+                () -> ends++);
         tally.requestStarted();
-        PlannedRequest planned = new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));
-        return new RequestStream(run, Backends.get("vllm").newResponse(), planned, "bench-" + index, permitNs,
-                START_NS + 9 * MS);
+        PlannedRequest planned =
+                new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));
+        return new RequestStream(
+                run, Backends.get("vllm").newResponse(), planned, "bench-" + index, permitNs, START_NS + 9 * MS);
     }
 
     private static String completion(String text) {

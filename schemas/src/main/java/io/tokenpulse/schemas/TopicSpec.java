@@ -12,17 +12,21 @@ import org.apache.kafka.common.serialization.Serde;
  * (e.g. {@code max.message.bytes}), which {@link TopicAdmin} applies; empty for the broker's defaults.
  */
 public record TopicSpec<V>(
-    String name, Serde<String> keySerde, Serde<V> valueSerde, Optional<String> subject, Map<String, String> config) {
-  public TopicSpec {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(keySerde, "keySerde");
-    Objects.requireNonNull(valueSerde, "valueSerde");
-    Objects.requireNonNull(subject, "subject");
-    config = Map.copyOf(config);
-  }
+        String name,
+        Serde<String> keySerde,
+        Serde<V> valueSerde,
+        Optional<String> subject,
+        Map<String, String> config) {
+    public TopicSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(keySerde, "keySerde");
+        Objects.requireNonNull(valueSerde, "valueSerde");
+        Objects.requireNonNull(subject, "subject");
+        config = Map.copyOf(config);
+    }
 
-  /** A topic on the broker's default topic config. */
-  public TopicSpec(String name, Serde<String> keySerde, Serde<V> valueSerde, Optional<String> subject) {
-    this(name, keySerde, valueSerde, subject, Map.of());
-  }
+    /** A topic on the broker's default topic config. */
+    public TopicSpec(String name, Serde<String> keySerde, Serde<V> valueSerde, Optional<String> subject) {
+        this(name, keySerde, valueSerde, subject, Map.of());
+    }
 }

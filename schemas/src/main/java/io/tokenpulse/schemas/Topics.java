@@ -40,112 +40,117 @@ import org.apache.kafka.common.serialization.Serdes;
  * with another prefix or registry.
  */
 public record Topics(
-    TopicSpec<RunEvent> runs,
-    TopicSpec<RequestEvent> requests,
-    TopicSpec<Chunk> chunks,
-    TopicSpec<RequestMetrics> requestMetrics,
-    TopicSpec<WindowMetrics> windowMetrics,
-    TopicSpec<RunSummary> runSummaries,
-    TopicSpec<byte[]> deadLetter) {
+        TopicSpec<RunEvent> runs,
+        TopicSpec<RequestEvent> requests,
+        TopicSpec<Chunk> chunks,
+        TopicSpec<RequestMetrics> requestMetrics,
+        TopicSpec<WindowMetrics> windowMetrics,
+        TopicSpec<RunSummary> runSummaries,
+        TopicSpec<byte[]> deadLetter) {
 
-  public static final String DEFAULT_PREFIX = "tokenpulse.";
-  /**
-   * The largest record the pipeline writes, 16 MiB: the producers' {@code max.request.size} and the
-   * {@code max.message.bytes} of the topics that carry generated text ({@code requests},
-   * {@code request-metrics}, and the aggregator's internal topics). Kafka's default of ~1 MiB would
-   * refuse a request whose kept text is longer, and its run would never get a summary.
-   */
-  public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
-  /**
-   * Generated text kept per request, in UTF-8 bytes (8 MiB, about 2 million tokens): longer text is
-   * cut with a marker by the load generator. Half the record bound: the rest is room for the
-   * request's other fields, above all one ITL value per streamed event.
-   */
-  public static final int MAX_GENERATED_TEXT_BYTES = MAX_RECORD_BYTES / 2;
-  /** The topic config of topics whose records carry generated text. */
-  private static final Map<String, String> TEXT_TOPIC_CONFIG =
-      Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
-  /** Kafka's own limit on topic names. */
-  private static final int MAX_TOPIC_NAME_CHARS = 249;
-  private static final int LONGEST_SUFFIX_CHARS = "request-metrics".length();
+    public static final String DEFAULT_PREFIX = "tokenpulse.";
+    /**
+     * The largest record the pipeline writes, 16 MiB: the producers' {@code max.request.size} and the
+     * {@code max.message.bytes} of the topics that carry generated text ({@code requests},
+     * {@code request-metrics}, and the aggregator's internal topics). Kafka's default of ~1 MiB would
+     * refuse a request whose kept text is longer, and its run would never get a summary.
+     */
+    public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    /**
+     * Generated text kept per request, in UTF-8 bytes (8 MiB, about 2 million tokens): longer text is
+     * cut with a marker by the load generator. Half the record bound: the rest is room for the
+     * request's other fields, above all one ITL value per streamed event.
+     */
+    public static final int MAX_GENERATED_TEXT_BYTES = MAX_RECORD_BYTES / 2;
+    /** The topic config of topics whose records carry generated text. */
+    private static final Map<String, String> TEXT_TOPIC_CONFIG =
+            Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+    /** Kafka's own limit on topic names. */
+    private static final int MAX_TOPIC_NAME_CHARS = 249;
 
-  /**
-   * The topics named {@code <prefix><suffix>}, their Avro serdes pointed at {@code registry}.
-   *
-   * @param prefix prepended to every topic name, e.g. {@code tokenpulse.}; may be empty
-   * @param autoRegister register value schemas on first use (the embedded platform) instead of
-   *     requiring them to be registered already (production)
-   * @throws IllegalArgumentException when the prefix has characters Kafka does not allow
-   */
-  public static Topics create(String prefix, SchemaRegistry registry, boolean autoRegister) {
-    checkPrefix(prefix);
-    return new Topics(
-        avro(prefix + "runs", RunEvent.class, registry, autoRegister, Map.of()),
-        avro(prefix + "requests", RequestEvent.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
-        avro(prefix + "chunks", Chunk.class, registry, autoRegister, Map.of()),
-        avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
-        avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister, Map.of()),
-        avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister, Map.of()),
-        new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
-  }
+    private static final int LONGEST_SUFFIX_CHARS = "request-metrics".length();
 
-  /**
-   * The key of a request's records on the per-request topics ({@code requests}, {@code chunks},
-   * {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
-   * partition. The one place it is built: the load generator writes it, the aggregator rebuilds it.
-   */
-  public static String requestKey(String runId, int requestIndex) {
-    return requestKeyPrefix(runId) + requestIndex;
-  }
-
-  /** What every {@link #requestKey} of the run starts with, for a reader that wants one run's requests. */
-  public static String requestKeyPrefix(String runId) {
-    return runId + "/";
-  }
-
-  /** The topics with the default prefix {@value #DEFAULT_PREFIX}. */
-  public static Topics create(SchemaRegistry registry, boolean autoRegister) {
-    return create(DEFAULT_PREFIX, registry, autoRegister);
-  }
-
-  /** Every topic, in pipeline order (for creating them, or listing them). */
-  public List<TopicSpec<?>> all() {
-    return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter);
-  }
-
-  /**
-   * Registers (when auto-registering) or looks up every value schema now, so that a missing schema
-   * or an unreachable registry stops a run before its first request rather than at its first
-   * record. Returns the schema id per subject, in topic order.
-   *
-   * @throws org.apache.kafka.common.errors.SerializationException saying which subject failed and why
-   */
-  public Map<String, Integer> resolveSchemaIds() {
-    Map<String, Integer> ids = new LinkedHashMap<>();
-    for (TopicSpec<?> topic : all()) {
-      if (topic.valueSerde().serializer() instanceof AvroSerializer<?> serializer) {
-        ids.put(serializer.subject(), serializer.schemaId());
-      }
+    /**
+     * The topics named {@code <prefix><suffix>}, their Avro serdes pointed at {@code registry}.
+     *
+     * @param prefix prepended to every topic name, e.g. {@code tokenpulse.}; may be empty
+     * @param autoRegister register value schemas on first use (the embedded platform) instead of
+     *     requiring them to be registered already (production)
+     * @throws IllegalArgumentException when the prefix has characters Kafka does not allow
+     */
+    public static Topics create(String prefix, SchemaRegistry registry, boolean autoRegister) {
+        checkPrefix(prefix);
+        return new Topics(
+                avro(prefix + "runs", RunEvent.class, registry, autoRegister, Map.of()),
+                avro(prefix + "requests", RequestEvent.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
+                avro(prefix + "chunks", Chunk.class, registry, autoRegister, Map.of()),
+                avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
+                avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister, Map.of()),
+                avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister, Map.of()),
+                new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
     }
-    return ids;
-  }
 
-  private static <T extends SpecificRecord> TopicSpec<T> avro(
-      String topic, Class<T> type, SchemaRegistry registry, boolean autoRegister, Map<String, String> config) {
-    String subject = AvroSerdes.valueSubject(topic);
-    return new TopicSpec<>(topic, Serdes.String(),
-        AvroSerdes.serde(registry, type, subject, autoRegister), Optional.of(subject), config);
-  }
+    /**
+     * The key of a request's records on the per-request topics ({@code requests}, {@code chunks},
+     * {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
+     * partition. The one place it is built: the load generator writes it, the aggregator rebuilds it.
+     */
+    public static String requestKey(String runId, int requestIndex) {
+        return requestKeyPrefix(runId) + requestIndex;
+    }
 
-  private static void checkPrefix(String prefix) {
-    if (!prefix.matches("[a-zA-Z0-9._-]*")) {
-      throw new IllegalArgumentException("topic prefix '" + prefix + "' may only contain letters,"
-          + " digits, '.', '_' and '-'");
+    /** What every {@link #requestKey} of the run starts with, for a reader that wants one run's requests. */
+    public static String requestKeyPrefix(String runId) {
+        return runId + "/";
     }
-    if (prefix.length() + LONGEST_SUFFIX_CHARS > MAX_TOPIC_NAME_CHARS) {
-      throw new IllegalArgumentException("topic prefix is " + prefix.length() + " characters long;"
-          + " Kafka topic names are limited to " + MAX_TOPIC_NAME_CHARS + ", so use at most "
-          + (MAX_TOPIC_NAME_CHARS - LONGEST_SUFFIX_CHARS));
+
+    /** The topics with the default prefix {@value #DEFAULT_PREFIX}. */
+    public static Topics create(SchemaRegistry registry, boolean autoRegister) {
+        return create(DEFAULT_PREFIX, registry, autoRegister);
     }
-  }
+
+    /** Every topic, in pipeline order (for creating them, or listing them). */
+    public List<TopicSpec<?>> all() {
+        return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter);
+    }
+
+    /**
+     * Registers (when auto-registering) or looks up every value schema now, so that a missing schema
+     * or an unreachable registry stops a run before its first request rather than at its first
+     * record. Returns the schema id per subject, in topic order.
+     *
+     * @throws org.apache.kafka.common.errors.SerializationException saying which subject failed and why
+     */
+    public Map<String, Integer> resolveSchemaIds() {
+        Map<String, Integer> ids = new LinkedHashMap<>();
+        for (TopicSpec<?> topic : all()) {
+            if (topic.valueSerde().serializer() instanceof AvroSerializer<?> serializer) {
+                ids.put(serializer.subject(), serializer.schemaId());
+            }
+        }
+        return ids;
+    }
+
+    private static <T extends SpecificRecord> TopicSpec<T> avro(
+            String topic, Class<T> type, SchemaRegistry registry, boolean autoRegister, Map<String, String> config) {
+        String subject = AvroSerdes.valueSubject(topic);
+        return new TopicSpec<>(
+                topic,
+                Serdes.String(),
+                AvroSerdes.serde(registry, type, subject, autoRegister),
+                Optional.of(subject),
+                config);
+    }
+
+    private static void checkPrefix(String prefix) {
+        if (!prefix.matches("[a-zA-Z0-9._-]*")) {
+            throw new IllegalArgumentException(
+                    "topic prefix '" + prefix + "' may only contain letters," + " digits, '.', '_' and '-'");
+        }
+        if (prefix.length() + LONGEST_SUFFIX_CHARS > MAX_TOPIC_NAME_CHARS) {
+            throw new IllegalArgumentException("topic prefix is " + prefix.length() + " characters long;"
+                    + " Kafka topic names are limited to " + MAX_TOPIC_NAME_CHARS + ", so use at most "
+                    + (MAX_TOPIC_NAME_CHARS - LONGEST_SUFFIX_CHARS));
+        }
+    }
 }

@@ -18,7 +18,13 @@ final class Counters {
     }
 
     ServerStats snapshot() {
-        return new ServerStats(connectionsOpened.sum(), requestsReceived.sum(), requestsCompleted.sum(),
-                pipelinedRequests.sum(), maxInFlightPerConnection.get(), profileStarts.sum(), profileStops.sum());
+        return new ServerStats(
+                connectionsOpened.sum(),
+                requestsReceived.sum(),
+                requestsCompleted.sum(),
+                pipelinedRequests.sum(),
+                maxInFlightPerConnection.get(),
+                profileStarts.sum(),
+                profileStops.sum());
     }
 }

@@ -11,7 +11,7 @@ package io.tokenpulse.simulator;
 @FunctionalInterface
 public interface SendListener {
 
-    SendListener NONE = (requestId, seq, dueNs, sentNs) -> { };
+    SendListener NONE = (requestId, seq, dueNs, sentNs) -> {};
 
     /**
      * @param seq    position of the SSE event in the response, 0 for the first (chat's role event,

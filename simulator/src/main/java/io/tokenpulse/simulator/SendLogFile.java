@@ -102,8 +102,15 @@ public final class SendLogFile implements SendListener, AutoCloseable {
         do {
             queued.decrementAndGet();
             line.setLength(0);
-            line.append(csvField(sent.requestId())).append(',').append(sent.seq()).append(',').append(sent.dueNs()).append(',')
-                    .append(sent.sentNs()).append(',').append(sent.sentNs() + unixMinusNanoNs);
+            line.append(csvField(sent.requestId()))
+                    .append(',')
+                    .append(sent.seq())
+                    .append(',')
+                    .append(sent.dueNs())
+                    .append(',')
+                    .append(sent.sentNs())
+                    .append(',')
+                    .append(sent.sentNs() + unixMinusNanoNs);
             out.write(line.toString());
             out.newLine();
             sent = queue.poll();

@@ -13,6 +13,11 @@ package io.tokenpulse.simulator;
  * @param profileStarts             POST /start_profile calls answered
  * @param profileStops              POST /stop_profile calls answered
  */
-public record ServerStats(long connectionsOpened, long requestsReceived, long requestsCompleted,
-                          long pipelinedRequests, int maxInFlightPerConnection, long profileStarts, long profileStops) {
-}
+public record ServerStats(
+        long connectionsOpened,
+        long requestsReceived,
+        long requestsCompleted,
+        long pipelinedRequests,
+        int maxInFlightPerConnection,
+        long profileStarts,
+        long profileStops) {}

@@ -8,7 +8,6 @@ import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.simulator.engine.PromptCounter;
 import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -31,10 +30,18 @@ import java.util.Objects;
  * @param outputLengths    output length of requests without ignore_eos
  * @param faults           faults injected at random, beside those asked for by header
  */
-public record SimulatorConfig(String host, int port, List<String> servedModelNames, LatencyModel latencyModel,
-                              int defaultMaxTokens, int ioThreads, SendListener sendListener,
-                              PromptCounter promptCounter, int maxModelLen, OutputLengths outputLengths,
-                              FaultPlan faults) {
+public record SimulatorConfig(
+        String host,
+        int port,
+        List<String> servedModelNames,
+        LatencyModel latencyModel,
+        int defaultMaxTokens,
+        int ioThreads,
+        SendListener sendListener,
+        PromptCounter promptCounter,
+        int maxModelLen,
+        OutputLengths outputLengths,
+        FaultPlan faults) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -52,7 +59,8 @@ public record SimulatorConfig(String host, int port, List<String> servedModelNam
         Objects.requireNonNull(faults, "faults");
         servedModelNames = List.copyOf(servedModelNames);
         if (servedModelNames.isEmpty() || servedModelNames.stream().anyMatch(String::isBlank)) {
-            throw new IllegalArgumentException("give at least one served model name, none blank; got " + servedModelNames);
+            throw new IllegalArgumentException(
+                    "give at least one served model name, none blank; got " + servedModelNames);
         }
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
@@ -73,9 +81,18 @@ public record SimulatorConfig(String host, int port, List<String> servedModelNam
      * stream runs to max_tokens, any model name accepted.
      */
     public static SimulatorConfig deterministic(Duration ttft, Duration gap) {
-        return new SimulatorConfig(DEFAULT_HOST, 0, List.of(DEFAULT_MODEL, ANY_MODEL), DeterministicModel.of(ttft, gap), 16,
-                Runtime.getRuntime().availableProcessors(), SendListener.NONE, PromptCounter.WHITESPACE,
-                DEFAULT_MAX_MODEL_LEN, OutputLengths.UNTIL_MAX_TOKENS, FaultPlan.NONE);
+        return new SimulatorConfig(
+                DEFAULT_HOST,
+                0,
+                List.of(DEFAULT_MODEL, ANY_MODEL),
+                DeterministicModel.of(ttft, gap),
+                16,
+                Runtime.getRuntime().availableProcessors(),
+                SendListener.NONE,
+                PromptCounter.WHITESPACE,
+                DEFAULT_MAX_MODEL_LEN,
+                OutputLengths.UNTIL_MAX_TOKENS,
+                FaultPlan.NONE);
     }
 
     /**
@@ -89,9 +106,18 @@ public record SimulatorConfig(String host, int port, List<String> servedModelNam
 
     /** A continuous-batching server with the given engine on a free port of 127.0.0.1. */
     public static SimulatorConfig batching(String servedModelName, EngineProfile profile) {
-        return new SimulatorConfig(DEFAULT_HOST, 0, List.of(servedModelName), new BatchingModel(profile), 16,
-                Runtime.getRuntime().availableProcessors(), SendListener.NONE, PromptCounter.WHITESPACE,
-                profile.maxModelLen(), OutputLengths.DEFAULT, FaultPlan.NONE);
+        return new SimulatorConfig(
+                DEFAULT_HOST,
+                0,
+                List.of(servedModelName),
+                new BatchingModel(profile),
+                16,
+                Runtime.getRuntime().availableProcessors(),
+                SendListener.NONE,
+                PromptCounter.WHITESPACE,
+                profile.maxModelLen(),
+                OutputLengths.DEFAULT,
+                FaultPlan.NONE);
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -105,48 +131,138 @@ public record SimulatorConfig(String host, int port, List<String> servedModelNam
     }
 
     public SimulatorConfig withHost(String newHost) {
-        return new SimulatorConfig(newHost, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                newHost,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withPort(int newPort) {
-        return new SimulatorConfig(host, newPort, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                newPort,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
-        return new SimulatorConfig(host, port, names, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                names,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, threads,
-                sendListener, promptCounter, maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                threads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                listener, promptCounter, maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                listener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
     public SimulatorConfig withTokenizer(Tokenizer tokenizer) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, PromptCounter.of(tokenizer), maxModelLen, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                PromptCounter.of(tokenizer),
+                maxModelLen,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, tokens, outputLengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                tokens,
+                outputLengths,
+                faults);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, maxModelLen, lengths, faults);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                lengths,
+                faults);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
-        return new SimulatorConfig(host, port, servedModelNames, latencyModel, defaultMaxTokens, ioThreads,
-                sendListener, promptCounter, maxModelLen, outputLengths, plan);
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                plan);
     }
 }

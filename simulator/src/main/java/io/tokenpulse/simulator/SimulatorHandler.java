@@ -26,12 +26,11 @@ import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Routes the requests of one connection. HTTP/1.1 answers in request order, so a request that
@@ -56,7 +55,8 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private StreamingResponse current;
 
     /** @param outputLengths and {@code faults} are the server's, shared by all its connections */
-    SimulatorHandler(SimulatorConfig config, Counters counters, OutputLengths.Sampler outputLengths, FaultPlan.Drawer faults) {
+    SimulatorHandler(
+            SimulatorConfig config, Counters counters, OutputLengths.Sampler outputLengths, FaultPlan.Drawer faults) {
         this.config = config;
         this.counters = counters;
         this.outputLengths = outputLengths;
@@ -102,24 +102,45 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
         long receivedNs = System.nanoTime();
         if (!request.decoderResult().isSuccess()) {
-            sendError(ctx, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause(), null)
+            sendError(
+                            ctx,
+                            HttpResponseStatus.BAD_REQUEST,
+                            "malformed HTTP request: " + request.decoderResult().cause(),
+                            null)
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
         String path = pathOf(request.uri());
         HttpMethod method = request.method();
         switch (path) {
-            case "/health" -> requireThen(ctx, request, HttpMethod.GET, () -> sendFull(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, null));
+            case "/health" ->
+                requireThen(
+                        ctx,
+                        request,
+                        HttpMethod.GET,
+                        () -> sendFull(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, null));
             case "/v1/models" -> requireThen(ctx, request, HttpMethod.GET, () -> sendModels(ctx));
-            case "/v1/completions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.COMPLETIONS, receivedNs));
-            case "/v1/chat/completions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.CHAT, receivedNs));
-            case "/v1/audio/transcriptions" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRANSCRIPTION, receivedNs));
-            case "/generate_stream" -> requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TGI, receivedNs));
-            case "/start_profile" -> requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStarts));
-            case "/stop_profile" -> requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStops));
+            case "/v1/completions" ->
+                requireThen(
+                        ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.COMPLETIONS, receivedNs));
+            case "/v1/chat/completions" ->
+                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.CHAT, receivedNs));
+            case "/v1/audio/transcriptions" ->
+                requireThen(
+                        ctx,
+                        request,
+                        HttpMethod.POST,
+                        () -> generate(ctx, request, Endpoint.TRANSCRIPTION, receivedNs));
+            case "/generate_stream" ->
+                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TGI, receivedNs));
+            case "/start_profile" ->
+                requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStarts));
+            case "/stop_profile" ->
+                requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStops));
             default -> {
                 if (tritonModel(path) != null) {
-                    requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRITON, receivedNs));
+                    requireThen(
+                            ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRITON, receivedNs));
                 } else {
                     sendError(ctx, HttpResponseStatus.NOT_FOUND, method + " " + path + " is not served here", null);
                 }
@@ -152,10 +173,18 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private GenerationRequest parse(FullHttpRequest http, Endpoint endpoint) throws BadRequestException {
         return switch (endpoint) {
             case TRANSCRIPTION -> TranscriptionForm.parse(http, config.defaultMaxTokens(), config.promptCounter());
-            case TRITON -> GenerationRequest.parseTriton(ByteBufUtil.getBytes(http.content()),
-                    tritonModel(pathOf(http.uri())), config.defaultMaxTokens(), config.promptCounter());
-            default -> GenerationRequest.parse(endpoint, ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens(),
-                    config.promptCounter());
+            case TRITON ->
+                GenerationRequest.parseTriton(
+                        ByteBufUtil.getBytes(http.content()),
+                        tritonModel(pathOf(http.uri())),
+                        config.defaultMaxTokens(),
+                        config.promptCounter());
+            default ->
+                GenerationRequest.parse(
+                        endpoint,
+                        ByteBufUtil.getBytes(http.content()),
+                        config.defaultMaxTokens(),
+                        config.promptCounter());
         };
     }
 
@@ -163,7 +192,11 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         if (request.method().equals(method)) {
             action.run();
         } else {
-            sendError(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "use " + method + " for " + pathOf(request.uri()), null);
+            sendError(
+                    ctx,
+                    HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "use " + method + " for " + pathOf(request.uri()),
+                    null);
         }
     }
 
@@ -182,11 +215,19 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         } catch (IllegalStateException e) {
             // the tokenizer's chat template failed on these messages
-            sendError(ctx, HttpResponseStatus.BAD_REQUEST, "cannot apply the chat template: " + e.getMessage(), requestId);
+            sendError(
+                    ctx,
+                    HttpResponseStatus.BAD_REQUEST,
+                    "cannot apply the chat template: " + e.getMessage(),
+                    requestId);
             return;
         }
         if (request.model() != null && !serves(endpoint, request.model())) {
-            sendError(ctx, HttpResponseStatus.NOT_FOUND, "The model `" + request.model() + "` does not exist.", requestId);
+            sendError(
+                    ctx,
+                    HttpResponseStatus.NOT_FOUND,
+                    "The model `" + request.model() + "` does not exist.",
+                    requestId);
             return;
         }
         String tooLong = contextLengthError(request);
@@ -195,18 +236,36 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (fault.failsBeforeStreaming()) {
-            sendError(ctx, HttpResponseStatus.valueOf(fault.status()), "simulated failure", requestId,
+            sendError(
+                    ctx,
+                    HttpResponseStatus.valueOf(fault.status()),
+                    "simulated failure",
+                    requestId,
                     fault.retryAfterSeconds());
             return;
         }
-        int maxTokens = request.maxTokensGiven() ? request.maxTokens()
+        int maxTokens = request.maxTokensGiven()
+                ? request.maxTokens()
                 : Math.min(request.maxTokens(), config.maxModelLen() - request.promptTokens());
-        int outputTokens = request.ignoreEos() ? maxTokens
+        int outputTokens = request.ignoreEos()
+                ? maxTokens
                 : Math.max(Math.min(request.minTokens(), maxTokens), outputLengths.next(maxTokens));
-        ChunkFormat format = ChunkFormat.of(request, requestId, config.modelName(), System.currentTimeMillis() / 1000,
+        ChunkFormat format = ChunkFormat.of(
+                request,
+                requestId,
+                config.modelName(),
+                System.currentTimeMillis() / 1000,
                 config.promptCounter().outputWord());
-        current = new StreamingResponse(ctx, request, outputTokens, requestId, receivedNs, format, config.sendListener(),
-                fault, () -> responseEnded(ctx));
+        current = new StreamingResponse(
+                ctx,
+                request,
+                outputTokens,
+                requestId,
+                receivedNs,
+                format,
+                config.sendListener(),
+                fault,
+                () -> responseEnded(ctx));
         current.start(config.latencyModel());
     }
 
@@ -262,14 +321,21 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         sendFull(ctx, HttpResponseStatus.OK, Unpooled.wrappedBuffer(bytes), "application/json", null);
     }
 
-    private ChannelFuture sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String message, String requestId) {
+    private ChannelFuture sendError(
+            ChannelHandlerContext ctx, HttpResponseStatus status, String message, String requestId) {
         return sendError(ctx, status, message, requestId, 1);
     }
 
-    private ChannelFuture sendError(ChannelHandlerContext ctx, HttpResponseStatus status, String message, String requestId,
-                                    int retryAfterSeconds) {
+    private ChannelFuture sendError(
+            ChannelHandlerContext ctx,
+            HttpResponseStatus status,
+            String message,
+            String requestId,
+            int retryAfterSeconds) {
         ByteBuf body = ctx.alloc().buffer(256);
-        String type = status.code() == 400 ? "BadRequestError" : status.code() == 404 ? "NotFoundError" : status.reasonPhrase().replace(" ", "") + "Error";
+        String type = status.code() == 400
+                ? "BadRequestError"
+                : status.code() == 404 ? "NotFoundError" : status.reasonPhrase().replace(" ", "") + "Error";
         ChunkFormat.errorBody(body, message, type, status.code());
         FullHttpResponse response = response(status, body, "application/json", requestId);
         if (status.code() == 429) {
@@ -279,13 +345,14 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         return ctx.writeAndFlush(response);
     }
 
-    private ChannelFuture sendFull(ChannelHandlerContext ctx, HttpResponseStatus status, ByteBuf body,
-                                   String contentType, String requestId) {
+    private ChannelFuture sendFull(
+            ChannelHandlerContext ctx, HttpResponseStatus status, ByteBuf body, String contentType, String requestId) {
         counters.requestsCompleted.increment();
         return ctx.writeAndFlush(response(status, body, contentType, requestId));
     }
 
-    private static FullHttpResponse response(HttpResponseStatus status, ByteBuf body, String contentType, String requestId) {
+    private static FullHttpResponse response(
+            HttpResponseStatus status, ByteBuf body, String contentType, String requestId) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         if (contentType != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);

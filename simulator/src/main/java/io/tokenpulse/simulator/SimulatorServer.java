@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.tokenpulse.simulator.engine.LatencyModel;
 import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.simulator.faults.FaultPlan;
-
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +42,12 @@ public final class SimulatorServer implements AutoCloseable {
     private final Counters counters;
     private final LatencyModel latencyModel;
 
-    private SimulatorServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Counters counters,
-                            LatencyModel latencyModel) {
+    private SimulatorServer(
+            EventLoopGroup boss,
+            EventLoopGroup workers,
+            Channel serverChannel,
+            Counters counters,
+            LatencyModel latencyModel) {
         this.latencyModel = latencyModel;
         this.boss = boss;
         this.workers = workers;
@@ -68,14 +71,17 @@ public final class SimulatorServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(
-                                    new HttpServerCodec(),
-                                    new HttpServerKeepAliveHandler(),
-                                    new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                    new SimulatorHandler(config, counters, outputLengths, faults));
+                            ch.pipeline()
+                                    .addLast(
+                                            new HttpServerCodec(),
+                                            new HttpServerKeepAliveHandler(),
+                                            new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                                            new SimulatorHandler(config, counters, outputLengths, faults));
                         }
                     })
-                    .bind(config.host(), config.port()).sync().channel();
+                    .bind(config.host(), config.port())
+                    .sync()
+                    .channel();
             return new SimulatorServer(boss, workers, channel, counters, config.latencyModel());
         } catch (RuntimeException | InterruptedException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

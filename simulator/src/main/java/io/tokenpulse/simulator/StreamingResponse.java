@@ -18,7 +18,6 @@ import io.tokenpulse.simulator.faults.Fault;
 import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
-
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +45,7 @@ final class StreamingResponse implements Generation {
     private final StringBuilder wholeText = new StringBuilder();
     /** Writes held back by a stall fault, in order; sent together when it ends. */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+
     private long stallUntilNs;
     private boolean stalled;
     private int emittedTokens;
@@ -56,8 +56,16 @@ final class StreamingResponse implements Generation {
     private boolean cancelled;
 
     /** @param outputTokens tokens this response carries: max_tokens, or fewer when a simulated EOS comes first */
-    StreamingResponse(ChannelHandlerContext ctx, GenerationRequest request, int outputTokens, String requestId,
-                      long receivedNs, ChunkFormat format, SendListener sendListener, Fault fault, Runnable onEnd) {
+    StreamingResponse(
+            ChannelHandlerContext ctx,
+            GenerationRequest request,
+            int outputTokens,
+            String requestId,
+            long receivedNs,
+            ChunkFormat format,
+            SendListener sendListener,
+            Fault fault,
+            Runnable onEnd) {
         this.ctx = ctx;
         this.request = request;
         this.outputTokens = outputTokens;
@@ -238,7 +246,8 @@ final class StreamingResponse implements Generation {
         if (fault.splitUtf8()) {
             int lead = out.indexOf(out.readerIndex(), out.writerIndex(), (byte) 0xE2);
             if (lead >= 0) {
-                ctx.writeAndFlush(new DefaultHttpContent(out.readRetainedSlice(lead + 1 - out.readerIndex())), ctx.voidPromise());
+                ctx.writeAndFlush(
+                        new DefaultHttpContent(out.readRetainedSlice(lead + 1 - out.readerIndex())), ctx.voidPromise());
             }
         }
         ctx.writeAndFlush(last ? new DefaultLastHttpContent(out) : new DefaultHttpContent(out), ctx.voidPromise());
@@ -247,7 +256,8 @@ final class StreamingResponse implements Generation {
     private void sendWhole() {
         ByteBuf body = ctx.alloc().buffer(wholeText.length() + 256);
         format.wholeResponse(body, wholeText.toString(), finishReason, request.promptTokens(), emittedTokens);
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
+        DefaultFullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
         response.headers().set(SimulatorHandler.REQUEST_ID, requestId);
         HttpUtil.setContentLength(response, body.readableBytes());

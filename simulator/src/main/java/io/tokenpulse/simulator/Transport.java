@@ -16,12 +16,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  */
 final class Transport {
 
-    private Transport() {
-    }
+    private Transport() {}
 
     static EventLoopGroup eventLoops(int threads, String name) {
         DefaultThreadFactory factory = new DefaultThreadFactory(name, true);
-        return Epoll.isAvailable() ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+        return Epoll.isAvailable()
+                ? new EpollEventLoopGroup(threads, factory)
+                : new NioEventLoopGroup(threads, factory);
     }
 
     static Class<? extends ServerSocketChannel> serverChannel() {

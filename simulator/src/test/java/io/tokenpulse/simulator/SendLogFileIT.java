@@ -2,7 +2,6 @@ package io.tokenpulse.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,14 +22,18 @@ class SendLogFileIT {
         Path file = dir.resolve("sends.csv");
         long before = System.currentTimeMillis();
         try (SendLogFile log = SendLogFile.open(file);
-             SimulatorServer server = SimulatorServer.start(
-                     SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20)).withSendListener(log))) {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            server.baseUri().resolve("/v1/completions"))
-                    .header("content-type", "application/json").header("x-request-id", "bench-0,a")
-                    .POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"model\":\"m\",\"prompt\":\"hi\",\"max_tokens\":5,\"stream\":true}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+                SimulatorServer server = SimulatorServer.start(
+                        SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))
+                                .withSendListener(log))) {
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(server.baseUri().resolve("/v1/completions"))
+                                    .header("content-type", "application/json")
+                                    .header("x-request-id", "bench-0,a")
+                                    .POST(HttpRequest.BodyPublishers.ofString(
+                                            "{\"model\":\"m\",\"prompt\":\"hi\",\"max_tokens\":5,\"stream\":true}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(200);
         }
 
@@ -38,16 +41,25 @@ class SendLogFileIT {
         assertThat(lines.get(0)).isEqualTo(SendLogFile.HEADER);
         // five token events, then [DONE] in the same write as the last
         assertThat(lines).hasSize(1 + 6);
-        long[][] rows = lines.stream().skip(1).map(line -> {
-            assertThat(line).startsWith("\"bench-0,a\",");
-            String[] cells = line.substring("\"bench-0,a\",".length()).split(",");
-            return new long[] {Long.parseLong(cells[0]), Long.parseLong(cells[1]), Long.parseLong(cells[2]),
-                    Long.parseLong(cells[3])};
-        }).toArray(long[][]::new);
+        long[][] rows = lines.stream()
+                .skip(1)
+                .map(line -> {
+                    assertThat(line).startsWith("\"bench-0,a\",");
+                    String[] cells = line.substring("\"bench-0,a\",".length()).split(",");
+                    return new long[] {
+                        Long.parseLong(cells[0]),
+                        Long.parseLong(cells[1]),
+                        Long.parseLong(cells[2]),
+                        Long.parseLong(cells[3])
+                    };
+                })
+                .toArray(long[][]::new);
         for (int i = 0; i < rows.length; i++) {
             assertThat(rows[i][0]).as("event number").isEqualTo(i);
             assertThat(rows[i][2] - rows[i][1]).as("lateness of event %d", i).isBetween(0L, 50_000_000L);
-            assertThat(rows[i][3] / 1_000_000).as("wall clock of event %d", i).isBetween(before, System.currentTimeMillis());
+            assertThat(rows[i][3] / 1_000_000)
+                    .as("wall clock of event %d", i)
+                    .isBetween(before, System.currentTimeMillis());
         }
         // the deterministic model's due times are exactly one gap apart
         for (int i = 1; i < 5; i++) {

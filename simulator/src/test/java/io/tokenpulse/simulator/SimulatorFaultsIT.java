@@ -1,5 +1,8 @@
 package io.tokenpulse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.simulator.engine.OutputLengths;
@@ -7,9 +10,6 @@ import io.tokenpulse.simulator.faults.Fault;
 import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,15 +18,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class SimulatorFaultsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final String STREAM_6 = "{\"prompt\":\"a b c\",\"max_tokens\":6,\"ignore_eos\":true,\"stream\":true}";
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String STREAM_6 =
+            "{\"prompt\":\"a b c\",\"max_tokens\":6,\"ignore_eos\":true,\"stream\":true}";
     private SimulatorServer server;
 
     @AfterEach
@@ -45,8 +46,8 @@ class SimulatorFaultsIT {
     }
 
     private HttpResponse<String> post(String path, String body, String fault) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.baseUri().resolve(path))
-                .POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.baseUri().resolve(path)).POST(HttpRequest.BodyPublishers.ofString(body));
         if (fault != null) {
             request.header(Fault.HEADER, fault);
         }
@@ -111,10 +112,12 @@ class SimulatorFaultsIT {
 
         assertThat(tooLong.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(tooLong.body()).at("/error/message").asText())
-                .startsWith("This model's maximum context length is 10 tokens. However, your request has 12 input tokens.");
+                .startsWith(
+                        "This model's maximum context length is 10 tokens. However, your request has 12 input tokens.");
         assertThat(tooMuchOutput.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(tooMuchOutput.body()).at("/error/message").asText())
-                .contains("maximum context length is 10 tokens").contains("(8 > 10 - 3)");
+                .contains("maximum context length is 10 tokens")
+                .contains("(8 > 10 - 3)");
     }
 
     @Test
@@ -123,9 +126,11 @@ class SimulatorFaultsIT {
         start(fast().withTokenizer(gpt2));
         String prompt = "Shall I compare thee to a summer's day?";
 
-        HttpResponse<String> response = post("/v1/completions", "{\"prompt\":\"" + prompt + "\",\"max_tokens\":1}", null);
+        HttpResponse<String> response =
+                post("/v1/completions", "{\"prompt\":\"" + prompt + "\",\"max_tokens\":1}", null);
 
-        assertThat(JSON.readTree(response.body()).at("/usage/prompt_tokens").asInt()).isEqualTo(gpt2.countTokens(prompt))
+        assertThat(JSON.readTree(response.body()).at("/usage/prompt_tokens").asInt())
+                .isEqualTo(gpt2.countTokens(prompt))
                 .isNotEqualTo(8);
     }
 
@@ -134,13 +139,16 @@ class SimulatorFaultsIT {
         start(fast().withOutputLengths(new OutputLengths(4, 1)));
         List<Integer> lengths = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            JsonNode body = JSON.readTree(post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":50}", null).body());
+            JsonNode body = JSON.readTree(post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":50}", null)
+                    .body());
             lengths.add(body.at("/usage/completion_tokens").asInt());
             if (body.at("/usage/completion_tokens").asInt() < 50) {
                 assertThat(body.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
             }
         }
-        JsonNode ignored = JSON.readTree(post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":50,\"ignore_eos\":true}", null).body());
+        JsonNode ignored =
+                JSON.readTree(post("/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":50,\"ignore_eos\":true}", null)
+                        .body());
 
         assertThat(lengths).allSatisfy(n -> assertThat(n).isBetween(1, 50));
         assertThat(lengths.stream().distinct().count()).isGreaterThan(2);
@@ -152,7 +160,8 @@ class SimulatorFaultsIT {
     void resetFaultBreaksTheStreamMidway() throws Exception {
         start(fast());
 
-        assertThatThrownBy(() -> post("/v1/completions", STREAM_6, "reset-after=2")).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> post("/v1/completions", STREAM_6, "reset-after=2"))
+                .isInstanceOf(IOException.class);
     }
 
     @Test
@@ -160,10 +169,12 @@ class SimulatorFaultsIT {
         start(fast());
         HttpRequest request = HttpRequest.newBuilder(server.baseUri().resolve("/v1/completions"))
                 .header(Fault.HEADER, "stall-ms=300,stall-after=1")
-                .POST(HttpRequest.BodyPublishers.ofString(STREAM_6)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(STREAM_6))
+                .build();
         List<Long> arrivalsNs = new ArrayList<>();
 
-        CLIENT.send(request, HttpResponse.BodyHandlers.ofLines()).body()
+        CLIENT.send(request, HttpResponse.BodyHandlers.ofLines())
+                .body()
                 .filter(line -> line.startsWith("data: "))
                 .forEach(line -> arrivalsNs.add(System.nanoTime()));
 
@@ -175,7 +186,8 @@ class SimulatorFaultsIT {
     void malformedFaultBreaksTheNamedEventsJson() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/completions", STREAM_6, "malformed-at=2").body());
+        List<String> events =
+                events(post("/v1/completions", STREAM_6, "malformed-at=2").body());
 
         assertThat(JSON.readTree(events.get(0)).at("/choices/0/text").asText()).isEqualTo("tok0 ");
         assertThatThrownBy(() -> JSON.readTree(events.get(1))).isInstanceOf(IOException.class);
@@ -186,7 +198,8 @@ class SimulatorFaultsIT {
     void oversizedFaultSendsAnEventBeyondTenMebibytes() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/completions", STREAM_6, "oversized").body());
+        List<String> events =
+                events(post("/v1/completions", STREAM_6, "oversized").body());
 
         assertThat(events.get(0).length()).isGreaterThan(10 * 1024 * 1024);
         assertThat(JSON.readTree(events.get(1)).at("/choices/0/text").asText()).isEqualTo("tok1 ");
@@ -196,18 +209,21 @@ class SimulatorFaultsIT {
     void severalTokensPerEvent() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/completions", STREAM_6, "tokens-per-event=3").body());
+        List<String> events =
+                events(post("/v1/completions", STREAM_6, "tokens-per-event=3").body());
 
         assertThat(events).hasSize(3);
         assertThat(JSON.readTree(events.get(0)).at("/choices/0/text").asText()).isEqualTo("tok0 tok1 tok2 ");
-        assertThat(JSON.readTree(events.get(1)).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(JSON.readTree(events.get(1)).at("/choices/0/finish_reason").asText())
+                .isEqualTo("length");
     }
 
     @Test
     void splitUtf8StillDecodesToWholeCharacters() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/completions", STREAM_6, "split-utf8").body());
+        List<String> events =
+                events(post("/v1/completions", STREAM_6, "split-utf8").body());
 
         assertThat(JSON.readTree(events.get(0)).at("/choices/0/text").asText()).isEqualTo("tok0\u20ac ");
     }
@@ -216,7 +232,8 @@ class SimulatorFaultsIT {
     void noDoneLeavesOutTheFinalMarker() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/completions", STREAM_6, "no-done").body());
+        List<String> events =
+                events(post("/v1/completions", STREAM_6, "no-done").body());
 
         assertThat(events).hasSize(6).doesNotContain("[DONE]");
     }
@@ -225,8 +242,11 @@ class SimulatorFaultsIT {
     void roleOnlyFirstChatChunkHasNoContent() throws Exception {
         start(fast());
 
-        List<String> events = events(post("/v1/chat/completions",
-                "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2,\"stream\":true}", "role-only-first").body());
+        List<String> events = events(post(
+                        "/v1/chat/completions",
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2,\"stream\":true}",
+                        "role-only-first")
+                .body());
 
         JsonNode first = JSON.readTree(events.get(0));
         assertThat(first.at("/choices/0/delta/role").asText()).isEqualTo("assistant");
@@ -238,8 +258,11 @@ class SimulatorFaultsIT {
         start(SimulatorConfig.defaultProfile("m", 100));
         long startNs = System.nanoTime();
 
-        HttpResponse<String> response = post("/v1/completions",
-                "{\"model\":\"m\",\"prompt\":\"" + "w ".repeat(80) + "\",\"max_tokens\":10,\"ignore_eos\":true,\"stream\":true}", null);
+        HttpResponse<String> response = post(
+                "/v1/completions",
+                "{\"model\":\"m\",\"prompt\":\"" + "w ".repeat(80)
+                        + "\",\"max_tokens\":10,\"ignore_eos\":true,\"stream\":true}",
+                null);
         double elapsedMs = (System.nanoTime() - startNs) / 1e6;
 
         assertThat(events(response.body())).hasSize(11);

@@ -1,11 +1,9 @@
 package io.tokenpulse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,15 +13,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 class SimulatorServerIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ConcurrentLinkedQueue<long[]> SENDS = new ConcurrentLinkedQueue<>();
     private static SimulatorServer server;
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     static void start() throws InterruptedException {
@@ -38,9 +38,11 @@ class SimulatorServerIT {
 
     @Test
     void completionsStreamVllmChunksThenUsageThenDone() throws Exception {
-        HttpResponse<String> response = post("/v1/completions",
+        HttpResponse<String> response = post(
+                "/v1/completions",
                 "{\"model\":\"m\",\"prompt\":\"one two three\",\"max_tokens\":3,\"stream\":true,"
-                        + "\"stream_options\":{\"include_usage\":true}}", "req-7");
+                        + "\"stream_options\":{\"include_usage\":true}}",
+                "req-7");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).hasValue("text/event-stream; charset=utf-8");
@@ -52,7 +54,8 @@ class SimulatorServerIT {
         assertThat(first.get("object").asText()).isEqualTo("text_completion");
         assertThat(first.at("/choices/0/text").asText()).isEqualTo("tok0 ");
         assertThat(first.at("/choices/0/finish_reason").isNull()).isTrue();
-        assertThat(JSON.readTree(events.get(2)).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(JSON.readTree(events.get(2)).at("/choices/0/finish_reason").asText())
+                .isEqualTo("length");
         JsonNode usage = JSON.readTree(events.get(3));
         assertThat(usage.get("choices")).isEmpty();
         assertThat(usage.at("/usage/prompt_tokens").asInt()).isEqualTo(3);
@@ -62,23 +65,29 @@ class SimulatorServerIT {
 
     @Test
     void chatStreamStartsWithRoleAndHonoursMaxCompletionTokens() throws Exception {
-        HttpResponse<String> response = post("/v1/chat/completions",
+        HttpResponse<String> response = post(
+                "/v1/chat/completions",
                 "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi there\"}],"
-                        + "\"max_completion_tokens\":2,\"max_tokens\":9,\"ignore_eos\":true,\"stream\":true}", null);
+                        + "\"max_completion_tokens\":2,\"max_tokens\":9,\"ignore_eos\":true,\"stream\":true}",
+                null);
 
         List<String> events = events(response.body());
         assertThat(events).hasSize(4);
         JsonNode role = JSON.readTree(events.get(0));
         assertThat(role.get("object").asText()).isEqualTo("chat.completion.chunk");
         assertThat(role.at("/choices/0/delta/role").asText()).isEqualTo("assistant");
-        assertThat(JSON.readTree(events.get(1)).at("/choices/0/delta/content").asText()).isEqualTo("tok0 ");
-        assertThat(JSON.readTree(events.get(2)).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(JSON.readTree(events.get(1)).at("/choices/0/delta/content").asText())
+                .isEqualTo("tok0 ");
+        assertThat(JSON.readTree(events.get(2)).at("/choices/0/finish_reason").asText())
+                .isEqualTo("length");
     }
 
     @Test
     void nonStreamedChatReturnsWholeMessageWithUsage() throws Exception {
-        HttpResponse<String> response = post("/v1/chat/completions",
-                "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}", null);
+        HttpResponse<String> response = post(
+                "/v1/chat/completions",
+                "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}",
+                null);
 
         JsonNode body = JSON.readTree(response.body());
         assertThat(body.at("/choices/0/message/content").asText()).isEqualTo("tok0 tok1 ");
@@ -100,7 +109,8 @@ class SimulatorServerIT {
     void faultHeaderAnswersWithRequestedStatus() throws Exception {
         HttpRequest request = HttpRequest.newBuilder(server.baseUri().resolve("/v1/completions"))
                 .header("x-simulator-fault", "status=503")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"x\",\"stream\":true}")).build();
+                .POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"x\",\"stream\":true}"))
+                .build();
 
         HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
 
@@ -110,9 +120,14 @@ class SimulatorServerIT {
 
     @Test
     void healthAndModelsAnswer() throws Exception {
-        assertThat(CLIENT.send(HttpRequest.newBuilder(server.baseUri().resolve("/health")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-        HttpResponse<String> models = CLIENT.send(HttpRequest.newBuilder(server.baseUri().resolve("/v1/models")).build(),
+        assertThat(CLIENT.send(
+                                HttpRequest.newBuilder(server.baseUri().resolve("/health"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> models = CLIENT.send(
+                HttpRequest.newBuilder(server.baseUri().resolve("/v1/models")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(JSON.readTree(models.body()).at("/data/0/id").asText()).isEqualTo(SimulatorConfig.DEFAULT_MODEL);
     }

@@ -1,17 +1,9 @@
 package io.tokenpulse.simulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
-import javax.sound.sampled.AudioFileFormat;
-import javax.sound.sampled.AudioFormat;
-import javax.sound.sampled.AudioInputStream;
-import javax.sound.sampled.AudioSystem;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
@@ -22,21 +14,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.sound.sampled.AudioFileFormat;
+import javax.sound.sampled.AudioFormat;
+import javax.sound.sampled.AudioInputStream;
+import javax.sound.sampled.AudioSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The TGI, Triton, transcription and profiler endpoints as a client sees them on the wire. */
 class SimulatorWireFormatsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final String BOUNDARY = "sim-test-boundary";
     private static SimulatorServer server;
 
     @BeforeAll
     static void start() throws InterruptedException {
         server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2))
-                .withServedModelNames(List.of("m")).withMaxModelLen(100));
+                .withServedModelNames(List.of("m"))
+                .withMaxModelLen(100));
     }
 
     @AfterAll
@@ -46,7 +47,9 @@ class SimulatorWireFormatsIT {
 
     @Test
     void tgiStreamsOneTokenEventPerTokenWithoutSpaceAndGeneratedTextOnTheLast() throws Exception {
-        HttpResponse<String> response = post("/generate_stream", "application/json",
+        HttpResponse<String> response = post(
+                "/generate_stream",
+                "application/json",
                 "{\"inputs\":\"one two three\",\"parameters\":{\"max_new_tokens\":3,\"do_sample\":true,"
                         + "\"temperature\":0.01,\"top_p\":0.99,\"truncate\":3,\"ignore_eos_token\":true}}");
 
@@ -64,13 +67,16 @@ class SimulatorWireFormatsIT {
 
     @Test
     void tritonStreamsTextOutputDeltasNamingTheUrlModel() throws Exception {
-        HttpResponse<String> response = post("/v2/models/ensemble/generate_stream", "application/json",
+        HttpResponse<String> response = post(
+                "/v2/models/ensemble/generate_stream",
+                "application/json",
                 "{\"accumulate_tokens\":true,\"text_input\":\"a b\",\"temperature\":0.0,\"top_p\":1.0,"
                         + "\"max_tokens\":4,\"stream\":true,\"min_length\":4}");
 
         assertThat(response.statusCode()).isEqualTo(200);
         List<JsonNode> events = events(response.body(), "data: ");
-        assertThat(events).extracting(e -> e.get("text_output").asText())
+        assertThat(events)
+                .extracting(e -> e.get("text_output").asText())
                 .containsExactly("tok0 ", "tok1 ", "tok2 ", "tok3 ");
         assertThat(events.get(0).get("model_name").asText()).isEqualTo("ensemble");
         assertThat(response.body()).doesNotContain("[DONE]");
@@ -78,7 +84,9 @@ class SimulatorWireFormatsIT {
 
     @Test
     void nonStreamedCompletionIsTheWholeBodyDeepSpeedMiiAnswers() throws Exception {
-        HttpResponse<String> response = post("/v1/completions", "application/json",
+        HttpResponse<String> response = post(
+                "/v1/completions",
+                "application/json",
                 "{\"model\":\"m\",\"prompt\":\"a b\",\"max_tokens\":2,\"temperature\":0.01,\"top_p\":1.0}");
 
         JsonNode body = JSON.readTree(response.body());
@@ -88,9 +96,23 @@ class SimulatorWireFormatsIT {
 
     @Test
     void transcriptionStreamsChunksWithContinuousUsageThenUsageThenDone() throws Exception {
-        HttpResponse<String> response = post("/v1/audio/transcriptions", "multipart/form-data; boundary=" + BOUNDARY,
-                form(wav(0.5), "model", "m", "max_completion_tokens", "3", "stream", "True", "language", "en",
-                        "stream_include_usage", "True", "stream_continuous_usage_stats", "True"));
+        HttpResponse<String> response = post(
+                "/v1/audio/transcriptions",
+                "multipart/form-data; boundary=" + BOUNDARY,
+                form(
+                        wav(0.5),
+                        "model",
+                        "m",
+                        "max_completion_tokens",
+                        "3",
+                        "stream",
+                        "True",
+                        "language",
+                        "en",
+                        "stream_include_usage",
+                        "True",
+                        "stream_continuous_usage_stats",
+                        "True"));
 
         assertThat(response.statusCode()).isEqualTo(200);
         List<String> raw = rawEvents(response.body());
@@ -102,8 +124,10 @@ class SimulatorWireFormatsIT {
         // 0.5 s of audio = 50 log-mel frames, Whisper's prompt length in vLLM's usage
         assertThat(first.at("/usage/prompt_tokens").asInt()).isEqualTo(50);
         assertThat(first.at("/usage/completion_tokens").asInt()).isEqualTo(1);
-        assertThat(JSON.readTree(raw.get(2)).at("/usage/completion_tokens").asInt()).isEqualTo(3);
-        assertThat(JSON.readTree(raw.get(2)).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(JSON.readTree(raw.get(2)).at("/usage/completion_tokens").asInt())
+                .isEqualTo(3);
+        assertThat(JSON.readTree(raw.get(2)).at("/choices/0/finish_reason").asText())
+                .isEqualTo("length");
         JsonNode usage = JSON.readTree(raw.get(3));
         assertThat(usage.get("choices")).isEmpty();
         assertThat(usage.at("/usage/completion_tokens").asInt()).isEqualTo(3);
@@ -111,13 +135,17 @@ class SimulatorWireFormatsIT {
 
     @Test
     void continuousUsageStatsPutUsageOnEveryCompletionsChunk() throws Exception {
-        HttpResponse<String> response = post("/v1/completions", "application/json",
+        HttpResponse<String> response = post(
+                "/v1/completions",
+                "application/json",
                 "{\"prompt\":\"a b c\",\"max_tokens\":2,\"stream\":true,"
                         + "\"stream_options\":{\"include_usage\":true,\"continuous_usage_stats\":true}}");
 
         List<String> raw = rawEvents(response.body());
-        assertThat(JSON.readTree(raw.get(0)).at("/usage/completion_tokens").asInt()).isEqualTo(1);
-        assertThat(JSON.readTree(raw.get(1)).at("/usage/completion_tokens").asInt()).isEqualTo(2);
+        assertThat(JSON.readTree(raw.get(0)).at("/usage/completion_tokens").asInt())
+                .isEqualTo(1);
+        assertThat(JSON.readTree(raw.get(1)).at("/usage/completion_tokens").asInt())
+                .isEqualTo(2);
         assertThat(JSON.readTree(raw.get(1)).at("/usage/prompt_tokens").asInt()).isEqualTo(3);
     }
 
@@ -134,15 +162,17 @@ class SimulatorWireFormatsIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "TGI malformed JSON          | /generate_stream                    | {\"inputs\":             | 400 | request body is not valid JSON",
-        "TGI without inputs          | /generate_stream                    | {\"parameters\":{}}      | 400 | 'inputs' is required",
-        "TGI zero temperature        | /generate_stream                    | {\"inputs\":\"a\",\"parameters\":{\"temperature\":0}} | 400 | `temperature` must be strictly positive",
-        "TGI prompt beyond context   | /generate_stream                    | {\"inputs\":\"$LONG\"}    | 400 | maximum context length is 100 tokens",
-        "Triton malformed JSON       | /v2/models/ensemble/generate_stream | [1,                     | 400 | request body is not valid JSON",
-        "Triton unknown model        | /v2/models/llama/generate_stream    | {\"text_input\":\"a\"}   | 404 | The model `llama` does not exist.",
-        "Triton prompt beyond context| /v2/models/ensemble/generate_stream | {\"text_input\":\"$LONG\"} | 400 | maximum context length is 100 tokens",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "TGI malformed JSON          | /generate_stream                    | {\"inputs\":             | 400 | request body is not valid JSON",
+                "TGI without inputs          | /generate_stream                    | {\"parameters\":{}}      | 400 | 'inputs' is required",
+                "TGI zero temperature        | /generate_stream                    | {\"inputs\":\"a\",\"parameters\":{\"temperature\":0}} | 400 | `temperature` must be strictly positive",
+                "TGI prompt beyond context   | /generate_stream                    | {\"inputs\":\"$LONG\"}    | 400 | maximum context length is 100 tokens",
+                "Triton malformed JSON       | /v2/models/ensemble/generate_stream | [1,                     | 400 | request body is not valid JSON",
+                "Triton unknown model        | /v2/models/llama/generate_stream    | {\"text_input\":\"a\"}   | 404 | The model `llama` does not exist.",
+                "Triton prompt beyond context| /v2/models/ensemble/generate_stream | {\"text_input\":\"$LONG\"} | 400 | maximum context length is 100 tokens",
+            })
     void badJsonRequestsGetOpenAiStyleErrors(String why, String path, String body, int status, String message)
             throws Exception {
         HttpResponse<String> response = post(path, "application/json", body.replace("$LONG", "w ".repeat(120)));
@@ -158,12 +188,21 @@ class SimulatorWireFormatsIT {
         String multipart = "multipart/form-data; boundary=" + BOUNDARY;
         assertError(post("/v1/audio/transcriptions", "application/json", "{}"), 400, "send multipart/form-data");
         assertError(post("/v1/audio/transcriptions", multipart, form(null, "model", "m")), 400, "no 'file' part");
-        assertError(post("/v1/audio/transcriptions", multipart, form("not audio".getBytes(StandardCharsets.UTF_8),
-                "model", "m")), 400, "not audio the simulator can read");
-        assertError(post("/v1/audio/transcriptions", multipart, form(wav(0.1), "model", "whisper")), 404,
+        assertError(
+                post(
+                        "/v1/audio/transcriptions",
+                        multipart,
+                        form("not audio".getBytes(StandardCharsets.UTF_8), "model", "m")),
+                400,
+                "not audio the simulator can read");
+        assertError(
+                post("/v1/audio/transcriptions", multipart, form(wav(0.1), "model", "whisper")),
+                404,
                 "The model `whisper` does not exist.");
         // 2 s = 200 frames, beyond the 100-token context
-        assertError(post("/v1/audio/transcriptions", multipart, form(wav(2), "model", "m")), 400,
+        assertError(
+                post("/v1/audio/transcriptions", multipart, form(wav(2), "model", "m")),
+                400,
                 "maximum context length is 100 tokens");
     }
 
@@ -174,9 +213,14 @@ class SimulatorWireFormatsIT {
 
     private static HttpResponse<String> post(String path, String contentType, Object body) throws Exception {
         HttpRequest.BodyPublisher publisher = body instanceof byte[] bytes
-                ? HttpRequest.BodyPublishers.ofByteArray(bytes) : HttpRequest.BodyPublishers.ofString((String) body);
-        return CLIENT.send(HttpRequest.newBuilder(server.baseUri().resolve(path)).header("content-type", contentType)
-                .POST(publisher).build(), HttpResponse.BodyHandlers.ofString());
+                ? HttpRequest.BodyPublishers.ofByteArray(bytes)
+                : HttpRequest.BodyPublishers.ofString((String) body);
+        return CLIENT.send(
+                HttpRequest.newBuilder(server.baseUri().resolve(path))
+                        .header("content-type", contentType)
+                        .POST(publisher)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** 16 kHz mono 16-bit silence. */
@@ -184,8 +228,10 @@ class SimulatorWireFormatsIT {
         AudioFormat format = new AudioFormat(16_000, 16, 1, true, false);
         int frames = (int) Math.round(seconds * 16_000);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        AudioSystem.write(new AudioInputStream(new ByteArrayInputStream(new byte[frames * 2]), format, frames),
-                AudioFileFormat.Type.WAVE, out);
+        AudioSystem.write(
+                new AudioInputStream(new ByteArrayInputStream(new byte[frames * 2]), format, frames),
+                AudioFileFormat.Type.WAVE,
+                out);
         return out.toByteArray();
     }
 
@@ -193,11 +239,14 @@ class SimulatorWireFormatsIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < fields.length; i += 2) {
             out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + fields[i] + "\"\r\n\r\n"
-                    + fields[i + 1] + "\r\n").getBytes(StandardCharsets.UTF_8));
+                            + fields[i + 1] + "\r\n")
+                    .getBytes(StandardCharsets.UTF_8));
         }
         if (file != null) {
-            out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
-                    + "Content-Type: audio/wav\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            out.writeBytes(
+                    ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
+                                    + "Content-Type: audio/wav\r\n\r\n")
+                            .getBytes(StandardCharsets.UTF_8));
             out.writeBytes(file);
             out.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
         }
@@ -216,6 +265,9 @@ class SimulatorWireFormatsIT {
     }
 
     private static List<String> rawEvents(String sse) {
-        return Arrays.stream(sse.split("\n\n")).filter(e -> e.startsWith("data: ")).map(e -> e.substring(6)).toList();
+        return Arrays.stream(sse.split("\n\n"))
+                .filter(e -> e.startsWith("data: "))
+                .map(e -> e.substring(6))
+                .toList();
     }
 }

@@ -64,8 +64,9 @@ final class ChatTemplate {
                         .build())
                 .build();
         this.jinjava = new Jinjava(config);
-        jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition(
-                "", "raise_exception", TemplateFunctions.class, "raiseException", String.class));
+        jinjava.getGlobalContext()
+                .registerFunction(new ELFunctionDefinition(
+                        "", "raise_exception", TemplateFunctions.class, "raiseException", String.class));
     }
 
     String render(List<ChatMessage> messages, boolean addGenerationPrompt) {

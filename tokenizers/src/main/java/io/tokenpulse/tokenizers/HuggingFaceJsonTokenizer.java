@@ -27,8 +27,8 @@ final class HuggingFaceJsonTokenizer implements Tokenizer {
     private final int numSpecialTokensToAdd;
     private final ChatTemplate chatTemplate;
 
-    private HuggingFaceJsonTokenizer(String id, HuggingFaceTokenizer tokenizer, TokenizerJsonSummary summary,
-                                     ChatTemplate chatTemplate) {
+    private HuggingFaceJsonTokenizer(
+            String id, HuggingFaceTokenizer tokenizer, TokenizerJsonSummary summary, ChatTemplate chatTemplate) {
         this.id = id;
         this.djl = tokenizer;
         this.summary = summary;
@@ -47,7 +47,8 @@ final class HuggingFaceJsonTokenizer implements Tokenizer {
                 .optAddSpecialTokens(false)
                 .build();
         TokenizerJsonSummary summary = TokenizerJsonSummary.read(tokenizerJson);
-        ChatTemplate template = readChatTemplate(id, tokenizerJson.toAbsolutePath().getParent()).orElse(null);
+        ChatTemplate template =
+                readChatTemplate(id, tokenizerJson.toAbsolutePath().getParent()).orElse(null);
         return new HuggingFaceJsonTokenizer(id, tokenizer, summary, template);
     }
 
@@ -60,7 +61,8 @@ final class HuggingFaceJsonTokenizer implements Tokenizer {
         for (String name : TEMPLATE_TOKENS) {
             JsonNode token = config.path(name);
             // Either "<s>" or an AddedToken object {"content": "<s>", ...}.
-            String content = token.isTextual() ? token.asText() : token.path("content").asText(null);
+            String content =
+                    token.isTextual() ? token.asText() : token.path("content").asText(null);
             if (content != null) {
                 tokens.put(name, content);
             }

@@ -86,8 +86,11 @@ public final class TokenizerLoader {
     }
 
     private static boolean looksLikePath(String value) {
-        return value.startsWith("/") || value.startsWith(".") || value.startsWith("~")
-                || value.endsWith(".json") || value.chars().filter(c -> c == '/').count() > 1;
+        return value.startsWith("/")
+                || value.startsWith(".")
+                || value.startsWith("~")
+                || value.endsWith(".json")
+                || value.chars().filter(c -> c == '/').count() > 1;
     }
 
     private static Path tokenizerJsonIn(Path local, String given) {
@@ -96,8 +99,9 @@ public final class TokenizerLoader {
         }
         Path inside = local.resolve("tokenizer.json");
         if (!Files.isRegularFile(inside)) {
-            throw new IllegalArgumentException("tokenizer directory '" + given + "' has no tokenizer.json; pass a "
-                    + "directory with a Hugging Face tokenizer.json (slow/sentencepiece-only tokenizers are not supported)");
+            throw new IllegalArgumentException(
+                    "tokenizer directory '" + given + "' has no tokenizer.json; pass a "
+                            + "directory with a Hugging Face tokenizer.json (slow/sentencepiece-only tokenizers are not supported)");
         }
         return inside;
     }
@@ -118,7 +122,8 @@ public final class TokenizerLoader {
                 }
             }
             try (Stream<Path> revisions = Files.list(snapshots)) {
-                return revisions.sorted()
+                return revisions
+                        .sorted()
                         .map(revision -> revision.resolve("tokenizer.json"))
                         .filter(Files::isRegularFile)
                         .findFirst();
@@ -132,8 +137,8 @@ public final class TokenizerLoader {
         try {
             return HuggingFaceJsonTokenizer.load(id, tokenizerJson);
         } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("cannot load tokenizer '" + id + "' from " + tokenizerJson + ": "
-                    + firstLine(e.getMessage()), e);
+            throw new IllegalArgumentException(
+                    "cannot load tokenizer '" + id + "' from " + tokenizerJson + ": " + firstLine(e.getMessage()), e);
         }
     }
 

@@ -27,16 +27,20 @@ class HuggingFaceJsonTokenizerTest {
     // Expected ids come from an independent byte-level BPE written in Python over the same
     // tokenizer.json (vocab, merges, pre-tokenizer regex, NFC), not from DJL.
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "ascii punctuation     | Hello, world!                                | 9707;11;1879;0",
-        "pangram               | The quick brown fox jumps over the lazy dog. | 785;3974;13876;38835;34208;916;279;15678;5562;13",
-        "CJK                   | 日本語のテキスト                                 | 101059;102819;15767;56833;61803;70534",
-        "accents               | café naïve été                               | 924;58858;94880;586;23639",
-        "emoji split in bytes  | emoji 🎉 ok                                   | 37523;11162;236;231;5394",
-        "sonnet line           | Shall I compare thee to a summer’s day?      | 2016;541;358;9429;39244;311;264;7324;748;1899;30",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ascii punctuation     | Hello, world!                                | 9707;11;1879;0",
+                "pangram               | The quick brown fox jumps over the lazy dog. | 785;3974;13876;38835;34208;916;279;15678;5562;13",
+                "CJK                   | 日本語のテキスト                                 | 101059;102819;15767;56833;61803;70534",
+                "accents               | café naïve été                               | 924;58858;94880;586;23639",
+                "emoji split in bytes  | emoji 🎉 ok                                   | 37523;11162;236;231;5394",
+                "sonnet line           | Shall I compare thee to a summer’s day?      | 2016;541;358;9429;39244;311;264;7324;748;1899;30",
+            })
     void encodeMatchesAnIndependentBpe(String why, String text, String expectedIds) {
-        int[] expected = java.util.Arrays.stream(expectedIds.split(";")).mapToInt(Integer::parseInt).toArray();
+        int[] expected = java.util.Arrays.stream(expectedIds.split(";"))
+                .mapToInt(Integer::parseInt)
+                .toArray();
 
         assertThat(qwen3.encode(text)).containsExactly(expected);
         assertThat(qwen3.countTokens(text)).isEqualTo(expected.length);
@@ -62,8 +66,15 @@ class HuggingFaceJsonTokenizerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "Hello, world!", "日本語のテキスト", "emoji 🎉 ok", "  tabs\tand\n\nnewlines  ",
-        "<|im_start|>user\nhi<|im_end|>\n"})
+    @ValueSource(
+            strings = {
+                "",
+                "Hello, world!",
+                "日本語のテキスト",
+                "emoji 🎉 ok",
+                "  tabs\tand\n\nnewlines  ",
+                "<|im_start|>user\nhi<|im_end|>\n"
+            })
     void decodeInvertsEncode(String text) {
         assertThat(qwen3.decode(qwen3.encode(text))).isEqualTo(text);
     }
@@ -73,7 +84,8 @@ class HuggingFaceJsonTokenizerTest {
         // tokenizer.vocab_size excludes the 26 added tokens; all_special_ids are the 14 marked special.
         assertThat(qwen3.vocabSize()).isEqualTo(151_643);
         assertThat(qwen3.specialTokenIds())
-                .containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(151_643, 151_656).boxed().toList());
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.rangeClosed(151_643, 151_656).boxed().toList());
         assertThat(qwen3.numSpecialTokensToAdd()).isZero();
     }
 
@@ -103,19 +115,24 @@ class HuggingFaceJsonTokenizerTest {
                 new ChatMessage("assistant", "<think>\nhmm\n</think>\n\nHello!"),
                 ChatMessage.user("Bye"));
 
-        assertThat(qwen3.applyChatTemplate(conversation, true)).isEqualTo(
-                "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n"
+        assertThat(qwen3.applyChatTemplate(conversation, true))
+                .isEqualTo("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n"
                         + "<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\nBye<|im_end|>\n"
                         + "<|im_start|>assistant\n");
-        assertThat(qwen3.applyChatTemplate(List.of(ChatMessage.user("Hi"),
-                new ChatMessage("assistant", "<think>\nhmm\n</think>\n\nHello!")), true)).isEqualTo(
-                "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\nhmm\n</think>\n\nHello!<|im_end|>\n"
-                        + "<|im_start|>assistant\n");
+        assertThat(qwen3.applyChatTemplate(
+                        List.of(
+                                ChatMessage.user("Hi"),
+                                new ChatMessage("assistant", "<think>\nhmm\n</think>\n\nHello!")),
+                        true))
+                .isEqualTo(
+                        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\nhmm\n</think>\n\nHello!<|im_end|>\n"
+                                + "<|im_start|>assistant\n");
     }
 
     @Test
     void tokenizerFileCanBeNamedDirectly() {
-        Tokenizer fromFile = new TokenizerLoader(Path.of("no-hub-cache")).load(QWEN3.resolve("tokenizer.json").toString());
+        Tokenizer fromFile = new TokenizerLoader(Path.of("no-hub-cache"))
+                .load(QWEN3.resolve("tokenizer.json").toString());
 
         assertThat(fromFile.encode("Hello, world!")).containsExactly(9707, 11, 1879, 0);
         assertThat(fromFile.hasChatTemplate()).isTrue();
@@ -123,8 +140,8 @@ class HuggingFaceJsonTokenizerTest {
 
     @Test
     void templateThatRaisesFailsWithItsMessage() {
-        ChatTemplate template = new ChatTemplate("t", "{{ raise_exception('only user and assistant roles') }}",
-                java.util.Map.of());
+        ChatTemplate template =
+                new ChatTemplate("t", "{{ raise_exception('only user and assistant roles') }}", java.util.Map.of());
 
         assertThatThrownBy(() -> template.render(List.of(ChatMessage.user("x")), true))
                 .isInstanceOf(IllegalStateException.class)

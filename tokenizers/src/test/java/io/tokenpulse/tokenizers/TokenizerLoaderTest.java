@@ -22,8 +22,11 @@ class TokenizerLoaderTest {
         Path repo = hub.resolve("models--Qwen--Qwen3-0.6B");
         Path snapshot = Files.createDirectories(repo.resolve("snapshots").resolve("abc123"));
         Files.createDirectories(repo.resolve("snapshots").resolve("000old"));
-        Files.createSymbolicLink(snapshot.resolve("tokenizer.json"), QWEN3.resolve("tokenizer.json").toAbsolutePath());
-        Files.createSymbolicLink(snapshot.resolve("tokenizer_config.json"),
+        Files.createSymbolicLink(
+                snapshot.resolve("tokenizer.json"),
+                QWEN3.resolve("tokenizer.json").toAbsolutePath());
+        Files.createSymbolicLink(
+                snapshot.resolve("tokenizer_config.json"),
                 QWEN3.resolve("tokenizer_config.json").toAbsolutePath());
         Files.createDirectories(repo.resolve("refs"));
         Files.writeString(repo.resolve("refs").resolve("main"), "abc123\n");

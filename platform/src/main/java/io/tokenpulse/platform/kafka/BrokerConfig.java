@@ -6,49 +6,51 @@ import java.util.Properties;
 /** The broker properties of a one-node combined broker+controller on loopback listeners. */
 final class BrokerConfig {
 
-  static final int NODE_ID = 1;
-  static final String CONTROLLER_LISTENER = "CONTROLLER";
-  static final String CONTROLLER_HOST = "127.0.0.1";
+    static final int NODE_ID = 1;
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+    static final String CONTROLLER_HOST = "127.0.0.1";
 
-  private BrokerConfig() {}
+    private BrokerConfig() {}
 
-  static Properties build(KafkaSettings settings, Path storageDir, int kafkaPort, int controllerPort) {
-    Properties p = new Properties();
-    p.setProperty("node.id", String.valueOf(NODE_ID));
-    p.setProperty("process.roles", "broker,controller");
-    // The controller only talks to this same process, so it never leaves loopback.
-    p.setProperty("listeners", "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort
-        + "," + CONTROLLER_LISTENER + "://" + CONTROLLER_HOST + ":" + controllerPort);
-    p.setProperty("advertised.listeners", "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort);
-    p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-    p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-    p.setProperty("controller.listener.names", CONTROLLER_LISTENER);
-    // Static quorum: the voter's address is read from this config on every start, so a restart may
-    // use a new controller port. A dynamic quorum would pin the first port in the metadata log.
-    p.setProperty("controller.quorum.voters", NODE_ID + "@" + CONTROLLER_HOST + ":" + controllerPort);
-    p.setProperty("log.dirs", storageDir.toString());
+    static Properties build(KafkaSettings settings, Path storageDir, int kafkaPort, int controllerPort) {
+        Properties p = new Properties();
+        p.setProperty("node.id", String.valueOf(NODE_ID));
+        p.setProperty("process.roles", "broker,controller");
+        // The controller only talks to this same process, so it never leaves loopback.
+        p.setProperty(
+                "listeners",
+                "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort + "," + CONTROLLER_LISTENER + "://"
+                        + CONTROLLER_HOST + ":" + controllerPort);
+        p.setProperty("advertised.listeners", "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort);
+        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("controller.listener.names", CONTROLLER_LISTENER);
+        // Static quorum: the voter's address is read from this config on every start, so a restart may
+        // use a new controller port. A dynamic quorum would pin the first port in the metadata log.
+        p.setProperty("controller.quorum.voters", NODE_ID + "@" + CONTROLLER_HOST + ":" + controllerPort);
+        p.setProperty("log.dirs", storageDir.toString());
 
-    // One broker cannot hold three replicas of the internal topics.
-    p.setProperty("offsets.topic.replication.factor", "1");
-    p.setProperty("transaction.state.log.replication.factor", "1");
-    p.setProperty("transaction.state.log.min.isr", "1");
-    p.setProperty("share.coordinator.state.topic.replication.factor", "1");
-    p.setProperty("share.coordinator.state.topic.min.isr", "1");
-    // With one broker, 50 coordinator partitions per internal topic only slow their first creation.
-    p.setProperty("offsets.topic.num.partitions", "1");
-    p.setProperty("transaction.state.log.num.partitions", "1");
-    // No other members will join late: rebalance at once instead of waiting 3 s.
-    p.setProperty("group.initial.rebalance.delay.ms", "0");
-    // After a crash the controller replays the old incarnation's registration and refuses the new one
-    // until that session expires: 9 s by default, 3 s here. Heartbeats over loopback every 0.5 s
-    // keep a live broker well inside it.
-    p.setProperty("broker.heartbeat.interval.ms", "500");
-    p.setProperty("broker.session.timeout.ms", "3000");
-    // The 128 MiB default is allocated from the heap when the cleaner starts; 8 MiB still dedupes
-    // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
-    p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        // One broker cannot hold three replicas of the internal topics.
+        p.setProperty("offsets.topic.replication.factor", "1");
+        p.setProperty("transaction.state.log.replication.factor", "1");
+        p.setProperty("transaction.state.log.min.isr", "1");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        p.setProperty("share.coordinator.state.topic.min.isr", "1");
+        // With one broker, 50 coordinator partitions per internal topic only slow their first creation.
+        p.setProperty("offsets.topic.num.partitions", "1");
+        p.setProperty("transaction.state.log.num.partitions", "1");
+        // No other members will join late: rebalance at once instead of waiting 3 s.
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        // After a crash the controller replays the old incarnation's registration and refuses the new one
+        // until that session expires: 9 s by default, 3 s here. Heartbeats over loopback every 0.5 s
+        // keep a live broker well inside it.
+        p.setProperty("broker.heartbeat.interval.ms", "500");
+        p.setProperty("broker.session.timeout.ms", "3000");
+        // The 128 MiB default is allocated from the heap when the cleaner starts; 8 MiB still dedupes
+        // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
+        p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
 
-    settings.brokerProperties().forEach(p::setProperty);
-    return p;
-  }
+        settings.brokerProperties().forEach(p::setProperty);
+        return p;
+    }
 }

@@ -16,58 +16,59 @@ import java.nio.file.StandardOpenOption;
  */
 final class DataDirLock implements AutoCloseable {
 
-  static final String LOCK_FILE = "tokenpulse-kafka.lock";
+    static final String LOCK_FILE = "tokenpulse-kafka.lock";
 
-  private final FileChannel channel;
-  private final FileLock lock;
+    private final FileChannel channel;
+    private final FileLock lock;
 
-  private DataDirLock(FileChannel channel, FileLock lock) {
-    this.channel = channel;
-    this.lock = lock;
-  }
+    private DataDirLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
 
-  static DataDirLock acquire(Path dataDir) {
-    Path lockFile = dataDir.resolve(LOCK_FILE);
-    FileChannel channel;
-    try {
-      Files.createDirectories(dataDir);
-      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot use Kafka data dir " + dataDir + " (" + e.getMessage()
-          + "): pass a writable --data-dir", e);
+    static DataDirLock acquire(Path dataDir) {
+        Path lockFile = dataDir.resolve(LOCK_FILE);
+        FileChannel channel;
+        try {
+            Files.createDirectories(dataDir);
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    "Cannot use Kafka data dir " + dataDir + " (" + e.getMessage() + "): pass a writable --data-dir",
+                    e);
+        }
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null; // held by another broker in this same JVM
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new IllegalStateException("Cannot lock " + lockFile + ": " + e.getMessage(), e);
+        }
+        if (lock == null) {
+            closeQuietly(channel);
+            throw new IllegalArgumentException("Kafka data dir " + dataDir
+                    + " is in use by another running broker: stop it or pass another --data-dir");
+        }
+        return new DataDirLock(channel, lock);
     }
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null; // held by another broker in this same JVM
-    } catch (IOException e) {
-      closeQuietly(channel);
-      throw new IllegalStateException("Cannot lock " + lockFile + ": " + e.getMessage(), e);
-    }
-    if (lock == null) {
-      closeQuietly(channel);
-      throw new IllegalArgumentException("Kafka data dir " + dataDir
-          + " is in use by another running broker: stop it or pass another --data-dir");
-    }
-    return new DataDirLock(channel, lock);
-  }
 
-  @Override
-  public void close() {
-    try {
-      lock.release();
-    } catch (IOException e) {
-      // Closing the channel below releases it anyway.
+    @Override
+    public void close() {
+        try {
+            lock.release();
+        } catch (IOException e) {
+            // Closing the channel below releases it anyway.
+        }
+        closeQuietly(channel);
     }
-    closeQuietly(channel);
-  }
 
-  private static void closeQuietly(FileChannel channel) {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // Nothing left to release: the lock goes with the channel.
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Nothing left to release: the lock goes with the channel.
+        }
     }
-  }
 }

@@ -40,134 +40,149 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
-  /** Kafka's own name for a combined node's log directory (config/server.properties). */
-  static final String STORAGE_DIR = "kraft-combined-logs";
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+    /** Kafka's own name for a combined node's log directory (config/server.properties). */
+    static final String STORAGE_DIR = "kraft-combined-logs";
 
-  private final DataDirLock lock;
-  private final KafkaRaftServer server;
-  private final String bootstrapServers;
-  private final String clusterId;
-  private final AtomicBoolean closed = new AtomicBoolean();
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
 
-  private EmbeddedKafka(DataDirLock lock, KafkaRaftServer server, String bootstrapServers, String clusterId) {
-    this.lock = lock;
-    this.server = server;
-    this.bootstrapServers = bootstrapServers;
-    this.clusterId = clusterId;
-  }
+    private final DataDirLock lock;
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final String clusterId;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-  /** Starts the broker and returns when it is ready for clients. */
-  public static EmbeddedKafka start(KafkaSettings settings) {
-    long startNs = System.nanoTime();
-    Path storageDir = settings.dataDir().resolve(STORAGE_DIR);
-    int kafkaPort = Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
-    int controllerPort = Ports.claim(BrokerConfig.CONTROLLER_HOST, settings.controllerPort(), "--controller-port",
-        kafkaPort);
-    KafkaConfig config;
-    try {
-      config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);
-    } catch (ConfigException e) {
-      throw new IllegalArgumentException("Kafka rejected a broker property: " + e.getMessage(), e);
+    private EmbeddedKafka(DataDirLock lock, KafkaRaftServer server, String bootstrapServers, String clusterId) {
+        this.lock = lock;
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.clusterId = clusterId;
     }
-    DataDirLock lock = DataDirLock.acquire(settings.dataDir());
-    KafkaRaftServer server = null;
-    String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
-    try {
-      formatOnce(storageDir);
-      server = new KafkaRaftServer(config, Time.SYSTEM);
-      server.startup();
-      String clusterId = awaitReady(bootstrapServers);
-      log.info("Kafka broker ready at {} (cluster {}, data {}) in {} ms", bootstrapServers, clusterId,
-          settings.dataDir(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
-      return new EmbeddedKafka(lock, server, bootstrapServers, clusterId);
-    } catch (RuntimeException e) {
-      if (server != null) {
-        shutdown(server);
-      }
-      lock.close();
-      if (e instanceof IllegalArgumentException) {
-        throw e;
-      }
-      throw new IllegalStateException("Kafka broker in " + settings.dataDir() + " failed to start: " + e.getMessage(), e);
-    }
-  }
 
-  /** {@code host:port} for the clients' {@code bootstrap.servers}. */
-  public String bootstrapServers() {
-    return bootstrapServers;
-  }
-
-  /** The id written into the data dir when it was first formatted. */
-  public String clusterId() {
-    return clusterId;
-  }
-
-  @Override
-  public void close() {
-    if (closed.compareAndSet(false, true)) {
-      shutdown(server);
-      lock.close();
-      log.info("Kafka broker at {} stopped", bootstrapServers);
-    }
-  }
-
-  private static void shutdown(KafkaRaftServer server) {
-    server.shutdown();
-    server.awaitShutdown();
-  }
-
-  /** Formats only a directory that has no meta.properties yet, so restarts keep their cluster id. */
-  private static void formatOnce(Path storageDir) {
-    if (Files.exists(storageDir.resolve("meta.properties"))) {
-      return;
-    }
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    try (PrintStream formatterOut = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-      Files.createDirectories(storageDir);
-      new Formatter()
-          .setPrintStream(formatterOut)
-          .setNodeId(BrokerConfig.NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
-          .setControllerListenerName(BrokerConfig.CONTROLLER_LISTENER)
-          .setHasDynamicQuorum(false)
-          .setMetadataLogDirectory(storageDir.toString())
-          .addDirectory(storageDir.toString())
-          .run();
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot create Kafka storage dir " + storageDir + " (" + e.getMessage()
-          + "): pass a writable --data-dir", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot format Kafka storage in " + storageDir + ": " + e.getMessage(), e);
-    }
-    log.debug("Formatted {}: {}", storageDir, output.toString(StandardCharsets.UTF_8).strip());
-  }
-
-  /** Polls describeCluster until the broker answers, and returns the cluster id it reports. */
-  private static String awaitReady(String bootstrapServers) {
-    long deadlineNs = System.nanoTime() + READY_TIMEOUT.toNanos();
-    Map<String, Object> adminConfig = Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.CLIENT_ID_CONFIG, "tokenpulse-embedded-kafka-ready");
-    Throwable lastFailure = null;
-    try (Admin admin = Admin.create(adminConfig)) {
-      while (System.nanoTime() < deadlineNs) {
+    /** Starts the broker and returns when it is ready for clients. */
+    public static EmbeddedKafka start(KafkaSettings settings) {
+        long startNs = System.nanoTime();
+        Path storageDir = settings.dataDir().resolve(STORAGE_DIR);
+        int kafkaPort = Ports.claim(settings.bindHost(), settings.kafkaPort(), "--kafka-port", -1);
+        int controllerPort =
+                Ports.claim(BrokerConfig.CONTROLLER_HOST, settings.controllerPort(), "--controller-port", kafkaPort);
+        KafkaConfig config;
         try {
-          var cluster = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000));
-          if (!cluster.nodes().get().isEmpty()) {
-            return cluster.clusterId().get();
-          }
-        } catch (ExecutionException e) {
-          lastFailure = e.getCause();
+            config = KafkaConfig.fromProps(BrokerConfig.build(settings, storageDir, kafkaPort, controllerPort), false);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("Kafka rejected a broker property: " + e.getMessage(), e);
         }
-        Thread.sleep(50);
-      }
-      throw new IllegalStateException("no answer to describeCluster within " + READY_TIMEOUT.toSeconds() + " s"
-          + (lastFailure == null ? "" : ": " + lastFailure.getMessage()), lastFailure);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the broker", e);
+        DataDirLock lock = DataDirLock.acquire(settings.dataDir());
+        KafkaRaftServer server = null;
+        String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
+        try {
+            formatOnce(storageDir);
+            server = new KafkaRaftServer(config, Time.SYSTEM);
+            server.startup();
+            String clusterId = awaitReady(bootstrapServers);
+            log.info(
+                    "Kafka broker ready at {} (cluster {}, data {}) in {} ms",
+                    bootstrapServers,
+                    clusterId,
+                    settings.dataDir(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+            return new EmbeddedKafka(lock, server, bootstrapServers, clusterId);
+        } catch (RuntimeException e) {
+            if (server != null) {
+                shutdown(server);
+            }
+            lock.close();
+            if (e instanceof IllegalArgumentException) {
+                throw e;
+            }
+            throw new IllegalStateException(
+                    "Kafka broker in " + settings.dataDir() + " failed to start: " + e.getMessage(), e);
+        }
     }
-  }
+
+    /** {@code host:port} for the clients' {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The id written into the data dir when it was first formatted. */
+    public String clusterId() {
+        return clusterId;
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            shutdown(server);
+            lock.close();
+            log.info("Kafka broker at {} stopped", bootstrapServers);
+        }
+    }
+
+    private static void shutdown(KafkaRaftServer server) {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    /** Formats only a directory that has no meta.properties yet, so restarts keep their cluster id. */
+    private static void formatOnce(Path storageDir) {
+        if (Files.exists(storageDir.resolve("meta.properties"))) {
+            return;
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (PrintStream formatterOut = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            Files.createDirectories(storageDir);
+            new Formatter()
+                    .setPrintStream(formatterOut)
+                    .setNodeId(BrokerConfig.NODE_ID)
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .setControllerListenerName(BrokerConfig.CONTROLLER_LISTENER)
+                    .setHasDynamicQuorum(false)
+                    .setMetadataLogDirectory(storageDir.toString())
+                    .addDirectory(storageDir.toString())
+                    .run();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    "Cannot create Kafka storage dir " + storageDir + " (" + e.getMessage()
+                            + "): pass a writable --data-dir",
+                    e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot format Kafka storage in " + storageDir + ": " + e.getMessage(), e);
+        }
+        log.debug(
+                "Formatted {}: {}",
+                storageDir,
+                output.toString(StandardCharsets.UTF_8).strip());
+    }
+
+    /** Polls describeCluster until the broker answers, and returns the cluster id it reports. */
+    private static String awaitReady(String bootstrapServers) {
+        long deadlineNs = System.nanoTime() + READY_TIMEOUT.toNanos();
+        Map<String, Object> adminConfig = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "tokenpulse-embedded-kafka-ready");
+        Throwable lastFailure = null;
+        try (Admin admin = Admin.create(adminConfig)) {
+            while (System.nanoTime() < deadlineNs) {
+                try {
+                    var cluster = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000));
+                    if (!cluster.nodes().get().isEmpty()) {
+                        return cluster.clusterId().get();
+                    }
+                } catch (ExecutionException e) {
+                    lastFailure = e.getCause();
+                }
+                Thread.sleep(50);
+            }
+            throw new IllegalStateException(
+                    "no answer to describeCluster within " + READY_TIMEOUT.toSeconds() + " s"
+                            + (lastFailure == null ? "" : ": " + lastFailure.getMessage()),
+                    lastFailure);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the broker", e);
+        }
+    }
 }

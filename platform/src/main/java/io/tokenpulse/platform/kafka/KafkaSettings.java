@@ -14,40 +14,39 @@ import java.util.Map;
  * @param brokerProperties extra broker properties, applied last so they override our defaults
  */
 public record KafkaSettings(
-    Path dataDir, int kafkaPort, int controllerPort, String bindHost,
-    Map<String, String> brokerProperties) {
+        Path dataDir, int kafkaPort, int controllerPort, String bindHost, Map<String, String> brokerProperties) {
 
-  public static final String DEFAULT_BIND_HOST = "127.0.0.1";
+    public static final String DEFAULT_BIND_HOST = "127.0.0.1";
 
-  public KafkaSettings {
-    if (dataDir == null) {
-      throw new IllegalArgumentException("Kafka data dir is missing: pass --data-dir");
+    public KafkaSettings {
+        if (dataDir == null) {
+            throw new IllegalArgumentException("Kafka data dir is missing: pass --data-dir");
+        }
+        dataDir = dataDir.toAbsolutePath().normalize();
+        checkPort(kafkaPort, "--kafka-port");
+        checkPort(controllerPort, "--controller-port");
+        bindHost = bindHost == null || bindHost.isBlank() ? DEFAULT_BIND_HOST : bindHost.strip();
+        // The broker advertises bindHost to clients, and a wildcard is not an address they can dial.
+        if (bindHost.equals("0.0.0.0") || bindHost.equals("::") || bindHost.equals("[::]")) {
+            throw new IllegalArgumentException("Kafka bind host " + bindHost
+                    + " is a wildcard that clients cannot connect to: pass a concrete address such as 127.0.0.1");
+        }
+        brokerProperties = brokerProperties == null ? Map.of() : Map.copyOf(brokerProperties);
     }
-    dataDir = dataDir.toAbsolutePath().normalize();
-    checkPort(kafkaPort, "--kafka-port");
-    checkPort(controllerPort, "--controller-port");
-    bindHost = bindHost == null || bindHost.isBlank() ? DEFAULT_BIND_HOST : bindHost.strip();
-    // The broker advertises bindHost to clients, and a wildcard is not an address they can dial.
-    if (bindHost.equals("0.0.0.0") || bindHost.equals("::") || bindHost.equals("[::]")) {
-      throw new IllegalArgumentException("Kafka bind host " + bindHost
-          + " is a wildcard that clients cannot connect to: pass a concrete address such as 127.0.0.1");
+
+    /** Loopback, free ports, no extra properties. */
+    public static KafkaSettings of(Path dataDir) {
+        return new KafkaSettings(dataDir, 0, 0, DEFAULT_BIND_HOST, Map.of());
     }
-    brokerProperties = brokerProperties == null ? Map.of() : Map.copyOf(brokerProperties);
-  }
 
-  /** Loopback, free ports, no extra properties. */
-  public static KafkaSettings of(Path dataDir) {
-    return new KafkaSettings(dataDir, 0, 0, DEFAULT_BIND_HOST, Map.of());
-  }
-
-  public KafkaSettings withKafkaPort(int port) {
-    return new KafkaSettings(dataDir, port, controllerPort, bindHost, brokerProperties);
-  }
-
-  private static void checkPort(int port, String flag) {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(
-          "Port " + port + " is out of range: pass " + flag + " between 1 and 65535, or omit it to pick a free one");
+    public KafkaSettings withKafkaPort(int port) {
+        return new KafkaSettings(dataDir, port, controllerPort, bindHost, brokerProperties);
     }
-  }
+
+    private static void checkPort(int port, String flag) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("Port " + port + " is out of range: pass " + flag
+                    + " between 1 and 65535, or omit it to pick a free one");
+        }
+    }
 }

@@ -14,52 +14,54 @@ import org.apache.avro.SchemaCompatibility.Incompatibility;
  * latest version only, {@code *_TRANSITIVE} levels check every live version.
  */
 final class CompatibilityRules {
-  private CompatibilityRules() {
-  }
+    private CompatibilityRules() {}
 
-  /** Parses a level case-insensitively, as Confluent does; anything else is a 42203. */
-  static Compatibility parse(String text) throws RegistryException {
-    try {
-      return Compatibility.parse(String.valueOf(text));
-    } catch (IllegalArgumentException e) {
-      throw new RegistryException(RegistryException.INVALID_COMPATIBILITY_LEVEL,
-          "Invalid compatibility level: " + e.getMessage());
+    /** Parses a level case-insensitively, as Confluent does; anything else is a 42203. */
+    static Compatibility parse(String text) throws RegistryException {
+        try {
+            return Compatibility.parse(String.valueOf(text));
+        } catch (IllegalArgumentException e) {
+            throw new RegistryException(
+                    RegistryException.INVALID_COMPATIBILITY_LEVEL, "Invalid compatibility level: " + e.getMessage());
+        }
     }
-  }
 
-  /**
-   * Why {@code candidate} may not follow {@code existingOldestFirst} at {@code level}; empty when
-   * it may.
-   */
-  static List<String> incompatibilities(Compatibility level, Schema candidate, List<Schema> existingOldestFirst) {
-    if (existingOldestFirst.isEmpty() || level == Compatibility.NONE) {
-      return List.of();
+    /**
+     * Why {@code candidate} may not follow {@code existingOldestFirst} at {@code level}; empty when
+     * it may.
+     */
+    static List<String> incompatibilities(Compatibility level, Schema candidate, List<Schema> existingOldestFirst) {
+        if (existingOldestFirst.isEmpty() || level == Compatibility.NONE) {
+            return List.of();
+        }
+        boolean transitive = level.name().endsWith("_TRANSITIVE");
+        boolean newReadsOld =
+                level.name().startsWith("BACKWARD") || level.name().startsWith("FULL");
+        boolean oldReadsNew = level.name().startsWith("FORWARD") || level.name().startsWith("FULL");
+        List<Schema> against =
+                transitive ? existingOldestFirst : List.of(existingOldestFirst.get(existingOldestFirst.size() - 1));
+        List<String> problems = new ArrayList<>();
+        for (Schema existing : against) {
+            if (newReadsOld) {
+                problems.addAll(describe(
+                        "the new schema cannot read data written with an earlier one",
+                        SchemaCompatibility.checkReaderWriterCompatibility(candidate, existing)));
+            }
+            if (oldReadsNew) {
+                problems.addAll(describe(
+                        "an earlier schema cannot read data written with the new one",
+                        SchemaCompatibility.checkReaderWriterCompatibility(existing, candidate)));
+            }
+        }
+        return problems;
     }
-    boolean transitive = level.name().endsWith("_TRANSITIVE");
-    boolean newReadsOld = level.name().startsWith("BACKWARD") || level.name().startsWith("FULL");
-    boolean oldReadsNew = level.name().startsWith("FORWARD") || level.name().startsWith("FULL");
-    List<Schema> against = transitive
-        ? existingOldestFirst
-        : List.of(existingOldestFirst.get(existingOldestFirst.size() - 1));
-    List<String> problems = new ArrayList<>();
-    for (Schema existing : against) {
-      if (newReadsOld) {
-        problems.addAll(describe("the new schema cannot read data written with an earlier one",
-            SchemaCompatibility.checkReaderWriterCompatibility(candidate, existing)));
-      }
-      if (oldReadsNew) {
-        problems.addAll(describe("an earlier schema cannot read data written with the new one",
-            SchemaCompatibility.checkReaderWriterCompatibility(existing, candidate)));
-      }
-    }
-    return problems;
-  }
 
-  private static List<String> describe(String direction, SchemaCompatibility.SchemaPairCompatibility pair) {
-    List<String> out = new ArrayList<>();
-    for (Incompatibility problem : pair.getResult().getIncompatibilities()) {
-      out.add(direction + ": " + problem.getType() + " at " + problem.getLocation() + ": " + problem.getMessage());
+    private static List<String> describe(String direction, SchemaCompatibility.SchemaPairCompatibility pair) {
+        List<String> out = new ArrayList<>();
+        for (Incompatibility problem : pair.getResult().getIncompatibilities()) {
+            out.add(direction + ": " + problem.getType() + " at " + problem.getLocation() + ": "
+                    + problem.getMessage());
+        }
+        return out;
     }
-    return out;
-  }
 }

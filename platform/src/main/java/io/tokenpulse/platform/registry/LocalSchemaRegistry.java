@@ -1,7 +1,7 @@
 package io.tokenpulse.platform.registry;
 
-import io.tokenpulse.schemas.registry.Compatibility;
 import com.sun.net.httpserver.HttpServer;
+import io.tokenpulse.schemas.registry.Compatibility;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -25,102 +25,103 @@ import org.slf4j.LoggerFactory;
  * 127.0.0.1 and a free port unless told otherwise. Thread-safe; {@link #close()} stops it.
  */
 public final class LocalSchemaRegistry implements AutoCloseable {
-  /** The topic that holds schemas, subjects and compatibility levels by default. */
-  public static final String DEFAULT_TOPIC = "_tokenpulse_schemas";
-  private static final Logger log = LoggerFactory.getLogger(LocalSchemaRegistry.class);
-  private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
-  private static final int HTTP_THREADS = 4;
+    /** The topic that holds schemas, subjects and compatibility levels by default. */
+    public static final String DEFAULT_TOPIC = "_tokenpulse_schemas";
 
-  /** The JDK server's only switch for TCP_NODELAY; read once, when its first server is created. */
-  private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+    private static final Logger log = LoggerFactory.getLogger(LocalSchemaRegistry.class);
+    private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
+    private static final int HTTP_THREADS = 4;
 
-  static {
-    // Without it the JDK server sends headers and body as two segments, and Nagle's algorithm with
-    // the client's delayed ACK holds the body ~40 ms: measured 45 ms per GET, 0.5 ms with it.
-    // Set only when the user has not chosen; it has no effect if another JDK server came first.
-    if (System.getProperty(NODELAY_PROPERTY) == null) {
-      System.setProperty(NODELAY_PROPERTY, "true");
+    /** The JDK server's only switch for TCP_NODELAY; read once, when its first server is created. */
+    private static final String NODELAY_PROPERTY = "sun.net.httpserver.nodelay";
+
+    static {
+        // Without it the JDK server sends headers and body as two segments, and Nagle's algorithm with
+        // the client's delayed ACK holds the body ~40 ms: measured 45 ms per GET, 0.5 ms with it.
+        // Set only when the user has not chosen; it has no effect if another JDK server came first.
+        if (System.getProperty(NODELAY_PROPERTY) == null) {
+            System.setProperty(NODELAY_PROPERTY, "true");
+        }
     }
-  }
 
-  private final HttpServer server;
-  private final ExecutorService executor;
-  private final SchemaStore store;
-  private final URI url;
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final SchemaStore store;
+    private final URI url;
 
-  private LocalSchemaRegistry(HttpServer server, ExecutorService executor, SchemaStore store) {
-    this.server = server;
-    this.executor = executor;
-    this.store = store;
-    InetSocketAddress bound = server.getAddress();
-    String host = bound.getAddress().getHostAddress();
-    this.url = URI.create("http://" + (bound.getAddress() instanceof Inet6Address ? "[" + host + "]" : host)
-        + ":" + bound.getPort());
-  }
-
-  /** Starts on 127.0.0.1, a free port, topic {@value #DEFAULT_TOPIC} of the given cluster. */
-  public static LocalSchemaRegistry start(String bootstrapServers) throws IOException {
-    return start(bootstrapServers, DEFAULT_TOPIC, new InetSocketAddress("127.0.0.1", 0));
-  }
-
-  /**
-   * Starts on {@code address} (port 0: a free one), keeping state in {@code topic}, which is
-   * created compacted with one partition if missing.
-   *
-   * @throws IOException if the address cannot be bound or the topic cannot be created or read
-   */
-  public static LocalSchemaRegistry start(String bootstrapServers, String topic, InetSocketAddress address)
-      throws IOException {
-    Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-    if (topic == null || topic.isBlank()) {
-      throw new IllegalArgumentException("schema topic name must not be empty");
+    private LocalSchemaRegistry(HttpServer server, ExecutorService executor, SchemaStore store) {
+        this.server = server;
+        this.executor = executor;
+        this.store = store;
+        InetSocketAddress bound = server.getAddress();
+        String host = bound.getAddress().getHostAddress();
+        this.url = URI.create("http://" + (bound.getAddress() instanceof Inet6Address ? "[" + host + "]" : host) + ":"
+                + bound.getPort());
     }
-    return start(new KafkaSchemaStore(bootstrapServers, topic, KAFKA_TIMEOUT), address);
-  }
 
-  static LocalSchemaRegistry start(SchemaStore store, InetSocketAddress address) throws IOException {
-    try {
-      RegistryState state = RegistryState.load(store, Compatibility.BACKWARD);
-      // The JDK's own HTTP server: a dozen JSON endpoints on localhost need no servlet
-      // container or web framework, and it adds no dependency to the platform.
-      HttpServer server = HttpServer.create(address, 0);
-      ExecutorService executor = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads());
-      server.setExecutor(executor);
-      server.createContext("/", new RestApi(state));
-      server.start();
-      LocalSchemaRegistry registry = new LocalSchemaRegistry(server, executor, store);
-      log.info("Schema registry listening on {}", registry.url());
-      return registry;
-    } catch (IOException | RuntimeException e) {
-      store.close();
-      throw e;
+    /** Starts on 127.0.0.1, a free port, topic {@value #DEFAULT_TOPIC} of the given cluster. */
+    public static LocalSchemaRegistry start(String bootstrapServers) throws IOException {
+        return start(bootstrapServers, DEFAULT_TOPIC, new InetSocketAddress("127.0.0.1", 0));
     }
-  }
 
-  /** The base URL clients use, e.g. {@code http://127.0.0.1:41234}. */
-  public URI url() {
-    return url;
-  }
+    /**
+     * Starts on {@code address} (port 0: a free one), keeping state in {@code topic}, which is
+     * created compacted with one partition if missing.
+     *
+     * @throws IOException if the address cannot be bound or the topic cannot be created or read
+     */
+    public static LocalSchemaRegistry start(String bootstrapServers, String topic, InetSocketAddress address)
+            throws IOException {
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        if (topic == null || topic.isBlank()) {
+            throw new IllegalArgumentException("schema topic name must not be empty");
+        }
+        return start(new KafkaSchemaStore(bootstrapServers, topic, KAFKA_TIMEOUT), address);
+    }
 
-  public int port() {
-    return url.getPort();
-  }
+    static LocalSchemaRegistry start(SchemaStore store, InetSocketAddress address) throws IOException {
+        try {
+            RegistryState state = RegistryState.load(store, Compatibility.BACKWARD);
+            // The JDK's own HTTP server: a dozen JSON endpoints on localhost need no servlet
+            // container or web framework, and it adds no dependency to the platform.
+            HttpServer server = HttpServer.create(address, 0);
+            ExecutorService executor = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads());
+            server.setExecutor(executor);
+            server.createContext("/", new RestApi(state));
+            server.start();
+            LocalSchemaRegistry registry = new LocalSchemaRegistry(server, executor, store);
+            log.info("Schema registry listening on {}", registry.url());
+            return registry;
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
 
-  /** Stops serving at once and closes the store; registered schemas are already durable. */
-  @Override
-  public void close() {
-    server.stop(0);
-    executor.shutdownNow();
-    store.close();
-    log.info("Schema registry on {} stopped", url);
-  }
+    /** The base URL clients use, e.g. {@code http://127.0.0.1:41234}. */
+    public URI url() {
+        return url;
+    }
 
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "schema-registry-http-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
+    public int port() {
+        return url.getPort();
+    }
+
+    /** Stops serving at once and closes the store; registered schemas are already durable. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        store.close();
+        log.info("Schema registry on {} stopped", url);
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "schema-registry-http-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
 }

@@ -9,12 +9,12 @@ import java.util.List;
  */
 interface SchemaStore extends AutoCloseable {
 
-  /** Every entry written so far, oldest first. Called once, at start. */
-  List<StoreRecord> readAll() throws IOException;
+    /** Every entry written so far, oldest first. Called once, at start. */
+    List<StoreRecord> readAll() throws IOException;
 
-  /** Writes one entry; returns only once it is durable. */
-  void append(StoreRecord record) throws IOException;
+    /** Writes one entry; returns only once it is durable. */
+    void append(StoreRecord record) throws IOException;
 
-  @Override
-  void close();
+    @Override
+    void close();
 }

@@ -24,103 +24,107 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedKafkaIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
-  @TempDir static Path sharedDir;
-  private static EmbeddedKafka kafka;
+    @TempDir
+    static Path sharedDir;
 
-  @BeforeAll
-  static void startBroker() {
-    kafka = timedStart(KafkaSettings.of(sharedDir), "in-process, fresh data dir");
-  }
+    private static EmbeddedKafka kafka;
 
-  @AfterAll
-  static void stopBroker() {
-    kafka.close();
-  }
-
-  @Test
-  void idempotentAcksAllRecordsRoundTripThroughCreatedTopics() throws Exception {
-    createTopics(kafka.bootstrapServers(), "chunks", "requests");
-    assertThat(KafkaTestClients.topicNames(kafka.bootstrapServers())).contains("chunks", "requests");
-
-    produce(kafka.bootstrapServers(), "chunks", List.of("a", "b", "c"));
-
-    assertThat(consume(kafka.bootstrapServers(), "chunks", "read_uncommitted", 3, WAIT))
-        .containsExactlyInAnyOrder("a", "b", "c");
-  }
-
-  @Test
-  void readCommittedConsumerSeesCommittedTransactionsButNotAbortedOnes() throws Exception {
-    createTopics(kafka.bootstrapServers(), "tx-out");
-    try (KafkaProducer<String, String> producer = durableProducer(kafka.bootstrapServers(),
-        Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tokenpulse-test-tx"))) {
-      producer.initTransactions();
-      producer.beginTransaction();
-      producer.send(new ProducerRecord<>("tx-out", "k", "committed-1"));
-      producer.send(new ProducerRecord<>("tx-out", "k", "committed-2"));
-      producer.commitTransaction();
-      producer.beginTransaction();
-      producer.send(new ProducerRecord<>("tx-out", "k", "aborted"));
-      producer.flush();
-      producer.abortTransaction();
+    @BeforeAll
+    static void startBroker() {
+        kafka = timedStart(KafkaSettings.of(sharedDir), "in-process, fresh data dir");
     }
 
-    assertThat(consume(kafka.bootstrapServers(), "tx-out", "read_committed", 2, WAIT))
-        .containsExactly("committed-1", "committed-2");
-    // The aborted record is in the log: only the isolation level hides it.
-    assertThat(consume(kafka.bootstrapServers(), "tx-out", "read_uncommitted", 3, WAIT))
-        .contains("aborted");
-  }
-
-  @Test
-  void restartOnTheSameDataDirKeepsClusterIdTopicsAndRecords(@TempDir Path dataDir) throws Exception {
-    String clusterId;
-    String firstBootstrap;
-    try (EmbeddedKafka first = timedStart(KafkaSettings.of(dataDir), "in-process, fresh data dir")) {
-      clusterId = first.clusterId();
-      firstBootstrap = first.bootstrapServers();
-      createTopics(first.bootstrapServers(), "kept");
-      produce(first.bootstrapServers(), "kept", List.of("before-restart-1", "before-restart-2"));
+    @AfterAll
+    static void stopBroker() {
+        kafka.close();
     }
-    assertThat(KafkaChildProcessIT.cleanShutdownMarker(dataDir)).exists();
 
-    try (EmbeddedKafka second = timedStart(KafkaSettings.of(dataDir), "in-process, restart on same data dir")) {
-      assertThat(second.clusterId()).isEqualTo(clusterId);
-      System.out.printf("restart moved bootstrap %s -> %s%n", firstBootstrap, second.bootstrapServers());
-      assertThat(KafkaTestClients.topicNames(second.bootstrapServers())).contains("kept");
-      assertThat(consume(second.bootstrapServers(), "kept", "read_committed", 2, WAIT))
-          .containsExactlyInAnyOrder("before-restart-1", "before-restart-2");
+    @Test
+    void idempotentAcksAllRecordsRoundTripThroughCreatedTopics() throws Exception {
+        createTopics(kafka.bootstrapServers(), "chunks", "requests");
+        assertThat(KafkaTestClients.topicNames(kafka.bootstrapServers())).contains("chunks", "requests");
+
+        produce(kafka.bootstrapServers(), "chunks", List.of("a", "b", "c"));
+
+        assertThat(consume(kafka.bootstrapServers(), "chunks", "read_uncommitted", 3, WAIT))
+                .containsExactlyInAnyOrder("a", "b", "c");
     }
-  }
 
-  @Test
-  void explicitPortInUseFailsWithOneLineMessageNamingHostAndPort(@TempDir Path dataDir) throws Exception {
-    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      int port = taken.getLocalPort();
+    @Test
+    void readCommittedConsumerSeesCommittedTransactionsButNotAbortedOnes() throws Exception {
+        createTopics(kafka.bootstrapServers(), "tx-out");
+        try (KafkaProducer<String, String> producer = durableProducer(
+                kafka.bootstrapServers(), Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tokenpulse-test-tx"))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("tx-out", "k", "committed-1"));
+            producer.send(new ProducerRecord<>("tx-out", "k", "committed-2"));
+            producer.commitTransaction();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("tx-out", "k", "aborted"));
+            producer.flush();
+            producer.abortTransaction();
+        }
 
-      assertThatThrownBy(() -> EmbeddedKafka.start(KafkaSettings.of(dataDir).withKafkaPort(port)))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("127.0.0.1:" + port
-              + " is already in use: pass another --kafka-port or omit it to pick a free one");
+        assertThat(consume(kafka.bootstrapServers(), "tx-out", "read_committed", 2, WAIT))
+                .containsExactly("committed-1", "committed-2");
+        // The aborted record is in the log: only the isolation level hides it.
+        assertThat(consume(kafka.bootstrapServers(), "tx-out", "read_uncommitted", 3, WAIT))
+                .contains("aborted");
     }
-  }
 
-  @Test
-  void brokerPropertyKafkaRejectsFailsWithOneLineMessageNamingIt(@TempDir Path dataDir) {
-    KafkaSettings settings = new KafkaSettings(dataDir, 0, 0, null, Map.of("num.network.threads", "many"));
+    @Test
+    void restartOnTheSameDataDirKeepsClusterIdTopicsAndRecords(@TempDir Path dataDir) throws Exception {
+        String clusterId;
+        String firstBootstrap;
+        try (EmbeddedKafka first = timedStart(KafkaSettings.of(dataDir), "in-process, fresh data dir")) {
+            clusterId = first.clusterId();
+            firstBootstrap = first.bootstrapServers();
+            createTopics(first.bootstrapServers(), "kept");
+            produce(first.bootstrapServers(), "kept", List.of("before-restart-1", "before-restart-2"));
+        }
+        assertThat(KafkaChildProcessIT.cleanShutdownMarker(dataDir)).exists();
 
-    assertThatThrownBy(() -> EmbeddedKafka.start(settings))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Kafka rejected a broker property: Invalid value many for configuration num.network.threads:"
-            + " Not a number of type INT");
-  }
+        try (EmbeddedKafka second = timedStart(KafkaSettings.of(dataDir), "in-process, restart on same data dir")) {
+            assertThat(second.clusterId()).isEqualTo(clusterId);
+            System.out.printf("restart moved bootstrap %s -> %s%n", firstBootstrap, second.bootstrapServers());
+            assertThat(KafkaTestClients.topicNames(second.bootstrapServers())).contains("kept");
+            assertThat(consume(second.bootstrapServers(), "kept", "read_committed", 2, WAIT))
+                    .containsExactlyInAnyOrder("before-restart-1", "before-restart-2");
+        }
+    }
 
-  static EmbeddedKafka timedStart(KafkaSettings settings, String what) {
-    long startNs = System.nanoTime();
-    EmbeddedKafka started = EmbeddedKafka.start(settings);
-    System.out.printf("start-to-ready (%s): %d ms%n", what,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
-    return started;
-  }
+    @Test
+    void explicitPortInUseFailsWithOneLineMessageNamingHostAndPort(@TempDir Path dataDir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+
+            assertThatThrownBy(
+                            () -> EmbeddedKafka.start(KafkaSettings.of(dataDir).withKafkaPort(port)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("127.0.0.1:" + port
+                            + " is already in use: pass another --kafka-port or omit it to pick a free one");
+        }
+    }
+
+    @Test
+    void brokerPropertyKafkaRejectsFailsWithOneLineMessageNamingIt(@TempDir Path dataDir) {
+        KafkaSettings settings = new KafkaSettings(dataDir, 0, 0, null, Map.of("num.network.threads", "many"));
+
+        assertThatThrownBy(() -> EmbeddedKafka.start(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Kafka rejected a broker property: Invalid value many for configuration num.network.threads:"
+                                + " Not a number of type INT");
+    }
+
+    static EmbeddedKafka timedStart(KafkaSettings settings, String what) {
+        long startNs = System.nanoTime();
+        EmbeddedKafka started = EmbeddedKafka.start(settings);
+        System.out.printf(
+                "start-to-ready (%s): %d ms%n", what, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+        return started;
+    }
 }

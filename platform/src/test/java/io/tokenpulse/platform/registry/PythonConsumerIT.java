@@ -44,92 +44,129 @@ import org.junit.jupiter.api.io.TempDir;
  * and decodes every record; Java reads the Python-registered schema back.
  */
 class PythonConsumerIT {
-  private static final String PYTHON_SUBJECT = "analytics.request-latency-value";
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PYTHON_SUBJECT = "analytics.request-latency-value";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A record as written: where it landed and which schema id the Java serializer used. */
-  private record Written(String topic, long offset, SpecificRecord value, int schemaId) {
-  }
+    /** A record as written: where it landed and which schema id the Java serializer used. */
+    private record Written(String topic, long offset, SpecificRecord value, int schemaId) {}
 
-  @Test
-  void pythonDecodesEveryJavaRecordAndJavaReadsThePythonRegisteredSchema(@TempDir Path dataDir) throws Exception {
-    Path example = exampleDir();
-    DebianPython.requireClients();
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
-         LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers(),
-             LocalSchemaRegistry.DEFAULT_TOPIC, new InetSocketAddress("127.0.0.1", 0))) {
-      SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString()));
-      Topics topics = Topics.create("interop.", client, true);
-      List<Written> written = new ArrayList<>();
-      written.addAll(write(kafka, client, topics.runs(),
-          AvroSamples.filled(RunEvent.class, 0), AvroSamples.filled(RunEvent.class, 1)));
-      written.addAll(write(kafka, client, topics.requests(),
-          AvroSamples.filled(RequestEvent.class, 0), AvroSamples.filled(RequestEvent.class, 1)));
-      written.addAll(write(kafka, client, topics.chunks(), AvroSamples.filled(Chunk.class, 0)));
-      written.addAll(write(kafka, client, topics.requestMetrics(), AvroSamples.filled(RequestMetrics.class, 0)));
-      written.addAll(write(kafka, client, topics.windowMetrics(), AvroSamples.filled(WindowMetrics.class, 0)));
-      written.addAll(write(kafka, client, topics.runSummaries(), AvroSamples.filled(RunSummary.class, 0)));
+    @Test
+    void pythonDecodesEveryJavaRecordAndJavaReadsThePythonRegisteredSchema(@TempDir Path dataDir) throws Exception {
+        Path example = exampleDir();
+        DebianPython.requireClients();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+                LocalSchemaRegistry registry = LocalSchemaRegistry.start(
+                        kafka.bootstrapServers(),
+                        LocalSchemaRegistry.DEFAULT_TOPIC,
+                        new InetSocketAddress("127.0.0.1", 0))) {
+            SchemaRegistryClient client = new SchemaRegistryClient(
+                    SchemaRegistrySettings.of(registry.url().toString()));
+            Topics topics = Topics.create("interop.", client, true);
+            List<Written> written = new ArrayList<>();
+            written.addAll(write(
+                    kafka,
+                    client,
+                    topics.runs(),
+                    AvroSamples.filled(RunEvent.class, 0),
+                    AvroSamples.filled(RunEvent.class, 1)));
+            written.addAll(write(
+                    kafka,
+                    client,
+                    topics.requests(),
+                    AvroSamples.filled(RequestEvent.class, 0),
+                    AvroSamples.filled(RequestEvent.class, 1)));
+            written.addAll(write(kafka, client, topics.chunks(), AvroSamples.filled(Chunk.class, 0)));
+            written.addAll(write(kafka, client, topics.requestMetrics(), AvroSamples.filled(RequestMetrics.class, 0)));
+            written.addAll(write(kafka, client, topics.windowMetrics(), AvroSamples.filled(WindowMetrics.class, 0)));
+            written.addAll(write(kafka, client, topics.runSummaries(), AvroSamples.filled(RunSummary.class, 0)));
 
-      List<String> args = new ArrayList<>(List.of(
-          "--bootstrap-servers", kafka.bootstrapServers(),
-          "--schema-registry-url", registry.url().toString(),
-          "--max-records", String.valueOf(written.size()),
-          "--idle-timeout", "60",
-          "--register-schema", PYTHON_SUBJECT, example.resolve("request_latency_row.avsc").toString()));
-      written.stream().map(Written::topic).distinct().forEach(topic -> args.addAll(List.of("--topic", topic)));
-      DebianPython.Run run = DebianPython.run(example.resolve("consumer.py"), args, dataDir, Duration.ofSeconds(120));
+            List<String> args = new ArrayList<>(List.of(
+                    "--bootstrap-servers",
+                    kafka.bootstrapServers(),
+                    "--schema-registry-url",
+                    registry.url().toString(),
+                    "--max-records",
+                    String.valueOf(written.size()),
+                    "--idle-timeout",
+                    "60",
+                    "--register-schema",
+                    PYTHON_SUBJECT,
+                    example.resolve("request_latency_row.avsc").toString()));
+            written.stream().map(Written::topic).distinct().forEach(topic -> args.addAll(List.of("--topic", topic)));
+            DebianPython.Run run =
+                    DebianPython.run(example.resolve("consumer.py"), args, dataDir, Duration.ofSeconds(120));
 
-      assertThat(run.exitCode()).as("consumer.py exit code; stderr:%n%s", run.stderr()).isZero();
-      Map<String, JsonNode> linesByPlace = new HashMap<>();
-      for (String line : run.stdout().lines().toList()) {
-        JsonNode node = JSON.readTree(line);
-        linesByPlace.put(node.get("topic").asText() + "@" + node.get("offset").asLong(), node);
-      }
-      assertThat(linesByPlace).hasSize(written.size());
-      for (Written record : written) {
-        JsonNode line = linesByPlace.get(record.topic() + "@" + record.offset());
-        assertThat(line).as("consumer.py line for %s@%d", record.topic(), record.offset()).isNotNull();
-        assertThat(line.get("key").asText()).isEqualTo("run-1/0");
-        assertThat(line.get("schema_id").asInt()).isEqualTo(record.schemaId());
-        assertThat(line.get("value")).as(record.topic()).isEqualTo(JSON.readTree(AvroSamples.json(record.value())));
-      }
+            assertThat(run.exitCode())
+                    .as("consumer.py exit code; stderr:%n%s", run.stderr())
+                    .isZero();
+            Map<String, JsonNode> linesByPlace = new HashMap<>();
+            for (String line : run.stdout().lines().toList()) {
+                JsonNode node = JSON.readTree(line);
+                linesByPlace.put(
+                        node.get("topic").asText() + "@" + node.get("offset").asLong(), node);
+            }
+            assertThat(linesByPlace).hasSize(written.size());
+            for (Written record : written) {
+                JsonNode line = linesByPlace.get(record.topic() + "@" + record.offset());
+                assertThat(line)
+                        .as("consumer.py line for %s@%d", record.topic(), record.offset())
+                        .isNotNull();
+                assertThat(line.get("key").asText()).isEqualTo("run-1/0");
+                assertThat(line.get("schema_id").asInt()).isEqualTo(record.schemaId());
+                assertThat(line.get("value"))
+                        .as(record.topic())
+                        .isEqualTo(JSON.readTree(AvroSamples.json(record.value())));
+            }
 
-      Schema pythonSchema = new Schema.Parser().parse(example.resolve("request_latency_row.avsc").toFile());
-      Optional<RegisteredSchema> registered = client.latest(PYTHON_SUBJECT);
-      assertThat(registered).isPresent();
-      assertThat(client.schemaById(registered.get().id())).isEqualTo(pythonSchema);
-      assertThat(run.stderr()).contains("registered " + PYTHON_SUBJECT).contains("as schema id " + registered.get().id());
+            Schema pythonSchema = new Schema.Parser()
+                    .parse(example.resolve("request_latency_row.avsc").toFile());
+            Optional<RegisteredSchema> registered = client.latest(PYTHON_SUBJECT);
+            assertThat(registered).isPresent();
+            assertThat(client.schemaById(registered.get().id())).isEqualTo(pythonSchema);
+            assertThat(run.stderr())
+                    .contains("registered " + PYTHON_SUBJECT)
+                    .contains("as schema id " + registered.get().id());
+        }
     }
-  }
 
-  @SafeVarargs
-  private static <V extends SpecificRecord> List<Written> write(EmbeddedKafka kafka, SchemaRegistryClient client,
-      TopicSpec<V> spec, V... values) throws Exception {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      admin.createTopics(List.of(new NewTopic(spec.name(), 1, (short) 1))).all().get();
+    @SafeVarargs
+    private static <V extends SpecificRecord> List<Written> write(
+            EmbeddedKafka kafka, SchemaRegistryClient client, TopicSpec<V> spec, V... values) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(spec.name(), 1, (short) 1)))
+                    .all()
+                    .get();
+        }
+        List<Written> written = new ArrayList<>();
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true);
+        try (KafkaProducer<String, V> producer = new KafkaProducer<>(
+                config, spec.keySerde().serializer(), spec.valueSerde().serializer())) {
+            for (V value : values) {
+                RecordMetadata sent = producer.send(new ProducerRecord<>(spec.name(), "run-1/0", value))
+                        .get();
+                int schemaId = client.idOf(spec.subject().orElseThrow(), value.getSchema())
+                        .orElseThrow();
+                written.add(new Written(spec.name(), sent.offset(), value, schemaId));
+            }
+        }
+        return written;
     }
-    List<Written> written = new ArrayList<>();
-    Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    try (KafkaProducer<String, V> producer = new KafkaProducer<>(config,
-        spec.keySerde().serializer(), spec.valueSerde().serializer())) {
-      for (V value : values) {
-        RecordMetadata sent = producer.send(new ProducerRecord<>(spec.name(), "run-1/0", value)).get();
-        int schemaId = client.idOf(spec.subject().orElseThrow(), value.getSchema()).orElseThrow();
-        written.add(new Written(spec.name(), sent.offset(), value, schemaId));
-      }
-    }
-    return written;
-  }
 
-  /** The example lives at the repository root; Failsafe runs in the module directory. */
-  private static Path exampleDir() {
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("examples/python-consumer");
-      if (Files.isRegularFile(candidate.resolve("consumer.py"))) {
-        return candidate;
-      }
+    /** The example lives at the repository root; Failsafe runs in the module directory. */
+    private static Path exampleDir() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("examples/python-consumer");
+            if (Files.isRegularFile(candidate.resolve("consumer.py"))) {
+                return candidate;
+            }
+        }
+        throw new AssertionError("examples/python-consumer/consumer.py not found above "
+                + Path.of("").toAbsolutePath());
     }
-    throw new AssertionError("examples/python-consumer/consumer.py not found above " + Path.of("").toAbsolutePath());
-  }
 }

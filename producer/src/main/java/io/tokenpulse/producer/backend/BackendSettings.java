@@ -30,9 +30,7 @@ public record BackendSettings(
         if (model == null || model.isBlank()) {
             throw new IllegalArgumentException("--model must not be empty");
         }
-        extraHeaders = extraHeaders == null
-                ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>(extraHeaders));
+        extraHeaders = extraHeaders == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extraHeaders));
         if (sampling == null) {
             sampling = Sampling.GREEDY;
         }

@@ -11,13 +11,22 @@ import java.util.Map;
 public final class Backends {
 
     /** Every name vLLM's {@code --backend} accepts, in the order its help lists them. */
-    private static final List<String> NAMES = List.of("tgi", "vllm", "lmdeploy", "deepspeed-mii",
-            "openai", "openai-chat", "openai-audio", "tensorrt-llm", "scalellm", "sglang", "llama.cpp");
+    private static final List<String> NAMES = List.of(
+            "tgi",
+            "vllm",
+            "lmdeploy",
+            "deepspeed-mii",
+            "openai",
+            "openai-chat",
+            "openai-audio",
+            "tensorrt-llm",
+            "scalellm",
+            "sglang",
+            "llama.cpp");
 
     private static final Map<String, Backend> BY_NAME = byName();
 
-    private Backends() {
-    }
+    private Backends() {}
 
     private static Map<String, Backend> byName() {
         Map<String, Backend> byName = new LinkedHashMap<>();
@@ -44,8 +53,8 @@ public final class Backends {
         if (backend != null) {
             return backend;
         }
-        throw new IllegalArgumentException("unknown --backend " + name + "; known backends: "
-                + String.join(", ", NAMES));
+        throw new IllegalArgumentException(
+                "unknown --backend " + name + "; known backends: " + String.join(", ", NAMES));
     }
 
     /** Every backend name in vLLM's order (for the flag's help). */

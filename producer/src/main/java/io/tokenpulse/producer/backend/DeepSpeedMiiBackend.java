@@ -33,7 +33,8 @@ final class DeepSpeedMiiBackend implements Backend {
             json.writeNumberField("temperature", 0.01);
             json.writeNumberField("top_p", 1.0);
         });
-        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, "application/json", true), body);
+        return new HttpCall(
+                settings.endpoint(), RequestParts.headers(settings, request, "application/json", true), body);
     }
 
     @Override

@@ -94,7 +94,8 @@ final class EventReader implements EventParser {
             JsonToken value = p.nextToken();
             if (textField == TextField.TEXT && field.equals("text")) {
                 text = value == JsonToken.VALUE_STRING ? p.getText() : "";
-            } else if (textField == TextField.DELTA_CONTENT && field.equals("delta")
+            } else if (textField == TextField.DELTA_CONTENT
+                    && field.equals("delta")
                     && value == JsonToken.START_OBJECT) {
                 text = readDeltaContent(p);
             } else {

@@ -9,8 +9,7 @@ public final class FailureText {
     /** Longest reason kept, in characters (before the {@code ...} of a cut one). */
     public static final int MAX_CHARS = 300;
 
-    private FailureText() {
-    }
+    private FailureText() {}
 
     /** {@code reason} with its runs of white space folded to one space, stripped, and cut to {@link #MAX_CHARS}. */
     public static String oneLine(String reason) {

@@ -23,8 +23,11 @@ public record HttpCall(URI uri, List<Header> headers, byte[] body) {
 
     /** The value of the first header named {@code name} (case-insensitive), or null. */
     public String header(String name) {
-        return headers.stream().filter(h -> h.name().equalsIgnoreCase(name))
-                .map(Header::value).findFirst().orElse(null);
+        return headers.stream()
+                .filter(h -> h.name().equalsIgnoreCase(name))
+                .map(Header::value)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The same POST as the streaming client takes it. */

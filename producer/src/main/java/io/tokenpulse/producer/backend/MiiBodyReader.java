@@ -20,17 +20,23 @@ final class MiiBodyReader implements EventParser {
         try {
             body = JSON.readTree(data, offset, length);
         } catch (IOException e) {
-            return StreamEvent.malformed("the response body is not JSON: " + FailureText.oneLine(String.valueOf(e.getMessage())));
+            return StreamEvent.malformed(
+                    "the response body is not JSON: " + FailureText.oneLine(String.valueOf(e.getMessage())));
         }
         if (body == null || !body.isObject()) {
             return StreamEvent.malformed("the response body is not a JSON object");
         }
         if (body.hasNonNull("error")) {
             JsonNode error = body.get("error");
-            return StreamEvent.failed("server error: " + FailureText.oneLine(
-                    error.isTextual() ? error.asText() : error.path("message").asText("(no message)")));
+            return StreamEvent.failed("server error: "
+                    + FailureText.oneLine(
+                            error.isTextual()
+                                    ? error.asText()
+                                    : error.path("message").asText("(no message)")));
         }
-        JsonNode text = body.has("choices") ? body.path("choices").path(0).path("text") : body.path("text").path(0);
+        JsonNode text = body.has("choices")
+                ? body.path("choices").path(0).path("text")
+                : body.path("text").path(0);
         if (!text.isTextual()) {
             return StreamEvent.malformed("Unexpected response format: neither 'choices' nor 'text' found");
         }

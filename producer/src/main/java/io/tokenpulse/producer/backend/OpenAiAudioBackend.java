@@ -60,8 +60,8 @@ final class OpenAiAudioBackend implements Backend {
         fields.put("stream_include_usage", "True");
         fields.put("stream_continuous_usage_stats", "True");
         Multipart form = multipart(SyntheticAudio.WAV, fields);
-        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, form.contentType(), true),
-                form.body());
+        return new HttpCall(
+                settings.endpoint(), RequestParts.headers(settings, request, form.contentType(), true), form.body());
     }
 
     @Override
@@ -69,8 +69,7 @@ final class OpenAiAudioBackend implements Backend {
         return new ResponseTracker(READER, true, true);
     }
 
-    private record Multipart(String contentType, byte[] body) {
-    }
+    private record Multipart(String contentType, byte[] body) {}
 
     /** Netty's encoder writes the parts and picks the boundary; the body is collected into one array. */
     private static Multipart multipart(byte[] wav, Map<String, String> fields) {

@@ -52,13 +52,14 @@ abstract class OpenAiBackend implements Backend {
         } catch (IOException e) {
             throw new UncheckedIOException("writing to memory failed", e);
         }
-        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, "application/json", true),
+        return new HttpCall(
+                settings.endpoint(),
+                RequestParts.headers(settings, request, "application/json", true),
                 body.toByteArray());
     }
 
     /** The prompt, temperature and output-length fields, which differ between the APIs. */
-    abstract void writeInput(JsonGenerator json, BackendSettings settings, PromptRequest request)
-            throws IOException;
+    abstract void writeInput(JsonGenerator json, BackendSettings settings, PromptRequest request) throws IOException;
 
     /** Sampling fields after the common ones; backends add their own after calling this. */
     void writeSampling(JsonGenerator json, BackendSettings.Sampling sampling) throws IOException {

@@ -20,8 +20,7 @@ final class OpenAiChatBackend extends OpenAiBackend {
         super.check(settings);
         if (settings.sampling().logprobs() != null) {
             // vLLM silently drops it for chat; saying so beats benchmarking something else.
-            throw new IllegalArgumentException(
-                    "--logprobs is not supported by backend openai-chat; remove --logprobs");
+            throw new IllegalArgumentException("--logprobs is not supported by backend openai-chat; remove --logprobs");
         }
     }
 

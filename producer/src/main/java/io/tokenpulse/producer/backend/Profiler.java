@@ -24,8 +24,10 @@ public final class Profiler {
     private final URI baseUrl;
     private final String apiKey;
     private final PrintStream out;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(TIMEOUT).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(TIMEOUT)
+            .build();
 
     /**
      * @param baseUrl the server's base URL, without the endpoint path
@@ -59,15 +61,17 @@ public final class Profiler {
 
     private boolean post(String path) throws InterruptedException {
         String base = baseUrl.toString().endsWith("/")
-                ? baseUrl.toString().substring(0, baseUrl.toString().length() - 1) : baseUrl.toString();
+                ? baseUrl.toString().substring(0, baseUrl.toString().length() - 1)
+                : baseUrl.toString();
         URI uri = URI.create(base + path);
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-                .POST(HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(TIMEOUT).POST(HttpRequest.BodyPublishers.noBody());
         if (apiKey != null && !apiKey.isBlank()) {
             request.header("Authorization", "Bearer " + apiKey);
         }
         try {
-            int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
             if (status != 200) {
                 out.println("Profiler: " + uri + " answered HTTP " + status
                         + " (is the server started with VLLM_TORCH_PROFILER_DIR?)");

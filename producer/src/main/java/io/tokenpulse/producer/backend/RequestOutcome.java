@@ -13,13 +13,21 @@ package io.tokenpulse.producer.backend;
  * @param generatedText the concatenated text deltas
  * @param doneSeen whether the stream ended with {@code [DONE]}
  */
-public record RequestOutcome(boolean success, int httpStatus, String error, int chunkEvents,
-        Long firstNs, Long lastNs, StreamEvent.Usage usage, String generatedText, boolean doneSeen) {
+public record RequestOutcome(
+        boolean success,
+        int httpStatus,
+        String error,
+        int chunkEvents,
+        Long firstNs,
+        Long lastNs,
+        StreamEvent.Usage usage,
+        String generatedText,
+        boolean doneSeen) {
 
     public RequestOutcome {
         if (error == null || success != error.isEmpty()) {
-            throw new IllegalArgumentException("a failure needs a reason and a success none, got success="
-                    + success + " error=" + error);
+            throw new IllegalArgumentException(
+                    "a failure needs a reason and a success none, got success=" + success + " error=" + error);
         }
         if (success && firstNs == null) {
             throw new IllegalArgumentException("a successful request has a first event");
@@ -29,6 +37,7 @@ public record RequestOutcome(boolean success, int httpStatus, String error, int 
     /** Output tokens reported by the server when it reported a positive count, else null. */
     public Integer reportedOutputTokens() {
         return usage == null || usage.completionTokens() == null || usage.completionTokens() <= 0
-                ? null : usage.completionTokens();
+                ? null
+                : usage.completionTokens();
     }
 }

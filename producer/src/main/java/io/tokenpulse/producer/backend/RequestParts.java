@@ -35,12 +35,12 @@ final class RequestParts {
         return body.toByteArray();
     }
 
-    private RequestParts() {
-    }
+    private RequestParts() {}
 
     /** As vLLM's asserts: the endpoint path must end in one of {@code suffixes}. */
     static void pathEndsWith(String backend, BackendSettings settings, String... suffixes) {
-        String path = settings.endpoint().getPath() == null ? "" : settings.endpoint().getPath();
+        String path =
+                settings.endpoint().getPath() == null ? "" : settings.endpoint().getPath();
         for (String suffix : suffixes) {
             if (path.endsWith(suffix)) {
                 return;
@@ -90,8 +90,8 @@ final class RequestParts {
      * Content type, {@code Authorization: Bearer} when {@code withApiKey} and a key is set, the
      * extra headers, then x-request-id.
      */
-    static List<HttpCall.Header> headers(BackendSettings settings, PromptRequest request, String contentType,
-                                         boolean withApiKey) {
+    static List<HttpCall.Header> headers(
+            BackendSettings settings, PromptRequest request, String contentType, boolean withApiKey) {
         // Keyed by lower-case name so an extra header replaces a default one, as vLLM's
         // headers |= extra_headers does.
         Map<String, HttpCall.Header> byName = new LinkedHashMap<>();

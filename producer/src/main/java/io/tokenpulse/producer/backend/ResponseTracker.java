@@ -122,8 +122,7 @@ public final class ResponseTracker {
             return fail(httpStatus, "no streamed event carried choices", doneSeen);
         }
         finished = true;
-        return new RequestOutcome(true, httpStatus, "", chunks, firstNs, lastNs, usage,
-                text.toString(), doneSeen);
+        return new RequestOutcome(true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen);
     }
 
     /**
@@ -139,8 +138,16 @@ public final class ResponseTracker {
 
     private RequestOutcome fail(int httpStatus, String reason, boolean doneSeen) {
         finished = true;
-        return new RequestOutcome(false, httpStatus, reason, chunks,
-                chunks == 0 ? null : firstNs, chunks == 0 ? null : lastNs, usage, text.toString(), doneSeen);
+        return new RequestOutcome(
+                false,
+                httpStatus,
+                reason,
+                chunks,
+                chunks == 0 ? null : firstNs,
+                chunks == 0 ? null : lastNs,
+                usage,
+                text.toString(),
+                doneSeen);
     }
 
     /**

@@ -40,6 +40,5 @@ public record StreamEvent(boolean hasChoices, String text, Usage usage, String e
      * @param promptTokens {@code usage.prompt_tokens}
      * @param completionTokens {@code usage.completion_tokens}
      */
-    public record Usage(Integer promptTokens, Integer completionTokens) {
-    }
+    public record Usage(Integer promptTokens, Integer completionTokens) {}
 }

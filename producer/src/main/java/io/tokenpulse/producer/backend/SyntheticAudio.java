@@ -23,8 +23,7 @@ final class SyntheticAudio {
     /** The WAV file, built once; do not modify. */
     static final byte[] WAV = wav();
 
-    private SyntheticAudio() {
-    }
+    private SyntheticAudio() {}
 
     private static byte[] wav() {
         int frames = SECONDS * SAMPLE_RATE_HZ;
@@ -37,8 +36,10 @@ final class SyntheticAudio {
         AudioFormat format = new AudioFormat(SAMPLE_RATE_HZ, 16, 1, true, false);
         ByteArrayOutputStream out = new ByteArrayOutputStream(pcm.length + 64);
         try {
-            AudioSystem.write(new AudioInputStream(new ByteArrayInputStream(pcm), format, frames),
-                    AudioFileFormat.Type.WAVE, out);
+            AudioSystem.write(
+                    new AudioInputStream(new ByteArrayInputStream(pcm), format, frames),
+                    AudioFileFormat.Type.WAVE,
+                    out);
         } catch (IOException e) {
             throw new UncheckedIOException("writing a WAV file to memory failed", e);
         }

@@ -36,7 +36,8 @@ final class TensorRtLlmBackend implements Backend {
                 json.writeNumberField("min_length", request.maxTokens());
             }
         });
-        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
+        return new HttpCall(
+                settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
     }
 
     @Override

@@ -39,7 +39,8 @@ final class TgiBackend implements Backend {
             json.writeBooleanField("ignore_eos_token", settings.sampling().ignoreEos());
             json.writeEndObject();
         });
-        return new HttpCall(settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
+        return new HttpCall(
+                settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
     }
 
     @Override

@@ -15,6 +15,7 @@ public final class Progress implements AutoCloseable {
 
     /** tqdm refreshes at most every 0.1 s. */
     private static final int REFRESH_MS = 100;
+
     private static final int DEFAULT_COLUMNS = 100;
 
     private final ProgressBar bar;

@@ -7,8 +7,7 @@ import java.io.PrintStream;
 /** The lines vLLM's benchmark prints before its progress bar, word for word: users' scripts grep them. */
 public final class VllmLines {
 
-    private VllmLines() {
-    }
+    private VllmLines() {}
 
     public static void testRunStarting(PrintStream out) {
         out.println("Starting initial single prompt test run...");
@@ -20,15 +19,19 @@ public final class VllmLines {
 
     /** vLLM's message when the test request fails; the run stops with it. */
     public static String testRunFailed(String error) {
-        return "Initial test run failed - Please make sure benchmark arguments are correctly specified. Error: " + error;
+        return "Initial test run failed - Please make sure benchmark arguments are correctly specified. Error: "
+                + error;
     }
 
     /** The traffic lines: rate or ramp-up, burstiness, concurrency, and the duration when one is set. */
-    public static void traffic(ArrivalSettings arrivals, Integer maxConcurrency, Double durationMinutes, PrintStream out) {
+    public static void traffic(
+            ArrivalSettings arrivals, Integer maxConcurrency, Double durationMinutes, PrintStream out) {
         if (arrivals.rampUp() != null) {
-            out.println("Traffic ramp-up strategy: " + arrivals.rampUp().strategy().name().toLowerCase() + ".");
+            out.println("Traffic ramp-up strategy: "
+                    + arrivals.rampUp().strategy().name().toLowerCase() + ".");
             // vLLM's ramp-up flags are ints: a whole rate prints without ".0".
-            out.println("Will increase RPS from " + PythonFloat.intOrRepr(arrivals.rampUp().startRps()) + " to "
+            out.println("Will increase RPS from "
+                    + PythonFloat.intOrRepr(arrivals.rampUp().startRps()) + " to "
                     + PythonFloat.intOrRepr(arrivals.rampUp().endRps()) + " RPS over the duration of the benchmark.");
         } else {
             out.println("Traffic request rate: " + PythonFloat.repr(arrivals.requestRate()));

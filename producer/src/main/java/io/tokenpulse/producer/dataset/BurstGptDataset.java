@@ -48,8 +48,13 @@ final class BurstGptDataset implements Dataset {
     private final int[] requestTokens;
     private final int[] responseTokens;
 
-    private BurstGptDataset(Path file, Tokenizer tokenizer, PromptStyle style, int rowsRead,
-                            int[] requestTokens, int[] responseTokens) {
+    private BurstGptDataset(
+            Path file,
+            Tokenizer tokenizer,
+            PromptStyle style,
+            int rowsRead,
+            int[] requestTokens,
+            int[] responseTokens) {
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = style;
@@ -69,7 +74,8 @@ final class BurstGptDataset implements Dataset {
     static BurstGptDataset load(DatasetOptions options, Tokenizer tokenizer) {
         Path file = DatasetFile.required(options.datasetPath(), NAME, "/path/to/BurstGPT_without_fails_2.csv");
         CsvMapper csv = CsvMapper.builder()
-                .enable(CsvParser.Feature.WRAP_AS_ARRAY, CsvParser.Feature.SKIP_EMPTY_LINES).build();
+                .enable(CsvParser.Feature.WRAP_AS_ARRAY, CsvParser.Feature.SKIP_EMPTY_LINES)
+                .build();
         List<int[]> usable = new ArrayList<>();
         int rows = 0;
         try (JsonParser parser = csv.createParser(file.toFile())) {
@@ -90,8 +96,7 @@ final class BurstGptDataset implements Dataset {
                 }
             }
         } catch (JsonProcessingException e) {
-            throw layout(file, "line " + e.getLocation().getLineNr() + ": "
-                    + DatasetFile.jsonProblem(e));
+            throw layout(file, "line " + e.getLocation().getLineNr() + ": " + DatasetFile.jsonProblem(e));
         } catch (IOException e) {
             throw DatasetFile.unreadable(file, e);
         }
@@ -99,8 +104,13 @@ final class BurstGptDataset implements Dataset {
             throw new IllegalArgumentException("--dataset-path " + file + ": none of its " + rows + " rows is of model "
                     + USED_MODEL + " with more than 0 response tokens, the only rows the burstgpt dataset uses");
         }
-        return new BurstGptDataset(file, tokenizer, options.promptStyle(), rows,
-                usable.stream().mapToInt(r -> r[0]).toArray(), usable.stream().mapToInt(r -> r[1]).toArray());
+        return new BurstGptDataset(
+                file,
+                tokenizer,
+                options.promptStyle(),
+                rows,
+                usable.stream().mapToInt(r -> r[0]).toArray(),
+                usable.stream().mapToInt(r -> r[1]).toArray());
     }
 
     private static int column(Path file, List<String> header, String name) {
@@ -174,7 +184,8 @@ final class BurstGptDataset implements Dataset {
         }
         int usable = requestTokens.length;
         boolean withReplacement = numRequests > usable;
-        int[] rows = withReplacement ? drawWithReplacement(numRequests, seed) : drawWithoutReplacement(numRequests, seed);
+        int[] rows =
+                withReplacement ? drawWithReplacement(numRequests, seed) : drawWithoutReplacement(numRequests, seed);
         // Top-ups when a re-encoded prompt falls short come from their own stream, so that they
         // never change which rows are drawn.
         SplittableRandom topUps = new SplittableRandom(seed);
@@ -188,15 +199,19 @@ final class BurstGptDataset implements Dataset {
             }
             TokenSequencePrompt prompt = TokenSequencePrompt.fit(tokenizer, ids, inputLen, allowedIds, topUps);
             mismatchTotal += Math.abs(prompt.tokenCount() - inputLen);
-            requests.add(new SampledRequest(Prompt.of(prompt.text(), style), prompt.tokenCount(),
-                    responseTokens[rows[i]], i));
+            requests.add(new SampledRequest(
+                    Prompt.of(prompt.text(), style), prompt.tokenCount(), responseTokens[rows[i]], i));
         }
         String summary = NAME + ": " + file + ": " + rowsRead + " rows, " + (rowsRead - usable)
                 + " dropped (not model " + USED_MODEL + " or 0 response tokens); sampled " + numRequests + " of "
-                + usable + (withReplacement ? " with replacement (the file has fewer usable rows than --num-prompts)"
-                : " without replacement")
-                + (mismatchTotal == 0 ? "" : "; prompts are " + mismatchTotal + " tokens off their rows' request tokens"
-                + " after decoding and re-encoding");
+                + usable
+                + (withReplacement
+                        ? " with replacement (the file has fewer usable rows than --num-prompts)"
+                        : " without replacement")
+                + (mismatchTotal == 0
+                        ? ""
+                        : "; prompts are " + mismatchTotal + " tokens off their rows' request tokens"
+                                + " after decoding and re-encoding");
         return new Drawn(requests, summary);
     }
 

@@ -40,8 +40,7 @@ final class CustomDataset implements Dataset {
     private static final String LAYOUT = "one JSON object per line like {\"prompt\": \"...\", \"output_tokens\": 10}";
 
     /** One line of the file; {@code outputTokens} is null when the line has none. */
-    private record Line(String prompt, Integer outputTokens) {
-    }
+    private record Line(String prompt, Integer outputTokens) {}
 
     private final Path file;
     private final Tokenizer tokenizer;
@@ -98,8 +97,8 @@ final class CustomDataset implements Dataset {
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw layout(file, "line " + number + " is not JSON (" + DatasetFile.jsonProblem(e)
-                    + "); expected " + LAYOUT);
+            throw layout(
+                    file, "line " + number + " is not JSON (" + DatasetFile.jsonProblem(e) + "); expected " + LAYOUT);
         }
         JsonNode prompt = node.get("prompt");
         if (!node.isObject() || prompt == null || !prompt.isTextual()) {
@@ -108,8 +107,10 @@ final class CustomDataset implements Dataset {
         JsonNode outputTokens = node.get("output_tokens");
         if (outputTokens == null || outputTokens.isNull()) {
             if (outputTokensNeeded) {
-                throw layout(file, "line " + number + " has no \"output_tokens\", which --custom-output-len -1 takes"
-                        + " the output length from; add it to every line or give --custom-output-len N");
+                throw layout(
+                        file,
+                        "line " + number + " has no \"output_tokens\", which --custom-output-len -1 takes"
+                                + " the output length from; add it to every line or give --custom-output-len N");
             }
             return new Line(prompt.asText(), null);
         }
@@ -131,7 +132,8 @@ final class CustomDataset implements Dataset {
     }
 
     private static IllegalArgumentException layout(Path file, String problem) {
-        return new IllegalArgumentException("--dataset-path " + file + " is not a custom dataset JSONL file: " + problem);
+        return new IllegalArgumentException(
+                "--dataset-path " + file + " is not a custom dataset JSONL file: " + problem);
     }
 
     @Override
@@ -156,9 +158,11 @@ final class CustomDataset implements Dataset {
         }
         List<SampledRequest> taken = new ArrayList<>(Math.min(numRequests, order.size()));
         for (Line line : order.subList(0, Math.min(numRequests, order.size()))) {
-            String sent = flags.skipChatTemplate() ? line.prompt()
+            String sent = flags.skipChatTemplate()
+                    ? line.prompt()
                     : tokenizer.applyChatTemplate(List.of(ChatMessage.user(line.prompt())), true);
-            int outputLen = flags.outputLen() == DatasetOptions.Custom.FROM_FILE ? line.outputTokens() : flags.outputLen();
+            int outputLen =
+                    flags.outputLen() == DatasetOptions.Custom.FROM_FILE ? line.outputTokens() : flags.outputLen();
             Prompt prompt = style == PromptStyle.CHAT ? Prompt.of(line.prompt(), style) : new Prompt.Text(sent);
             taken.add(new SampledRequest(prompt, InputIds.count(tokenizer, sent), outputLen, taken.size()));
         }

@@ -7,8 +7,7 @@ import java.nio.file.Path;
 /** The {@code --dataset-path} checks every file dataset shares, with the same one-line messages. */
 final class DatasetFile {
 
-    private DatasetFile() {
-    }
+    private DatasetFile() {}
 
     /**
      * @param example what a path for this dataset looks like, for the message
@@ -23,8 +22,10 @@ final class DatasetFile {
 
     /** A missing, unreadable or directory path, named with what went wrong. */
     static IllegalArgumentException unreadable(Path path, IOException e) {
-        return new IllegalArgumentException("--dataset-path " + path + " cannot be read ("
-                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", e);
+        return new IllegalArgumentException(
+                "--dataset-path " + path + " cannot be read (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")",
+                e);
     }
 
     /** Jackson's complaint on one short line, without the parser's source description. */

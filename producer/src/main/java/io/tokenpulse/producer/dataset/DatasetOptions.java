@@ -16,8 +16,15 @@ import java.util.Objects;
  * @param fileSampling how entries of a dataset file are ordered and topped up ({@code --disable-shuffle},
  *     {@code --no-oversample})
  */
-public record DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet,
-                             ShareGpt shareGpt, Custom custom, FileSampling fileSampling) {
+public record DatasetOptions(
+        String name,
+        Path datasetPath,
+        PromptStyle promptStyle,
+        Random random,
+        Sonnet sonnet,
+        ShareGpt shareGpt,
+        Custom custom,
+        FileSampling fileSampling) {
 
     public DatasetOptions {
         Objects.requireNonNull(name, "name");

@@ -15,18 +15,20 @@ public final class Datasets {
     static {
         SUPPORTED.put(ShareGptDataset.NAME, (options, tokenizer) -> ShareGptDataset.load(options, tokenizer));
         SUPPORTED.put(BurstGptDataset.NAME, (options, tokenizer) -> BurstGptDataset.load(options, tokenizer));
-        SUPPORTED.put(RandomDataset.NAME, (options, tokenizer) ->
-                new RandomDataset(tokenizer, options.random(), options.promptStyle()));
-        SUPPORTED.put(SonnetDataset.NAME, (options, tokenizer) ->
-                SonnetDataset.load(options.datasetPath(), tokenizer, options.sonnet(), options.promptStyle()));
+        SUPPORTED.put(
+                RandomDataset.NAME,
+                (options, tokenizer) -> new RandomDataset(tokenizer, options.random(), options.promptStyle()));
+        SUPPORTED.put(
+                SonnetDataset.NAME,
+                (options, tokenizer) ->
+                        SonnetDataset.load(options.datasetPath(), tokenizer, options.sonnet(), options.promptStyle()));
         SUPPORTED.put(CustomDataset.NAME, (options, tokenizer) -> CustomDataset.load(options, tokenizer));
     }
 
     // vLLM's other --dataset-name choices, recognised so that the message says "not yet", not "unknown".
     private static final List<String> NOT_YET_SUPPORTED = List.of("hf");
 
-    private Datasets() {
-    }
+    private Datasets() {}
 
     /** Names {@link #create} accepts, in display order. */
     public static Set<String> names() {
@@ -47,8 +49,10 @@ public final class Datasets {
         }
         String supported = String.join(", ", SUPPORTED.keySet());
         if (NOT_YET_SUPPORTED.contains(options.name())) {
-            throw new IllegalArgumentException("dataset " + options.name() + " is not supported yet; supported: " + supported);
+            throw new IllegalArgumentException(
+                    "dataset " + options.name() + " is not supported yet; supported: " + supported);
         }
-        throw new IllegalArgumentException("unknown --dataset-name '" + options.name() + "'; choose one of: " + supported);
+        throw new IllegalArgumentException(
+                "unknown --dataset-name '" + options.name() + "'; choose one of: " + supported);
     }
 }

@@ -16,8 +16,7 @@ import java.util.Locale;
  */
 final class ImageUrl {
 
-    private ImageUrl() {
-    }
+    private ImageUrl() {}
 
     /**
      * Checks a local image before the run: it exists, is readable and has an image file name.
@@ -46,8 +45,10 @@ final class ImageUrl {
         try {
             return "data:" + mimeType + ";base64," + Base64.getEncoder().encodeToString(Files.readAllBytes(image));
         } catch (IOException e) {
-            throw new IllegalArgumentException("--dataset-path " + datasetFile + ": " + where + ": image " + image
-                    + " cannot be read (" + e.getClass().getSimpleName() + ")", e);
+            throw new IllegalArgumentException(
+                    "--dataset-path " + datasetFile + ": " + where + ": image " + image + " cannot be read ("
+                            + e.getClass().getSimpleName() + ")",
+                    e);
         }
     }
 

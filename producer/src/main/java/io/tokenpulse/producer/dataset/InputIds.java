@@ -5,8 +5,7 @@ import io.tokenpulse.tokenizers.Tokenizer;
 /** Token counts as vLLM takes them from a dataset's text. */
 final class InputIds {
 
-    private InputIds() {
-    }
+    private InputIds() {}
 
     /**
      * {@code len(tokenizer(text).input_ids)}: the text's tokens plus the special tokens the

@@ -11,8 +11,7 @@ import java.util.Random;
  */
 final class Oversampling {
 
-    private Oversampling() {
-    }
+    private Oversampling() {}
 
     /** The requests to send: {@code valid}, then repeats up to {@code numRequests} unless {@code noOversample}. */
     static List<SampledRequest> fill(List<SampledRequest> valid, int numRequests, long seed, boolean noOversample) {
@@ -34,7 +33,8 @@ final class Oversampling {
             return "";
         }
         if (noOversample) {
-            return "; only " + valid + " of --num-prompts " + numRequests + " (--no-oversample): the run sends " + valid;
+            return "; only " + valid + " of --num-prompts " + numRequests + " (--no-oversample): the run sends "
+                    + valid;
         }
         return "; only " + valid + " of --num-prompts " + numRequests
                 + ", oversampled requests to reach " + numRequests + " total samples (repeats drawn with --seed;"

@@ -48,7 +48,12 @@ final class RandomDataset implements Dataset {
                     + tokenizer.numSpecialTokensToAdd() + " special tokens and range ratio " + ratio
                     + " a prompt could have 0 tokens; raise --random-input-len or --random-prefix-len");
         }
-        log.info("Sampling input_len from [{}, {}] and output_len from [{}, {}]", inputLow, inputHigh, outputLow, outputHigh);
+        log.info(
+                "Sampling input_len from [{}, {}] and output_len from [{}, {}]",
+                inputLow,
+                inputHigh,
+                outputLow,
+                outputHigh);
     }
 
     @Override
@@ -82,8 +87,10 @@ final class RandomDataset implements Dataset {
             requests.add(new SampledRequest(Prompt.of(prompt.text(), style), prompt.tokenCount(), outputLens[i], i));
         }
         if (mismatchTotal != 0) {
-            log.warn("random prompts have {} tokens {} than asked after decoding and re-encoding",
-                    Math.abs(mismatchTotal), mismatchTotal > 0 ? "more" : "fewer");
+            log.warn(
+                    "random prompts have {} tokens {} than asked after decoding and re-encoding",
+                    Math.abs(mismatchTotal),
+                    mismatchTotal > 0 ? "more" : "fewer");
         }
         return requests;
     }

@@ -66,7 +66,8 @@ final class SequenceFilter {
         if (dropped.isEmpty()) {
             return "none";
         }
-        return dropped.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().description)
+        return dropped.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey().description)
                 .collect(Collectors.joining(", "));
     }
 }

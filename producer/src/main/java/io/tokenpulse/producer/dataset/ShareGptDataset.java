@@ -41,11 +41,11 @@ final class ShareGptDataset implements Dataset {
 
     private static final Logger log = LoggerFactory.getLogger(ShareGptDataset.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String LAYOUT = "a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries";
+    private static final String LAYOUT =
+            "a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries";
 
     /** The first two turns of one entry, and its image reference as written, or null. */
-    private record Conversation(int entry, String prompt, String completion, String image) {
-    }
+    private record Conversation(int entry, String prompt, String completion, String image) {}
 
     private final Path file;
     private final Tokenizer tokenizer;
@@ -55,8 +55,8 @@ final class ShareGptDataset implements Dataset {
     private final List<Conversation> conversations;
     private final int entriesRead;
 
-    private ShareGptDataset(Path file, Tokenizer tokenizer, DatasetOptions options, List<Conversation> conversations,
-                            int entriesRead) {
+    private ShareGptDataset(
+            Path file, Tokenizer tokenizer, DatasetOptions options, List<Conversation> conversations, int entriesRead) {
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = options.promptStyle();
@@ -75,13 +75,16 @@ final class ShareGptDataset implements Dataset {
      *     no conversation that passes the filters
      */
     static ShareGptDataset load(DatasetOptions options, Tokenizer tokenizer) {
-        Path file = DatasetFile.required(options.datasetPath(), NAME, "/path/to/ShareGPT_V3_unfiltered_cleaned_split.json");
+        Path file =
+                DatasetFile.required(options.datasetPath(), NAME, "/path/to/ShareGPT_V3_unfiltered_cleaned_split.json");
         List<Conversation> conversations = new ArrayList<>();
         int entries = 0;
-        try (InputStream in = Files.newInputStream(file); JsonParser parser = JSON.createParser(in)) {
+        try (InputStream in = Files.newInputStream(file);
+                JsonParser parser = JSON.createParser(in)) {
             JsonToken first = parser.nextToken();
             if (first != JsonToken.START_ARRAY) {
-                throw layout(file, "expected " + LAYOUT + ", found " + (first == null ? "an empty file" : describe(first)));
+                throw layout(
+                        file, "expected " + LAYOUT + ", found " + (first == null ? "an empty file" : describe(first)));
             }
             for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
                 long line = parser.currentLocation().getLineNr();
@@ -94,14 +97,17 @@ final class ShareGptDataset implements Dataset {
                 entries++;
             }
         } catch (JsonProcessingException e) {
-            throw layout(file, "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + DatasetFile.jsonProblem(e)
-                    + "); expected " + LAYOUT);
+            throw layout(
+                    file,
+                    "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr() + ": " + DatasetFile.jsonProblem(e)
+                            + "); expected " + LAYOUT);
         } catch (IOException e) {
             throw DatasetFile.unreadable(file, e);
         }
         if (conversations.isEmpty()) {
-            throw layout(file, "none of its " + entries + " entries has two or more conversation turns; expected " + LAYOUT);
+            throw layout(
+                    file, "none of its " + entries + " entries has two or more conversation turns; expected " + LAYOUT);
         }
         ShareGptDataset dataset = new ShareGptDataset(file, tokenizer, options, conversations, entries);
         dataset.requireOneValid();
@@ -128,7 +134,8 @@ final class ShareGptDataset implements Dataset {
         for (int turn = 0; turn < 2; turn++) {
             JsonNode value = turns.get(turn).get("value");
             if (value == null || !value.isTextual()) {
-                throw layout(file, where + ": conversations[" + turn + "] needs a string \"value\"; expected " + LAYOUT);
+                throw layout(
+                        file, where + ": conversations[" + turn + "] needs a string \"value\"; expected " + LAYOUT);
             }
             values[turn] = value.asText();
         }
@@ -168,7 +175,9 @@ final class ShareGptDataset implements Dataset {
     }
 
     private static String describe(JsonNode node) {
-        return node.isContainerNode() ? (node.isArray() ? "a list" : "an object") : "a " + node.getNodeType().name().toLowerCase();
+        return node.isContainerNode()
+                ? (node.isArray() ? "a list" : "an object")
+                : "a " + node.getNodeType().name().toLowerCase();
     }
 
     @Override
@@ -206,8 +215,10 @@ final class ShareGptDataset implements Dataset {
             }
         }
         List<SampledRequest> requests = Oversampling.fill(valid, numRequests, seed, fileSampling.noOversample());
-        return new Drawn(requests, counts(looked, filter) + "; sampled " + valid.size()
-                + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
+        return new Drawn(
+                requests,
+                counts(looked, filter) + "; sampled " + valid.size()
+                        + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
     }
 
     /**
@@ -241,7 +252,8 @@ final class ShareGptDataset implements Dataset {
         if (style == PromptStyle.COMPLETION) {
             return new Prompt.Text(conversation.prompt());
         }
-        List<String> images = conversation.image() == null ? List.of()
+        List<String> images = conversation.image() == null
+                ? List.of()
                 : List.of(ImageUrl.of(file, "entry [" + conversation.entry() + "]", conversation.image()));
         return new Prompt.Chat(List.of(ChatMessage.user(conversation.prompt())), images);
     }

@@ -45,7 +45,8 @@ final class SonnetDataset implements Dataset {
         this.flags = flags;
         this.style = style;
         this.lines = List.copyOf(lines);
-        double averageLineLen = lines.stream().mapToInt(this::countWithSpecialTokens).average().orElseThrow();
+        double averageLineLen =
+                lines.stream().mapToInt(this::countWithSpecialTokens).average().orElseThrow();
         int baseOffset = countWithSpecialTokens(format(BASE_PROMPT));
         if (flags.inputLen() <= baseOffset) {
             throw new IllegalArgumentException("--sonnet-input-len " + flags.inputLen()
@@ -73,8 +74,9 @@ final class SonnetDataset implements Dataset {
     static SonnetDataset load(Path datasetPath, Tokenizer tokenizer, DatasetOptions.Sonnet flags, PromptStyle style) {
         DatasetFile.required(datasetPath, NAME, "/path/to/sonnet.txt");
         if (!tokenizer.hasChatTemplate()) {
-            throw new IllegalArgumentException("the sonnet dataset needs a tokenizer with a chat template; '"
-                    + tokenizer.id() + "' has none: pass --tokenizer with a tokenizer_config.json that has chat_template");
+            throw new IllegalArgumentException(
+                    "the sonnet dataset needs a tokenizer with a chat template; '" + tokenizer.id()
+                            + "' has none: pass --tokenizer with a tokenizer_config.json that has chat_template");
         }
         List<String> lines = readLines(datasetPath);
         if (lines.isEmpty()) {
@@ -88,9 +90,13 @@ final class SonnetDataset implements Dataset {
         String text;
         try {
             // strict, as Python's open() in vLLM: a binary file is refused, not read as U+FFFD characters
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(path)))
+                    .toString();
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("--dataset-path " + path + " is not UTF-8 text; pass the sonnet text file", e);
+            throw new IllegalArgumentException(
+                    "--dataset-path " + path + " is not UTF-8 text; pass the sonnet text file", e);
         } catch (IOException e) {
             throw DatasetFile.unreadable(path, e);
         }

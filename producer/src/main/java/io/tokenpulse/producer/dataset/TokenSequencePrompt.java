@@ -24,15 +24,17 @@ record TokenSequencePrompt(String text, int tokenCount) {
     /** The ids a synthetic prompt is made of: the base vocabulary without special tokens. */
     static int[] allowedIds(Tokenizer tokenizer) {
         Set<Integer> special = tokenizer.specialTokenIds();
-        return IntStream.range(0, tokenizer.vocabSize()).filter(id -> !special.contains(id)).toArray();
+        return IntStream.range(0, tokenizer.vocabSize())
+                .filter(id -> !special.contains(id))
+                .toArray();
     }
 
     /**
      * @param allowedIds the ids to top up from (the vocabulary without special tokens)
      * @param random consumed only when a top-up is needed
      */
-    static TokenSequencePrompt fit(Tokenizer tokenizer, int[] ids, int targetLen, int[] allowedIds,
-                                   SplittableRandom random) {
+    static TokenSequencePrompt fit(
+            Tokenizer tokenizer, int[] ids, int targetLen, int[] allowedIds, SplittableRandom random) {
         int[] sequence = ids;
         String text;
         for (int retriesLeft = MAX_RETRIES; ; retriesLeft--) {

@@ -39,6 +39,7 @@ import java.util.function.Supplier;
 public final class ClientHealth implements AutoCloseable {
     /** Lateness spans 100 µs to 15 min: a saturated client can fall minutes behind. */
     private static final Duration MIN_EXPECTED = Duration.ofNanos(100_000);
+
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
 
     private final MeterRegistry registry;
@@ -48,6 +49,7 @@ public final class ClientHealth implements AutoCloseable {
      * freezes the publisher counters while the run goes on.
      */
     private final Supplier<PublishCounts> counts;
+
     private final List<Meter> meters = new ArrayList<>();
     private final AtomicLong inFlight = new AtomicLong();
     private final Timer scheduleLag;
@@ -59,35 +61,72 @@ public final class ClientHealth implements AutoCloseable {
     private ClientHealth(MeterRegistry registry, Tags tags, Supplier<PublishCounts> counts) {
         this.registry = registry;
         this.counts = counts;
-        scheduleLag = add(Timer.builder("tokenpulse.client.schedule.lag").tags(tags)
+        scheduleLag = add(Timer.builder("tokenpulse.client.schedule.lag")
+                .tags(tags)
                 .description("How late requests were sent after their scheduled time")
-                .publishPercentileHistogram().minimumExpectedValue(MIN_EXPECTED).maximumExpectedValue(MAX_EXPECTED)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(MIN_EXPECTED)
+                .maximumExpectedValue(MAX_EXPECTED)
                 .register(registry));
-        connect = add(Timer.builder("tokenpulse.client.connect").tags(tags)
-                .description("Time to open a new connection").publishPercentileHistogram()
-                .minimumExpectedValue(MIN_EXPECTED).maximumExpectedValue(Duration.ofMinutes(1)).register(registry));
-        sent = add(Counter.builder("tokenpulse.client.requests.sent").tags(tags)
-                .description("Requests handed to the HTTP client").register(registry));
-        connectionsOpened = add(Counter.builder("tokenpulse.client.connections.opened").tags(tags)
-                .description("New connections opened (not reused from the pool)").register(registry));
-        chunkEvents = add(Counter.builder("tokenpulse.client.chunk.events").tags(tags)
-                .description("Chunk records handed to Kafka").register(registry));
-        add(Gauge.builder("tokenpulse.client.requests.in.flight", inFlight, AtomicLong::get).tags(tags)
-                .description("Requests sent and not finished").register(registry));
-        add(FunctionCounter.builder("tokenpulse.client.records.published", counts, c -> c.get().published())
-                .tags(tags).description("Records handed to the Kafka producer").register(registry));
-        add(FunctionCounter.builder("tokenpulse.client.records.delivered", counts, c -> c.get().delivered())
-                .tags(tags).description("Records Kafka acknowledged").register(registry));
+        connect = add(Timer.builder("tokenpulse.client.connect")
+                .tags(tags)
+                .description("Time to open a new connection")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(MIN_EXPECTED)
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry));
+        sent = add(Counter.builder("tokenpulse.client.requests.sent")
+                .tags(tags)
+                .description("Requests handed to the HTTP client")
+                .register(registry));
+        connectionsOpened = add(Counter.builder("tokenpulse.client.connections.opened")
+                .tags(tags)
+                .description("New connections opened (not reused from the pool)")
+                .register(registry));
+        chunkEvents = add(Counter.builder("tokenpulse.client.chunk.events")
+                .tags(tags)
+                .description("Chunk records handed to Kafka")
+                .register(registry));
+        add(Gauge.builder("tokenpulse.client.requests.in.flight", inFlight, AtomicLong::get)
+                .tags(tags)
+                .description("Requests sent and not finished")
+                .register(registry));
+        add(FunctionCounter.builder(
+                        "tokenpulse.client.records.published",
+                        counts,
+                        c -> c.get().published())
+                .tags(tags)
+                .description("Records handed to the Kafka producer")
+                .register(registry));
+        add(FunctionCounter.builder(
+                        "tokenpulse.client.records.delivered",
+                        counts,
+                        c -> c.get().delivered())
+                .tags(tags)
+                .description("Records Kafka acknowledged")
+                .register(registry));
         for (DeliveryFailure reason : DeliveryFailure.values()) {
-            add(FunctionCounter.builder("tokenpulse.client.records.failed", counts,
+            add(FunctionCounter.builder(
+                            "tokenpulse.client.records.failed",
+                            counts,
                             c -> c.get().failed().getOrDefault(reason, 0L))
-                    .tags(tags).tag("reason", reason.name().toLowerCase())
-                    .description("Records that will never reach Kafka, by reason").register(registry));
+                    .tags(tags)
+                    .tag("reason", reason.name().toLowerCase())
+                    .description("Records that will never reach Kafka, by reason")
+                    .register(registry));
         }
-        add(Gauge.builder("tokenpulse.client.records.queued", counts, c -> c.get().pending()).tags(tags)
-                .description("Records handed over, neither acknowledged nor failed yet").register(registry));
-        add(Gauge.builder("tokenpulse.client.records.not.delivered", counts, c -> c.get().notDelivered()).tags(tags)
-                .description("Records failed or still queued").register(registry));
+        add(Gauge.builder(
+                        "tokenpulse.client.records.queued", counts, c -> c.get().pending())
+                .tags(tags)
+                .description("Records handed over, neither acknowledged nor failed yet")
+                .register(registry));
+        add(Gauge.builder(
+                        "tokenpulse.client.records.not.delivered",
+                        counts,
+                        c -> c.get().notDelivered())
+                .tags(tags)
+                .description("Records failed or still queued")
+                .register(registry));
     }
 
     /**
@@ -95,8 +134,13 @@ public final class ClientHealth implements AutoCloseable {
      *
      * @param counts the publisher's counts, read at each scrape, e.g. {@code publisher::counts}
      */
-    public static ClientHealth register(MeterRegistry registry, String runId, String model, String backend,
-                                        int shardIndex, Supplier<PublishCounts> counts) {
+    public static ClientHealth register(
+            MeterRegistry registry,
+            String runId,
+            String model,
+            String backend,
+            int shardIndex,
+            Supplier<PublishCounts> counts) {
         if (shardIndex < 0) {
             throw new IllegalArgumentException("shard index must be >= 0, got " + shardIndex);
         }

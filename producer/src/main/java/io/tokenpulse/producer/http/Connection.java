@@ -16,13 +16,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pooled HTTP/1.1 connection and the single request it carries at a time. It goes back to the
@@ -80,14 +79,22 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         channel.writeAndFlush(http).addListener(write -> {
             if (!write.isSuccess()) {
-                fail(started, StreamError.Kind.CONNECTION_CLOSED, "writing the request to " + pool.origin() + " failed: " + write.cause());
+                fail(
+                        started,
+                        StreamError.Kind.CONNECTION_CLOSED,
+                        "writing the request to " + pool.origin() + " failed: " + write.cause());
             }
         });
         HttpClientSettings settings = pool.settings();
         if (!settings.requestTimeout().isZero()) {
-            started.requestTimer = channel.eventLoop().schedule(
-                    () -> fail(started, StreamError.Kind.REQUEST_TIMEOUT, "no complete response within " + settings.requestTimeout()),
-                    settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            started.requestTimer = channel.eventLoop()
+                    .schedule(
+                            () -> fail(
+                                    started,
+                                    StreamError.Kind.REQUEST_TIMEOUT,
+                                    "no complete response within " + settings.requestTimeout()),
+                            settings.requestTimeout().toNanos(),
+                            TimeUnit.NANOSECONDS);
         }
         if (!settings.readIdleTimeout().isZero()) {
             scheduleIdleCheck(started, settings.readIdleTimeout().toNanos());
@@ -99,16 +106,24 @@ final class Connection extends ChannelInboundHandlerAdapter {
      * read, so a connection that sat idle in the pool would time out a request that just started.
      */
     private void scheduleIdleCheck(Exchange ex, long delayNs) {
-        ex.idleTimer = channel.eventLoop().schedule(() -> {
-            long limitNs = pool.settings().readIdleTimeout().toNanos();
-            long silentNs = System.nanoTime() - ex.lastReadNs;
-            if (silentNs >= limitNs) {
-                fail(ex, StreamError.Kind.READ_TIMEOUT, "no bytes from " + pool.origin() + " for " + pool.settings().readIdleTimeout()
-                        + " after " + ex.bodyBytes + " body bytes");
-            } else if (exchange == ex) {
-                scheduleIdleCheck(ex, limitNs - silentNs);
-            }
-        }, delayNs, TimeUnit.NANOSECONDS);
+        ex.idleTimer = channel.eventLoop()
+                .schedule(
+                        () -> {
+                            long limitNs = pool.settings().readIdleTimeout().toNanos();
+                            long silentNs = System.nanoTime() - ex.lastReadNs;
+                            if (silentNs >= limitNs) {
+                                fail(
+                                        ex,
+                                        StreamError.Kind.READ_TIMEOUT,
+                                        "no bytes from " + pool.origin() + " for "
+                                                + pool.settings().readIdleTimeout() + " after " + ex.bodyBytes
+                                                + " body bytes");
+                            } else if (exchange == ex) {
+                                scheduleIdleCheck(ex, limitNs - silentNs);
+                            }
+                        },
+                        delayNs,
+                        TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -124,7 +139,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
             long arrivalNs = stamp.lastReadNs;
             ex.lastReadNs = arrivalNs;
             if (msg instanceof HttpObject object && object.decoderResult().isFailure()) {
-                fail(ex, StreamError.Kind.PROTOCOL, "invalid HTTP response from " + pool.origin() + ": " + object.decoderResult().cause());
+                fail(
+                        ex,
+                        StreamError.Kind.PROTOCOL,
+                        "invalid HTTP response from " + pool.origin() + ": "
+                                + object.decoderResult().cause());
                 return;
             }
             if (msg instanceof HttpResponse response) {
@@ -140,7 +159,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 ex.bodyBytes += readable;
                 if (ex.status != 200) {
                     ex.keepErrorBody(content.content(), pool.settings().maxErrorBodyBytes());
-                } else if (readable > 0 && !notifyInFlight(ex, () -> ex.listener.onBytes(content.content().nioBuffer(), arrivalNs))) {
+                } else if (readable > 0
+                        && !notifyInFlight(
+                                ex, () -> ex.listener.onBytes(content.content().nioBuffer(), arrivalNs))) {
                     return;
                 }
                 if (msg instanceof LastHttpContent) {
@@ -160,8 +181,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
             if (pool.isClosing()) {
                 fail(ex, StreamError.Kind.CLIENT_CLOSED, "the HTTP client was closed while the request was in flight");
             } else {
-                fail(ex, StreamError.Kind.CONNECTION_CLOSED, "connection closed by " + pool.origin() + " after " + ex.bodyBytes
-                        + " body bytes" + (ex.status == 0 ? ", before the response status" : ""));
+                fail(
+                        ex,
+                        StreamError.Kind.CONNECTION_CLOSED,
+                        "connection closed by " + pool.origin() + " after " + ex.bodyBytes + " body bytes"
+                                + (ex.status == 0 ? ", before the response status" : ""));
             }
         }
         super.channelInactive(ctx);
@@ -171,8 +195,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Exchange ex = exchange;
         if (ex != null) {
-            fail(ex, StreamError.Kind.CONNECTION_CLOSED, "connection to " + pool.origin() + " failed after " + ex.bodyBytes
-                    + " body bytes: " + cause.getMessage());
+            fail(
+                    ex,
+                    StreamError.Kind.CONNECTION_CLOSED,
+                    "connection to " + pool.origin() + " failed after " + ex.bodyBytes + " body bytes: "
+                            + cause.getMessage());
         } else {
             LOG.debug("closing idle connection to {}: {}", pool.origin(), cause.toString());
             ctx.close();
@@ -191,8 +218,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
             if (ex.status == 200) {
                 ex.listener.onComplete(arrivalNs);
             } else {
-                ex.listener.onError(new StreamError(StreamError.Kind.HTTP_STATUS, ex.status,
-                        "HTTP " + ex.status + " from " + pool.origin(), ex.errorBody()));
+                ex.listener.onError(new StreamError(
+                        StreamError.Kind.HTTP_STATUS,
+                        ex.status,
+                        "HTTP " + ex.status + " from " + pool.origin(),
+                        ex.errorBody()));
             }
         } catch (RuntimeException e) {
             LOG.warn("stream listener failed at the end of a request: {}", e.toString());
@@ -226,8 +256,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private FullHttpRequest encode(StreamRequest request) {
-        FullHttpRequest http = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, request.target(),
-                Unpooled.wrappedBuffer(request.body()));
+        FullHttpRequest http = new DefaultFullHttpRequest(
+                HttpVersion.HTTP_1_1, HttpMethod.POST, request.target(), Unpooled.wrappedBuffer(request.body()));
         http.headers().set(HttpHeaderNames.HOST, pool.origin().hostHeader());
         http.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         request.headers().forEach(http.headers()::set);
@@ -237,7 +267,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private static Map<String, String> headers(HttpResponse response) {
         Map<String, String> headers = new LinkedHashMap<>();
-        response.headers().forEach(h -> headers.merge(h.getKey().toLowerCase(Locale.ROOT), h.getValue(), (a, b) -> a + ", " + b));
+        response.headers()
+                .forEach(h -> headers.merge(h.getKey().toLowerCase(Locale.ROOT), h.getValue(), (a, b) -> a + ", " + b));
         return headers;
     }
 }

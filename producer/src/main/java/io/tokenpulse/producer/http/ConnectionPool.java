@@ -6,7 +6,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.HttpClientCodec;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.BooleanSupplier;
@@ -28,7 +27,12 @@ final class ConnectionPool {
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
 
     /** @param channels every connection joins it, so closing the client reaches requests in flight too */
-    ConnectionPool(Origin origin, HttpClientSettings settings, Bootstrap template, BooleanSupplier closing, ChannelGroup channels) {
+    ConnectionPool(
+            Origin origin,
+            HttpClientSettings settings,
+            Bootstrap template,
+            BooleanSupplier closing,
+            ChannelGroup channels) {
         this.origin = origin;
         this.settings = settings;
         this.closing = closing;
@@ -69,7 +73,9 @@ final class ConnectionPool {
         long connectStartNs = System.nanoTime();
         connect().addListener((ChannelFuture connect) -> {
             if (!connect.isSuccess()) {
-                listener.onError(StreamError.of(StreamError.Kind.CONNECT_FAILED, "cannot connect to " + origin + ": " + connect.cause().getMessage()));
+                listener.onError(StreamError.of(
+                        StreamError.Kind.CONNECT_FAILED,
+                        "cannot connect to " + origin + ": " + connect.cause().getMessage()));
                 return;
             }
             long connectNs = System.nanoTime() - connectStartNs;

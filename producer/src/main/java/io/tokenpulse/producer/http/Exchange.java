@@ -2,7 +2,6 @@ package io.tokenpulse.producer.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ScheduledFuture;
-
 import java.nio.charset.StandardCharsets;
 
 /** The state of the one request a {@link Connection} carries. Confined to its event loop. */
@@ -11,6 +10,7 @@ final class Exchange {
     final StreamListener listener;
     /** Last read, or the send while nothing was read yet: what the read-idle timeout counts from. */
     long lastReadNs;
+
     int status;
     boolean keepAlive = true;
     long bodyBytes;
@@ -30,7 +30,8 @@ final class Exchange {
     void keepErrorBody(ByteBuf content, int maxBytes) {
         int room = maxBytes - errorBody.length();
         if (room > 0) {
-            errorBody.append(content.toString(content.readerIndex(), Math.min(room, content.readableBytes()), StandardCharsets.UTF_8));
+            errorBody.append(content.toString(
+                    content.readerIndex(), Math.min(room, content.readableBytes()), StandardCharsets.UTF_8));
         }
     }
 

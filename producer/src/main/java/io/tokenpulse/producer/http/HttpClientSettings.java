@@ -15,8 +15,13 @@ import java.util.Objects;
  *                           after 5 s), and a request written to such a connection would fail
  * @param maxErrorBodyBytes  bytes of a non-200 response's body kept in the error
  */
-public record HttpClientSettings(int ioThreads, Duration connectTimeout, Duration requestTimeout,
-                                 Duration readIdleTimeout, Duration poolIdleTimeout, int maxErrorBodyBytes) {
+public record HttpClientSettings(
+        int ioThreads,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        Duration readIdleTimeout,
+        Duration poolIdleTimeout,
+        int maxErrorBodyBytes) {
 
     public HttpClientSettings {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -27,7 +32,8 @@ public record HttpClientSettings(int ioThreads, Duration connectTimeout, Duratio
             throw new IllegalArgumentException("io threads must be >= 1, got " + ioThreads);
         }
         if (connectTimeout.isNegative() || connectTimeout.isZero() || connectTimeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("connect timeout must be positive and under 24 days, got " + connectTimeout);
+            throw new IllegalArgumentException(
+                    "connect timeout must be positive and under 24 days, got " + connectTimeout);
         }
         if (requestTimeout.isNegative() || readIdleTimeout.isNegative() || poolIdleTimeout.isNegative()) {
             throw new IllegalArgumentException("timeouts must not be negative");
@@ -42,12 +48,18 @@ public record HttpClientSettings(int ioThreads, Duration connectTimeout, Duratio
      * minutes of silence (a long prefill under heavy load stays well below), 4 s of pool idleness.
      */
     public static HttpClientSettings defaults() {
-        return new HttpClientSettings(Runtime.getRuntime().availableProcessors(), Duration.ofSeconds(30),
-                Duration.ofHours(6), Duration.ofMinutes(10), Duration.ofSeconds(4), 16 * 1024);
+        return new HttpClientSettings(
+                Runtime.getRuntime().availableProcessors(),
+                Duration.ofSeconds(30),
+                Duration.ofHours(6),
+                Duration.ofMinutes(10),
+                Duration.ofSeconds(4),
+                16 * 1024);
     }
 
     public HttpClientSettings withIoThreads(int threads) {
-        return new HttpClientSettings(threads, connectTimeout, requestTimeout, readIdleTimeout, poolIdleTimeout, maxErrorBodyBytes);
+        return new HttpClientSettings(
+                threads, connectTimeout, requestTimeout, readIdleTimeout, poolIdleTimeout, maxErrorBodyBytes);
     }
 
     public HttpClientSettings withTimeouts(Duration request, Duration readIdle) {

@@ -44,6 +44,8 @@ public record StreamError(Kind kind, int httpStatus, String message, String body
 
     /** One line: "HTTP 500: {body}" for status errors, else the message. */
     public String reason() {
-        return kind == Kind.HTTP_STATUS ? "HTTP " + httpStatus + ": " + body.replaceAll("\\s+", " ").strip() : message;
+        return kind == Kind.HTTP_STATUS
+                ? "HTTP " + httpStatus + ": " + body.replaceAll("\\s+", " ").strip()
+                : message;
     }
 }

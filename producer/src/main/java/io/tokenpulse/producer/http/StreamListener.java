@@ -20,19 +20,16 @@ public interface StreamListener {
      * @param connectNs time spent opening a new connection (TCP connect) in ns; 0 when an idle
      *                  pooled connection was reused. Reported apart from TTFT (METRICS.md, connect).
      */
-    default void onConnected(long connectNs) {
-    }
+    default void onConnected(long connectNs) {}
 
     /** @param sentNs System.nanoTime() immediately before the request was written (METRICS.md, sent). */
-    default void onRequestSent(long sentNs) {
-    }
+    default void onRequestSent(long sentNs) {}
 
     /**
      * The status line and headers arrived. Names are lower case; repeated headers are joined with
      * ", ". For a status other than 200 no bytes follow: the body comes with {@link #onError}.
      */
-    default void onResponseStart(int status, Map<String, String> headers) {
-    }
+    default void onResponseStart(int status, Map<String, String> headers) {}
 
     /**
      * Body bytes of a 200 response, as they came off the socket.

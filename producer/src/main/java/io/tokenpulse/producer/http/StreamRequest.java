@@ -18,8 +18,8 @@ public record StreamRequest(URI uri, Map<String, String> headers, byte[] body) {
         Objects.requireNonNull(body, "body");
         headers = Map.copyOf(headers);
         if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("the streaming client speaks plain http://host:port URLs, got '"
-                    + uri + "' (https is not supported yet)");
+            throw new IllegalArgumentException("the streaming client speaks plain http://host:port URLs, got '" + uri
+                    + "' (https is not supported yet)");
         }
     }
 

@@ -6,7 +6,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +49,8 @@ public final class StreamingHttpClient implements AutoCloseable {
                 .channel(Transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) settings.connectTimeout().toMillis());
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                        settings.connectTimeout().toMillis());
     }
 
     /**

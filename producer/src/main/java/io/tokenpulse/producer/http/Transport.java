@@ -15,12 +15,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  */
 final class Transport {
 
-    private Transport() {
-    }
+    private Transport() {}
 
     static EventLoopGroup eventLoops(int threads) {
         DefaultThreadFactory factory = new DefaultThreadFactory("tp-http", true);
-        return Epoll.isAvailable() ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+        return Epoll.isAvailable()
+                ? new EpollEventLoopGroup(threads, factory)
+                : new NioEventLoopGroup(threads, factory);
     }
 
     static Class<? extends SocketChannel> socketChannel() {

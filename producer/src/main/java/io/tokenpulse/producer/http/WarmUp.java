@@ -9,5 +9,4 @@ package io.tokenpulse.producer.http;
  * @param elapsedNs  time the warm-up took
  * @param firstError reason of the first failed connect, empty when none failed
  */
-public record WarmUp(int opened, int failed, long elapsedNs, String firstError) {
-}
+public record WarmUp(int opened, int failed, long elapsedNs, String firstError) {}

@@ -5,6 +5,17 @@ import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -17,18 +28,6 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Duration;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 
 /**
  * Hands the run's records to Kafka without ever making a timing thread wait.
@@ -88,8 +87,12 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final Callback onAck = this::acknowledged;
     private volatile boolean closing;
 
-    EventPublisher(Producer<byte[], byte[]> producer, TopicSpec<RunEvent> runs, TopicSpec<RequestEvent> requests,
-                   TopicSpec<Chunk> chunks, int queueCapacity) {
+    EventPublisher(
+            Producer<byte[], byte[]> producer,
+            TopicSpec<RunEvent> runs,
+            TopicSpec<RequestEvent> requests,
+            TopicSpec<Chunk> chunks,
+            int queueCapacity) {
         this.producer = producer;
         this.runs = new Target<>(runs, RunEvent::getRunId);
         this.requests = new Target<>(requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
@@ -113,8 +116,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      */
     public static EventPublisher open(PublisherSettings settings, Topics topics) {
         topics.resolveSchemaIds();
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings.producerProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                settings.producerProperties(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
             for (TopicSpec<?> topic : List.of(topics.runs(), topics.requests(), topics.chunks())) {
                 producer.partitionsFor(topic.name()); // waits up to max.block.ms
@@ -128,7 +131,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             producer.close(Duration.ZERO);
             throw e;
         }
-        return new EventPublisher(producer, topics.runs(), topics.requests(), topics.chunks(), settings.queueCapacity());
+        return new EventPublisher(
+                producer, topics.runs(), topics.requests(), topics.chunks(), settings.queueCapacity());
     }
 
     /**
@@ -157,8 +161,11 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         if (capped != event) {
             truncated.increment();
             if (truncationLogged.compareAndSet(false, true)) {
-                LOG.warn("the generated text of request {}/{} exceeds {} UTF-8 bytes: it is kept truncated, with a marker;"
-                        + " further ones are counted", event.getRunId(), event.getRequestIndex(),
+                LOG.warn(
+                        "the generated text of request {}/{} exceeds {} UTF-8 bytes: it is kept truncated, with a marker;"
+                                + " further ones are counted",
+                        event.getRunId(),
+                        event.getRequestIndex(),
                         Topics.MAX_GENERATED_TEXT_BYTES);
             }
         }
@@ -183,7 +190,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         long acknowledged = delivered.sum();
         long failedTotal = failures.values().stream().mapToLong(Long::longValue).sum();
         long publishedNow = published.sum();
-        return new PublishCounts(publishedNow, acknowledged, failures, Math.max(0, publishedNow - acknowledged - failedTotal));
+        return new PublishCounts(
+                publishedNow, acknowledged, failures, Math.max(0, publishedNow - acknowledged - failedTotal));
     }
 
     /**
@@ -220,10 +228,16 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         }
         dropQueued(); // whatever a late publish call offered after the sender's last look
         PublishCounts counts = counts();
-        LOG.info("published {} records: {} delivered, {} not delivered {}", counts.published(), counts.delivered(),
-                counts.notDelivered(), counts.failed());
+        LOG.info(
+                "published {} records: {} delivered, {} not delivered {}",
+                counts.published(),
+                counts.delivered(),
+                counts.notDelivered(),
+                counts.failed());
         if (truncated.sum() > 0) {
-            LOG.warn("{} generated texts were truncated to {} UTF-8 bytes (marked at their end)", truncated.sum(),
+            LOG.warn(
+                    "{} generated texts were truncated to {} UTF-8 bytes (marked at their end)",
+                    truncated.sum(),
                     Topics.MAX_GENERATED_TEXT_BYTES);
         }
         return counts;
@@ -266,14 +280,16 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         try {
             byte[] keyBytes = target.keySerializer.serialize(target.topic, target.key.apply(record.value));
             byte[] valueBytes = target.valueSerializer.serialize(target.topic, record.value);
-            Callback callback = record.delivery == null ? onAck : (metadata, error) -> {
-                if (error == null) {
-                    delivered.increment();
-                    record.delivery.complete(null);
-                } else {
-                    failed(record, DeliveryFailure.of(error, closing), error);
-                }
-            };
+            Callback callback = record.delivery == null
+                    ? onAck
+                    : (metadata, error) -> {
+                        if (error == null) {
+                            delivered.increment();
+                            record.delivery.complete(null);
+                        } else {
+                            failed(record, DeliveryFailure.of(error, closing), error);
+                        }
+                    };
             // Errors Kafka detects at once reach the callback before send returns; may block up to max.block.ms.
             producer.send(new ProducerRecord<>(target.topic, keyBytes, valueBytes), callback);
         } catch (RuntimeException e) {
@@ -296,14 +312,15 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             record.delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
         }
         if (logged.add(reason)) {
-            LOG.warn("a record could not be delivered to Kafka ({}), counting further ones silently{}", reason,
+            LOG.warn(
+                    "a record could not be delivered to Kafka ({}), counting further ones silently{}",
+                    reason,
                     error == null ? "" : ": " + error);
         }
     }
 
     /** A record waiting for the sender, with the delivery its publisher waits on (run records only). */
-    private record Outgoing<V>(Target<V> target, V value, CompletableFuture<Void> delivery) {
-    }
+    private record Outgoing<V>(Target<V> target, V value, CompletableFuture<Void> delivery) {}
 
     /** A topic with its serializers and key, looked up once. */
     private static final class Target<V> {

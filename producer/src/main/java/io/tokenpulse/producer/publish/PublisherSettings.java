@@ -1,11 +1,10 @@
 package io.tokenpulse.producer.publish;
 
 import io.tokenpulse.schemas.Topics;
-import org.apache.kafka.clients.producer.ProducerConfig;
-
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * Where and how an {@link EventPublisher} writes.
@@ -18,8 +17,8 @@ import java.util.Properties;
  *                         (rounded up to a power of two); beyond it records are counted as
  *                         {@link DeliveryFailure#BUFFER_FULL}
  */
-public record PublisherSettings(String bootstrapServers, String clientId, Map<String, String> overrides,
-                                int queueCapacity) {
+public record PublisherSettings(
+        String bootstrapServers, String clientId, Map<String, String> overrides, int queueCapacity) {
 
     /** 2^20 records: about 50 s of 20 000 chunks/s while the sender waits for Kafka, about 100 MiB at most. */
     public static final int DEFAULT_QUEUE_CAPACITY = 1 << 20;
@@ -51,7 +50,9 @@ public record PublisherSettings(String bootstrapServers, String clientId, Map<St
 
     /** How long the sender thread (and {@link EventPublisher#open}) may wait for metadata or buffer space. */
     long maxBlockMs() {
-        return Long.parseLong(producerProperties().getProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG).strip());
+        return Long.parseLong(producerProperties()
+                .getProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                .strip());
     }
 
     /** The KafkaProducer configuration: defaults with their reasons, then the overrides. */
@@ -59,7 +60,8 @@ public record PublisherSettings(String bootstrapServers, String clientId, Map<St
         return producerProperties(bootstrapServers, clientId, overrides);
     }
 
-    private static Properties producerProperties(String bootstrapServers, String clientId, Map<String, String> overrides) {
+    private static Properties producerProperties(
+            String bootstrapServers, String clientId, Map<String, String> overrides) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);

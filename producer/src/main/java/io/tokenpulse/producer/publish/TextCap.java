@@ -18,7 +18,8 @@ final class TextCap {
     /** @param maxBytes the most UTF-8 bytes a kept text may have, marker included */
     TextCap(int maxBytes) {
         if (maxBytes < 256) {
-            throw new IllegalArgumentException("the generated-text bound must leave room for its marker, got " + maxBytes);
+            throw new IllegalArgumentException(
+                    "the generated-text bound must leave room for its marker, got " + maxBytes);
         }
         this.maxBytes = maxBytes;
     }
@@ -44,7 +45,9 @@ final class TextCap {
         }
         String kept = new String(utf8, 0, cut, StandardCharsets.UTF_8) + String.format(MARKER, cut, utf8.length);
         return RequestEvent.newBuilder(event)
-                .setEvent(RequestFinished.newBuilder(finish).setGeneratedText(kept).build())
+                .setEvent(RequestFinished.newBuilder(finish)
+                        .setGeneratedText(kept)
+                        .build())
                 .build();
     }
 }

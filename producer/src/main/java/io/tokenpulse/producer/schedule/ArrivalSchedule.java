@@ -73,8 +73,7 @@ public final class ArrivalSchedule {
      */
     public static PrimitiveIterator.OfLong forDuration(ArrivalSettings settings, long durationNs) {
         if (durationNs <= 0) {
-            throw new IllegalArgumentException(
-                    "--duration-minutes must be > 0, got " + durationNs / 60e9);
+            throw new IllegalArgumentException("--duration-minutes must be > 0, got " + durationNs / 60e9);
         }
         return new DurationArrivals(settings, durationNs);
     }
@@ -96,8 +95,7 @@ public final class ArrivalSchedule {
 
     @Override
     public String toString() {
-        return "ArrivalSchedule[size=" + offsetsNs.length + ", lastOffsetNs="
-                + offsetsNs[offsetsNs.length - 1] + "]";
+        return "ArrivalSchedule[size=" + offsetsNs.length + ", lastOffsetNs=" + offsetsNs[offsetsNs.length - 1] + "]";
     }
 
     @Override

@@ -21,17 +21,14 @@ public record ArrivalSettings(double requestRate, double burstiness, RampUp ramp
 
     public ArrivalSettings {
         if (!(requestRate > 0)) {
-            throw new IllegalArgumentException(
-                    "--request-rate must be > 0 or inf, got " + requestRate);
+            throw new IllegalArgumentException("--request-rate must be > 0 or inf, got " + requestRate);
         }
         if (!(burstiness > 0)) {
-            throw new IllegalArgumentException(
-                    "--burstiness must be > 0 or inf, got " + burstiness);
+            throw new IllegalArgumentException("--burstiness must be > 0 or inf, got " + burstiness);
         }
         if (rampUp != null && requestRate != Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException(
-                    "--request-rate cannot be combined with --ramp-up-strategy: the ramp-up"
-                            + " sets the rate; remove --request-rate");
+            throw new IllegalArgumentException("--request-rate cannot be combined with --ramp-up-strategy: the ramp-up"
+                    + " sets the rate; remove --request-rate");
         }
     }
 
@@ -62,16 +59,14 @@ public record ArrivalSettings(double requestRate, double burstiness, RampUp ramp
 
         public RampUp {
             if (strategy == null) {
-                throw new IllegalArgumentException(
-                        "--ramp-up-strategy must be linear or exponential");
+                throw new IllegalArgumentException("--ramp-up-strategy must be linear or exponential");
             }
             if (!(startRps > 0) || Double.isInfinite(startRps)) {
-                throw new IllegalArgumentException(
-                        "--ramp-up-start-rps must be a finite number > 0, got " + startRps);
+                throw new IllegalArgumentException("--ramp-up-start-rps must be a finite number > 0, got " + startRps);
             }
             if (!(endRps >= startRps) || Double.isInfinite(endRps)) {
-                throw new IllegalArgumentException("--ramp-up-end-rps must be finite and >= "
-                        + "--ramp-up-start-rps (" + startRps + "), got " + endRps);
+                throw new IllegalArgumentException("--ramp-up-end-rps must be finite and >= " + "--ramp-up-start-rps ("
+                        + startRps + "), got " + endRps);
             }
         }
 
@@ -81,8 +76,8 @@ public record ArrivalSettings(double requestRate, double burstiness, RampUp ramp
          */
         public static RampUp of(String strategy, Double startRps, Double endRps) {
             if (startRps == null || endRps == null) {
-                throw new IllegalArgumentException("--ramp-up-strategy needs both "
-                        + "--ramp-up-start-rps and --ramp-up-end-rps");
+                throw new IllegalArgumentException(
+                        "--ramp-up-strategy needs both " + "--ramp-up-start-rps and --ramp-up-end-rps");
             }
             return new RampUp(Strategy.fromFlag(strategy), startRps, endRps);
         }
@@ -97,7 +92,8 @@ public record ArrivalSettings(double requestRate, double burstiness, RampUp ramp
 
     /** The values of {@code --ramp-up-strategy}. */
     public enum Strategy {
-        LINEAR, EXPONENTIAL;
+        LINEAR,
+        EXPONENTIAL;
 
         /** Parses the flag value ({@code linear} or {@code exponential}). */
         public static Strategy fromFlag(String value) {
@@ -108,8 +104,7 @@ public record ArrivalSettings(double requestRate, double burstiness, RampUp ramp
                     }
                 }
             }
-            throw new IllegalArgumentException(
-                    "--ramp-up-strategy must be linear or exponential, got " + value);
+            throw new IllegalArgumentException("--ramp-up-strategy must be linear or exponential, got " + value);
         }
     }
 }

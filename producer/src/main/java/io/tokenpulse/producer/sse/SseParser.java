@@ -56,8 +56,7 @@ public final class SseParser {
         void onData(byte[] data, int offset, int length, long arrivalNs);
 
         /** The {@code [DONE]} sentinel of OpenAI-style streams arrived. */
-        default void onDone(long arrivalNs) {
-        }
+        default void onDone(long arrivalNs) {}
     }
 
     /**
@@ -67,24 +66,26 @@ public final class SseParser {
      * @param events events delivered through {@link Listener#onData}
      * @param unterminatedEvent whether the body ended inside an event (no blank line after it)
      */
-    public record StreamEnd(boolean doneSeen, long events, boolean unterminatedEvent) {
-    }
+    public record StreamEnd(boolean doneSeen, long events, boolean unterminatedEvent) {}
 
     private final Listener listener;
     private final int maxEventBytes;
 
     /** The part of the current line that arrived in earlier reads. */
     private byte[] line = new byte[INITIAL_CAPACITY];
+
     private int lineLength;
     /** The previous read ended in CR: an LF that starts the next read belongs to it. */
     private boolean skipLeadingLf;
     /** The current event's payload so far. */
     private byte[] data = new byte[INITIAL_CAPACITY];
+
     private int dataLength;
     private boolean hasData;
     private long dataArrivalNs;
     /** Scratch for buffers without an accessible array (direct buffers). */
     private byte[] scratch;
+
     private long lastReadNs;
     private long events;
     private boolean doneSeen;

@@ -11,13 +11,36 @@ class BackendsTest {
 
     @Test
     void namesFollowVllmsBackendChoices() {
-        assertThat(Backends.names()).containsExactly("tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai",
-                "openai-chat", "openai-audio", "tensorrt-llm", "scalellm", "sglang", "llama.cpp");
+        assertThat(Backends.names())
+                .containsExactly(
+                        "tgi",
+                        "vllm",
+                        "lmdeploy",
+                        "deepspeed-mii",
+                        "openai",
+                        "openai-chat",
+                        "openai-audio",
+                        "tensorrt-llm",
+                        "scalellm",
+                        "sglang",
+                        "llama.cpp");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tgi", "vllm", "lmdeploy", "deepspeed-mii", "openai", "openai-chat", "openai-audio",
-        "tensorrt-llm", "scalellm", "sglang", "llama.cpp"})
+    @ValueSource(
+            strings = {
+                "tgi",
+                "vllm",
+                "lmdeploy",
+                "deepspeed-mii",
+                "openai",
+                "openai-chat",
+                "openai-audio",
+                "tensorrt-llm",
+                "scalellm",
+                "sglang",
+                "llama.cpp"
+            })
     void everyVllmNameResolvesToABackendOfThatName(String name) {
         assertThat(Backends.get(name).name()).isEqualTo(name);
     }

@@ -73,7 +73,10 @@ class RequestBuildingTest {
 
     @Test
     void chatSendsADatasetsImagesAsImageUrlPartsAfterTheText() throws Exception {
-        PromptRequest withImage = new PromptRequest("bench-8", "What is in this picture?", 64,
+        PromptRequest withImage = new PromptRequest(
+                "bench-8",
+                "What is in this picture?",
+                64,
                 List.of("data:image/png;base64,iVBORw0KGgo=", "https://example.com/cat.jpg"));
 
         HttpCall call = Backends.get("openai-chat").buildRequest(settings(CHAT, null), withImage);
@@ -99,7 +102,8 @@ class RequestBuildingTest {
         BackendSettings withKey = new BackendSettings(COMPLETIONS, "m", "sk-secret", extra, null);
         HttpCall call = Backends.get("vllm").buildRequest(withKey, PROMPT);
 
-        assertThat(call.headers()).extracting(HttpCall.Header::name)
+        assertThat(call.headers())
+                .extracting(HttpCall.Header::name)
                 .containsExactly("content-type", "Authorization", "X-Tenant", "x-request-id");
         assertThat(call.header("authorization")).isEqualTo("Bearer sk-secret");
         assertThat(call.header("Content-Type")).isEqualTo("application/json; charset=utf-8");
@@ -124,7 +128,7 @@ class RequestBuildingTest {
     @ParameterizedTest(name = "{0} at {1} -> {2}")
     @CsvSource({
         "vllm,        /v1/completions,         ok",
-        "vllm,        /v1/chat/completions,    ok",   // vLLM's suffix check lets this through too
+        "vllm,        /v1/chat/completions,    ok", // vLLM's suffix check lets this through too
         "vllm,        /start_profile,          ok",
         "vllm,        /generate,               'backend vllm needs an endpoint path ending in ''completions'' or ''profile'', got ''/generate''; change --endpoint'",
         "llama.cpp,   /completion,             'backend llama.cpp needs an endpoint path ending in ''completions'' or ''profile'', got ''/completion''; change --endpoint'",
@@ -152,15 +156,17 @@ class RequestBuildingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "negative temperature | -0.1 |      |     |      |    | --temperature must be >= 0",
-        "top-p zero           |      | 0    |     |      |    | --top-p must be in (0, 1]",
-        "top-k below -1       |      |      | -2  |      |    | --top-k must be -1 (off) or >= 0",
-        "min-p above 1        |      |      |     | 1.5  |    | --min-p must be in [0, 1]",
-        "negative logprobs    |      |      |     |      | -1 | --logprobs must be >= 0",
-    })
-    void badSamplingFlagsFailNamingTheFlag(String why, Double temperature, Double topP, Integer topK,
-            Double minP, Integer logprobs, String message) {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "negative temperature | -0.1 |      |     |      |    | --temperature must be >= 0",
+                "top-p zero           |      | 0    |     |      |    | --top-p must be in (0, 1]",
+                "top-k below -1       |      |      | -2  |      |    | --top-k must be -1 (off) or >= 0",
+                "min-p above 1        |      |      |     | 1.5  |    | --min-p must be in [0, 1]",
+                "negative logprobs    |      |      |     |      | -1 | --logprobs must be >= 0",
+            })
+    void badSamplingFlagsFailNamingTheFlag(
+            String why, Double temperature, Double topP, Integer topK, Double minP, Integer logprobs, String message) {
         assertThatThrownBy(() -> new Sampling(temperature, topP, topK, minP, logprobs, false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(message);

@@ -15,8 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ResponseTrackerTest {
 
     /** A recorded stream read through the SSE parser, one byte per read, stamped by byte index. */
-    record Replay(List<ResponseTracker.Step> steps, List<Long> arrivals, RequestOutcome outcome) {
-    }
+    record Replay(List<ResponseTracker.Step> steps, List<Long> arrivals, RequestOutcome outcome) {}
 
     private static Replay replay(String backend, String fixture) throws IOException {
         byte[] body;
@@ -55,7 +54,8 @@ class ResponseTrackerTest {
         // ITL samples are the gaps between consecutive choices events and add up to E2EL - TTFT.
         long gaps = r.steps().stream().mapToLong(ResponseTracker.Step::gapNs).sum();
         assertThat(gaps).isEqualTo(o.lastNs() - o.firstNs());
-        assertThat(r.steps().get(3).gapNs()).isEqualTo(r.arrivals().get(3) - r.arrivals().get(2));
+        assertThat(r.steps().get(3).gapNs())
+                .isEqualTo(r.arrivals().get(3) - r.arrivals().get(2));
     }
 
     @Test
@@ -89,20 +89,27 @@ class ResponseTrackerTest {
     private static final String ERROR = "{\"error\":{\"message\":\"KV cache exhausted\"}}";
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "completions ok                          | vllm        | 200 | TEXT;TEXT;USAGE | true  | ''",
-        "completions, HTTP 503                   | vllm        | 503 | ''              | false | HTTP 503",
-        "completions, only usage                 | vllm        | 200 | USAGE           | false | no streamed event carried choices",
-        "completions, empty stream               | sglang      | 200 | ''              | false | no streamed event carried choices",
-        "completions, error event mid-stream     | vllm        | 200 | TEXT;ERROR;TEXT | false | server error: KV cache exhausted",
-        "completions, malformed event            | vllm        | 200 | TEXT;{oops      | false | malformed event:",
-        "chat ok                                 | openai-chat | 200 | DELTA;USAGE     | true  | ''",
-        "chat without any choices event          | openai-chat | 200 | USAGE           | false | no streamed event carried choices",
-        "chat, HTTP 400                          | openai-chat | 400 | ''              | false | HTTP 400",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "completions ok                          | vllm        | 200 | TEXT;TEXT;USAGE | true  | ''",
+                "completions, HTTP 503                   | vllm        | 503 | ''              | false | HTTP 503",
+                "completions, only usage                 | vllm        | 200 | USAGE           | false | no streamed event carried choices",
+                "completions, empty stream               | sglang      | 200 | ''              | false | no streamed event carried choices",
+                "completions, error event mid-stream     | vllm        | 200 | TEXT;ERROR;TEXT | false | server error: KV cache exhausted",
+                "completions, malformed event            | vllm        | 200 | TEXT;{oops      | false | malformed event:",
+                "chat ok                                 | openai-chat | 200 | DELTA;USAGE     | true  | ''",
+                "chat without any choices event          | openai-chat | 200 | USAGE           | false | no streamed event carried choices",
+                "chat, HTTP 400                          | openai-chat | 400 | ''              | false | HTTP 400",
+            })
     void successRules(String why, String backend, int status, String events, boolean success, String error) {
-        String[] payloads = events.isEmpty() ? new String[0] : events.replace("TEXT", TEXT)
-                .replace("DELTA", DELTA).replace("USAGE", USAGE).replace("ERROR", ERROR).split(";");
+        String[] payloads = events.isEmpty()
+                ? new String[0]
+                : events.replace("TEXT", TEXT)
+                        .replace("DELTA", DELTA)
+                        .replace("USAGE", USAGE)
+                        .replace("ERROR", ERROR)
+                        .split(";");
         RequestOutcome o = run(backend, status, payloads);
         assertThat(o.success()).isEqualTo(success);
         assertThat(o.httpStatus()).isEqualTo(status);
@@ -119,7 +126,10 @@ class ResponseTrackerTest {
         "openai-chat, DELTA;DELTA;USAGE, 120",
     })
     void usageTailMovesLastOnlyForChat(String backend, String events, long lastNs) {
-        String[] payloads = events.replace("TEXT", TEXT).replace("DELTA", DELTA).replace("USAGE", USAGE).split(";");
+        String[] payloads = events.replace("TEXT", TEXT)
+                .replace("DELTA", DELTA)
+                .replace("USAGE", USAGE)
+                .split(";");
         RequestOutcome o = run(backend, 200, payloads);
         assertThat(o.firstNs()).isEqualTo(100);
         assertThat(o.lastNs()).isEqualTo(lastNs);
@@ -165,7 +175,8 @@ class ResponseTrackerTest {
 
     @Test
     void reportedOutputTokensIgnoresZero() {
-        RequestOutcome o = run("vllm", 200, TEXT, "{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":0}}");
+        RequestOutcome o =
+                run("vllm", 200, TEXT, "{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":0}}");
         assertThat(o.success()).isTrue();
         assertThat(o.reportedOutputTokens()).isNull();
     }

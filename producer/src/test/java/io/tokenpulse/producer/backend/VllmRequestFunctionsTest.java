@@ -48,7 +48,8 @@ class VllmRequestFunctionsTest {
 
     @Test
     void deepSpeedMiiAsksForOneWholeCompletionWithTheApiKey() throws Exception {
-        HttpCall call = Backends.get("deepspeed-mii").buildRequest(settings("/v1/completions", Sampling.GREEDY), PROMPT);
+        HttpCall call =
+                Backends.get("deepspeed-mii").buildRequest(settings("/v1/completions", Sampling.GREEDY), PROMPT);
         assertBody(call, """
                 {"model": "m", "prompt": "Say hi", "max_tokens": 32, "temperature": 0.01, "top_p": 1.0}""");
         assertThat(call.header("Authorization")).isEqualTo("Bearer sk-test");
@@ -61,41 +62,51 @@ class VllmRequestFunctionsTest {
                 .buildRequest(settings("/v1/audio/transcriptions", Sampling.GREEDY), PROMPT);
         assertThat(call.header("Content-Type")).startsWith("multipart/form-data; boundary=");
         String body = new String(call.body(), UTF_8);
-        assertThat(body).contains("name=\"file\"", "audio/wav", "RIFF", "WAVE")
+        assertThat(body)
+                .contains("name=\"file\"", "audio/wav", "RIFF", "WAVE")
                 .contains("name=\"max_completion_tokens\"\r\n", "\r\n\r\n32\r\n")
-                .contains("name=\"stream_continuous_usage_stats\"").contains("True")
+                .contains("name=\"stream_continuous_usage_stats\"")
+                .contains("True")
                 .doesNotContain("Say hi");
         // 5 s of 16 kHz 16-bit mono PCM plus a 44-byte header
         assertThat(SyntheticAudio.WAV).hasSize(5 * 16_000 * 2 + 44);
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', value = {
-        "tgi           | /v1/completions          | needs an endpoint path ending in 'generate_stream'",
-        "tensorrt-llm  | /v1/completions          | needs an endpoint path ending in 'generate_stream'",
-        "deepspeed-mii | /generate_stream         | needs an endpoint path ending in 'completions' or 'profile'",
-        "openai-audio  | /v1/completions          | needs an endpoint path ending in 'transcriptions' or 'translations'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tgi           | /v1/completions          | needs an endpoint path ending in 'generate_stream'",
+                "tensorrt-llm  | /v1/completions          | needs an endpoint path ending in 'generate_stream'",
+                "deepspeed-mii | /generate_stream         | needs an endpoint path ending in 'completions' or 'profile'",
+                "openai-audio  | /v1/completions          | needs an endpoint path ending in 'transcriptions' or 'translations'",
+            })
     void wrongEndpointIsRefusedInOneLine(String backend, String path, String message) {
         assertThatThrownBy(() -> Backends.get(backend).check(settings(path, Sampling.GREEDY)))
-                .hasMessageContaining(message).hasMessageEndingWith("change --endpoint");
+                .hasMessageContaining(message)
+                .hasMessageEndingWith("change --endpoint");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "tgi           | /generate_stream",
-        "tensorrt-llm  | /v2/models/ensemble/generate_stream",
-        "deepspeed-mii | /v1/completions",
-        "openai-audio  | /v1/audio/transcriptions",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tgi           | /generate_stream",
+                "tensorrt-llm  | /v2/models/ensemble/generate_stream",
+                "deepspeed-mii | /v1/completions",
+                "openai-audio  | /v1/audio/transcriptions",
+            })
     void samplingFlagsAreRefusedAsVllmRefusesThem(String backend, String path) {
-        assertThatThrownBy(() -> Backends.get(backend).check(settings(path, new Sampling(0.5, null, 5, null, null, false))))
+        assertThatThrownBy(() ->
+                        Backends.get(backend).check(settings(path, new Sampling(0.5, null, 5, null, null, false))))
                 .hasMessage("backend " + backend + " sends vLLM's fixed sampling parameters (sampling flags only"
                         + " reach OpenAI-compatible backends); remove --temperature --top-k");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {"deepspeed-mii | /v1/completions", "openai-audio | /v1/audio/transcriptions"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"deepspeed-mii | /v1/completions", "openai-audio | /v1/audio/transcriptions"})
     void ignoreEosIsRefusedWhereVllmDropsIt(String backend, String path) {
         assertThatThrownBy(() -> Backends.get(backend).check(settings(path, IGNORE_EOS)))
                 .hasMessageEndingWith("remove --ignore-eos");
@@ -113,7 +124,8 @@ class VllmRequestFunctionsTest {
 
     @Test
     void tgiKeepsGeneratedTextNotTheTokenTexts() {
-        RequestOutcome o = read("tgi",
+        RequestOutcome o = read(
+                "tgi",
                 "{\"index\":1,\"token\":{\"id\":5,\"text\":\"Hel\",\"special\":false},\"generated_text\":null}",
                 "{\"index\":2,\"token\":{\"id\":6,\"text\":\"lo\",\"special\":false},\"generated_text\":\"Hello!\"}");
         assertThat(o.success()).isTrue();
@@ -123,7 +135,9 @@ class VllmRequestFunctionsTest {
 
     @Test
     void tgiErrorEventFailsTheRequestWithTheServersMessage() {
-        RequestOutcome o = read("tgi", "{\"index\":1,\"token\":{\"text\":\"a\"}}",
+        RequestOutcome o = read(
+                "tgi",
+                "{\"index\":1,\"token\":{\"text\":\"a\"}}",
                 "{\"error\":\"Request failed during generation: CUDA OOM\",\"error_type\":\"generation\"}");
         assertThat(o.success()).isFalse();
         assertThat(o.error()).isEqualTo("server error: Request failed during generation: CUDA OOM");
@@ -137,12 +151,15 @@ class VllmRequestFunctionsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "OpenAI choices       | {\"choices\":[{\"text\":\"abc\"}],\"usage\":{\"completion_tokens\":3}} | true  | abc",
-        "MII REST text list   | {\"text\":[\"xyz\"]}                                                  | true  | xyz",
-        "neither              | {\"result\":1}                                                        | false | ''",
-    })
-    void deepSpeedMiiTextComesFromChoicesOrTextAndUsageIsIgnored(String why, String body, boolean success, String text) {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "OpenAI choices       | {\"choices\":[{\"text\":\"abc\"}],\"usage\":{\"completion_tokens\":3}} | true  | abc",
+                "MII REST text list   | {\"text\":[\"xyz\"]}                                                  | true  | xyz",
+                "neither              | {\"result\":1}                                                        | false | ''",
+            })
+    void deepSpeedMiiTextComesFromChoicesOrTextAndUsageIsIgnored(
+            String why, String body, boolean success, String text) {
         RequestOutcome o = read("deepspeed-mii", body);
         assertThat(o.success()).isEqualTo(success);
         assertThat(o.generatedText()).isEqualTo(text);

@@ -9,17 +9,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 class TqdmLineTest {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            // seed 003's last line: 200 in 99.2 s is 2.02 it/s; widths chosen for 10-column bars
-            "done, seed 003           | 200 | 200 | 99200   | 49 | '100%|██████████| 200/200 [01:39<00:00,  2.02it/s]'",
-            "nothing finished yet     | 0   | 200 | 500     | 39 | '  0%|          | 0/200 [00:00<?, ?it/s]'",
-            // 50 of 200 in 25 s: 2 it/s, 75 s left; a quarter of 10 columns is 2 blocks and 4 eighths
-            "a quarter, eighths shown | 50  | 200 | 25000   | 48 | ' 25%|██▌       | 50/200 [00:25<01:15,  2.00it/s]'",
-            "slower than 1/s          | 1   | 10  | 4000    | 46 | ' 10%|█         | 1/10 [00:04<00:36,  4.00s/it]'",
-            "hours, 4-column bar      | 10  | 20  | 3725000 | 46 | ' 50%|██  | 10/20 [1:02:05<1:02:05, 372.50s/it]'",
-            "duration mode: no total  | 84  | -1  | 41500   | 40 | '84it [00:41,  2.02it/s]'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // seed 003's last line: 200 in 99.2 s is 2.02 it/s; widths chosen for 10-column bars
+                "done, seed 003           | 200 | 200 | 99200   | 49 | '100%|██████████| 200/200 [01:39<00:00,  2.02it/s]'",
+                "nothing finished yet     | 0   | 200 | 500     | 39 | '  0%|          | 0/200 [00:00<?, ?it/s]'",
+                // 50 of 200 in 25 s: 2 it/s, 75 s left; a quarter of 10 columns is 2 blocks and 4 eighths
+                "a quarter, eighths shown | 50  | 200 | 25000   | 48 | ' 25%|██▌       | 50/200 [00:25<01:15,  2.00it/s]'",
+                "slower than 1/s          | 1   | 10  | 4000    | 46 | ' 10%|█         | 1/10 [00:04<00:36,  4.00s/it]'",
+                "hours, 4-column bar      | 10  | 20  | 3725000 | 46 | ' 50%|██  | 10/20 [1:02:05<1:02:05, 372.50s/it]'",
+                "duration mode: no total  | 84  | -1  | 41500   | 40 | '84it [00:41,  2.02it/s]'",
+            })
     void rendersTqdmsDefaultMeter(String why, long n, long total, long elapsedMs, int width, String expected) {
-        assertThat(TqdmLine.format(n, total, Duration.ofMillis(elapsedMs), width)).isEqualTo(expected);
+        assertThat(TqdmLine.format(n, total, Duration.ofMillis(elapsedMs), width))
+                .isEqualTo(expected);
     }
 }

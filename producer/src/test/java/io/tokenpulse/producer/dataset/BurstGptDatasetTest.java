@@ -50,8 +50,10 @@ class BurstGptDatasetTest {
     }
 
     static BurstGptDataset load(Path path, PromptStyle style) {
-        return (BurstGptDataset) Datasets.create(new DatasetOptions("burstgpt", path, style,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3);
+        return (BurstGptDataset) Datasets.create(
+                new DatasetOptions(
+                        "burstgpt", path, style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS),
+                qwen3);
     }
 
     static String text(SampledRequest request) {
@@ -69,20 +71,24 @@ class BurstGptDatasetTest {
         });
         assertThat(drawn.requests()).extracting(SampledRequest::promptLen).doesNotHaveDuplicates();
         assertThat(drawn.requests()).extracting(SampledRequest::index).containsExactly(0, 1, 2, 3);
-        assertThat(drawn.summary()).isEqualTo("burstgpt: " + file + ": 8 rows, 3 dropped (not model GPT-4 or 0"
-                + " response tokens); sampled 4 of 5 without replacement");
+        assertThat(drawn.summary())
+                .isEqualTo("burstgpt: " + file + ": 8 rows, 3 dropped (not model GPT-4 or 0"
+                        + " response tokens); sampled 4 of 5 without replacement");
     }
 
     @Test
     void aShortFileIsSampledWithReplacement() {
         Drawn drawn = load(file, PromptStyle.COMPLETION).draw(40, 3);
 
-        assertThat(drawn.requests()).hasSize(40).allSatisfy(request ->
-                assertThat(request.expectedOutputLen()).isEqualTo(USABLE.get(request.promptLen())));
+        assertThat(drawn.requests())
+                .hasSize(40)
+                .allSatisfy(
+                        request -> assertThat(request.expectedOutputLen()).isEqualTo(USABLE.get(request.promptLen())));
         assertThat(drawn.requests().stream().map(SampledRequest::promptLen).collect(Collectors.toSet()))
-                .as("40 draws from 5 rows reach every row").isEqualTo(USABLE.keySet());
-        assertThat(drawn.summary()).endsWith("sampled 40 of 5 with replacement (the file has fewer usable rows than"
-                + " --num-prompts)");
+                .as("40 draws from 5 rows reach every row")
+                .isEqualTo(USABLE.keySet());
+        assertThat(drawn.summary())
+                .endsWith("sampled 40 of 5 with replacement (the file has fewer usable rows than" + " --num-prompts)");
     }
 
     @Test
@@ -90,8 +96,9 @@ class BurstGptDatasetTest {
         List<SampledRequest> requests = load(file, PromptStyle.COMPLETION).sample(10, 1);
 
         assertThat(requests).extracting(BurstGptDatasetTest::text).doesNotHaveDuplicates();
-        assertThat(requests).allSatisfy(request ->
-                assertThat(java.util.Arrays.stream(qwen3.encode(text(request))).boxed())
+        assertThat(requests)
+                .allSatisfy(request -> assertThat(java.util.Arrays.stream(qwen3.encode(text(request)))
+                                .boxed())
                         .noneMatch(qwen3.specialTokenIds()::contains));
     }
 
@@ -99,10 +106,15 @@ class BurstGptDatasetTest {
     void theSeedFixesTheDrawAndAnotherSeedChangesIt() {
         BurstGptDataset dataset = load(file, PromptStyle.COMPLETION);
 
-        assertThat(dataset.sample(3, 11)).isEqualTo(load(file, PromptStyle.COMPLETION).sample(3, 11));
+        assertThat(dataset.sample(3, 11))
+                .isEqualTo(load(file, PromptStyle.COMPLETION).sample(3, 11));
         List<List<Integer>> draws = List.of(12L, 13L, 14L, 15L).stream()
-                .map(seed -> dataset.sample(3, seed).stream().map(SampledRequest::promptLen).toList()).toList();
-        List<Integer> first = dataset.sample(3, 11).stream().map(SampledRequest::promptLen).toList();
+                .map(seed -> dataset.sample(3, seed).stream()
+                        .map(SampledRequest::promptLen)
+                        .toList())
+                .toList();
+        List<Integer> first =
+                dataset.sample(3, 11).stream().map(SampledRequest::promptLen).toList();
         assertThat(draws).anySatisfy(draw -> assertThat(draw).isNotEqualTo(first));
     }
 
@@ -115,21 +127,24 @@ class BurstGptDatasetTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "no response column | 'Timestamp,Model,Request tokens,Total tokens\n1,GPT-4,3,9\n'"
-            + " | is not a BurstGPT CSV: its header has no 'Response tokens' column; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
-        "not a number       | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,3,9\n2,GPT-4,many,9\n'"
-            + " | is not a BurstGPT CSV: line 3: 'Request tokens' is 'many'; expected a whole number >= 0",
-        "negative tokens    | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,-3,9\n'"
-            + " | is not a BurstGPT CSV: line 2: 'Request tokens' is '-3'; expected a whole number >= 0",
-        "short row          | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4\n'"
-            + " | is not a BurstGPT CSV: line 2 has 2 cells; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
-        "empty              | ''"
-            + " | is not a BurstGPT CSV: it is empty; expected the header Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
-        "no usable row      | 'Timestamp,Model,Request tokens,Response tokens\n1,ChatGPT,3,9\n2,GPT-4,4,0\n'"
-            + " | : none of its 2 rows is of model GPT-4 with more than 0 response tokens, the only rows the burstgpt dataset uses",
-    })
-    void badFilesGetOneLineNamingTheFileAndWhatWasExpected(String why, String content, String message) throws IOException {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "no response column | 'Timestamp,Model,Request tokens,Total tokens\n1,GPT-4,3,9\n'"
+                        + " | is not a BurstGPT CSV: its header has no 'Response tokens' column; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
+                "not a number       | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,3,9\n2,GPT-4,many,9\n'"
+                        + " | is not a BurstGPT CSV: line 3: 'Request tokens' is 'many'; expected a whole number >= 0",
+                "negative tokens    | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4,-3,9\n'"
+                        + " | is not a BurstGPT CSV: line 2: 'Request tokens' is '-3'; expected a whole number >= 0",
+                "short row          | 'Timestamp,Model,Request tokens,Response tokens\n1,GPT-4\n'"
+                        + " | is not a BurstGPT CSV: line 2 has 2 cells; expected Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
+                "empty              | ''"
+                        + " | is not a BurstGPT CSV: it is empty; expected the header Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type",
+                "no usable row      | 'Timestamp,Model,Request tokens,Response tokens\n1,ChatGPT,3,9\n2,GPT-4,4,0\n'"
+                        + " | : none of its 2 rows is of model GPT-4 with more than 0 response tokens, the only rows the burstgpt dataset uses",
+            })
+    void badFilesGetOneLineNamingTheFileAndWhatWasExpected(String why, String content, String message)
+            throws IOException {
         Path bad = Files.writeString(dir.resolve(why.replace(' ', '-') + ".csv"), content);
 
         assertThatThrownBy(() -> load(bad, PromptStyle.COMPLETION))

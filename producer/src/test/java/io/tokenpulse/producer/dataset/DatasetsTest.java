@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DatasetsTest {
 
     private static DatasetOptions named(String name) {
-        return new DatasetOptions(name, null, PromptStyle.COMPLETION, DatasetOptions.Random.DEFAULTS,
-                DatasetOptions.Sonnet.DEFAULTS);
+        return new DatasetOptions(
+                name, null, PromptStyle.COMPLETION, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS);
     }
 
     @Test
@@ -45,7 +45,8 @@ class DatasetsTest {
     void unknownNameListsTheChoices() {
         assertThatThrownBy(() -> Datasets.create(named("poems"), null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom");
+                .hasMessage(
+                        "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom");
     }
 
     @Test

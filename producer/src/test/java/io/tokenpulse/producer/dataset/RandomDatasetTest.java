@@ -27,8 +27,14 @@ class RandomDatasetTest {
     }
 
     private static Dataset random(int inputLen, int outputLen, double ratio, int prefixLen) {
-        return Datasets.create(new DatasetOptions("random", null, PromptStyle.COMPLETION,
-                new DatasetOptions.Random(inputLen, outputLen, ratio, prefixLen), DatasetOptions.Sonnet.DEFAULTS), qwen3);
+        return Datasets.create(
+                new DatasetOptions(
+                        "random",
+                        null,
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Random(inputLen, outputLen, ratio, prefixLen),
+                        DatasetOptions.Sonnet.DEFAULTS),
+                qwen3);
     }
 
     private static String text(SampledRequest request) {
@@ -45,8 +51,9 @@ class RandomDatasetTest {
             assertThat(qwen3.countTokens(text(request))).isEqualTo(request.promptLen());
             assertThat(request.expectedOutputLen()).isEqualTo(16);
         });
-        assertThat(requests).extracting(SampledRequest::index).containsExactly(
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+        assertThat(requests)
+                .extracting(SampledRequest::index)
+                .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
     }
 
     // Bounds worked by hand: [floor(X(1-r)), ceil(X(1+r))], output low at least 1.
@@ -56,8 +63,8 @@ class RandomDatasetTest {
         "1024, 128, 0.1,  921, 1127, 115, 141",
         "10,   1,   0.9,    0,   19,   1,   2",
     })
-    void lengthsStayWithinTheRangeRatioBounds(int inputLen, int outputLen, double ratio,
-                                              int inLow, int inHigh, int outLow, int outHigh) {
+    void lengthsStayWithinTheRangeRatioBounds(
+            int inputLen, int outputLen, double ratio, int inLow, int inHigh, int outLow, int outHigh) {
         List<SampledRequest> requests = random(inputLen, outputLen, ratio, 5).sample(60, 7);
 
         assertThat(requests).allSatisfy(request -> {
@@ -65,7 +72,8 @@ class RandomDatasetTest {
             assertThat(qwen3.countTokens(text(request))).isEqualTo(request.promptLen());
             assertThat(request.expectedOutputLen()).isBetween(outLow, outHigh);
         });
-        Set<Integer> distinctInputs = requests.stream().map(SampledRequest::promptLen).collect(Collectors.toSet());
+        Set<Integer> distinctInputs =
+                requests.stream().map(SampledRequest::promptLen).collect(Collectors.toSet());
         assertThat(distinctInputs).as("lengths are spread over the range").hasSizeGreaterThan(1);
     }
 
@@ -89,8 +97,14 @@ class RandomDatasetTest {
 
     @Test
     void chatBackendsGetTheTextAsOneUserMessage() {
-        Dataset chat = Datasets.create(new DatasetOptions("random", null, PromptStyle.CHAT,
-                new DatasetOptions.Random(32, 8, 0.0, 0), DatasetOptions.Sonnet.DEFAULTS), qwen3);
+        Dataset chat = Datasets.create(
+                new DatasetOptions(
+                        "random",
+                        null,
+                        PromptStyle.CHAT,
+                        new DatasetOptions.Random(32, 8, 0.0, 0),
+                        DatasetOptions.Sonnet.DEFAULTS),
+                qwen3);
 
         SampledRequest request = chat.sample(1, 0).get(0);
 
@@ -104,8 +118,11 @@ class RandomDatasetTest {
     void promptsNeverContainSpecialTokens() {
         List<SampledRequest> requests = random(2000, 8, 0.0, 0).sample(5, 11);
 
-        assertThat(requests).allSatisfy(request ->
-                assertThat(java.util.Arrays.stream(qwen3.encode(text(request))).max().orElse(0)).isLessThan(qwen3.vocabSize()));
+        assertThat(requests)
+                .allSatisfy(request -> assertThat(java.util.Arrays.stream(qwen3.encode(text(request)))
+                                .max()
+                                .orElse(0))
+                        .isLessThan(qwen3.vocabSize()));
     }
 
     @Test
@@ -116,14 +133,16 @@ class RandomDatasetTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "ratio 1        | 10 | 5 | 1.0 | 0  | --random-range-ratio must be in [0, 1), got 1.0",
-        "negative ratio | 10 | 5 | -0.1| 0  | --random-range-ratio must be in [0, 1), got -0.1",
-        "negative input | -1 | 5 | 0.0 | 0  | --random-input-len must be >= 0, got -1",
-        "negative prefix| 10 | 5 | 0.0 | -3 | --random-prefix-len must be >= 0, got -3",
-    })
-    void badFlagsGetOneLineNamingTheFlag(String why, int inputLen, int outputLen, double ratio, int prefix,
-                                         String message) {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ratio 1        | 10 | 5 | 1.0 | 0  | --random-range-ratio must be in [0, 1), got 1.0",
+                "negative ratio | 10 | 5 | -0.1| 0  | --random-range-ratio must be in [0, 1), got -0.1",
+                "negative input | -1 | 5 | 0.0 | 0  | --random-input-len must be >= 0, got -1",
+                "negative prefix| 10 | 5 | 0.0 | -3 | --random-prefix-len must be >= 0, got -3",
+            })
+    void badFlagsGetOneLineNamingTheFlag(
+            String why, int inputLen, int outputLen, double ratio, int prefix, String message) {
         assertThatThrownBy(() -> new DatasetOptions.Random(inputLen, outputLen, ratio, prefix))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(message);
@@ -132,8 +151,14 @@ class RandomDatasetTest {
     @Test
     void gpt2FallbackAlsoGetsExactLengths() {
         Tokenizer gpt2 = new TokenizerLoader(Path.of("no-hub-cache")).load("gpt2");
-        Dataset dataset = Datasets.create(new DatasetOptions("random", null, PromptStyle.COMPLETION,
-                new DatasetOptions.Random(256, 8, 0.0, 0), DatasetOptions.Sonnet.DEFAULTS), gpt2);
+        Dataset dataset = Datasets.create(
+                new DatasetOptions(
+                        "random",
+                        null,
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Random(256, 8, 0.0, 0),
+                        DatasetOptions.Sonnet.DEFAULTS),
+                gpt2);
 
         assertThat(dataset.sample(20, 5)).allSatisfy(request -> {
             assertThat(request.promptLen()).isEqualTo(256);

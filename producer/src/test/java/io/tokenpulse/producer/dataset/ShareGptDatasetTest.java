@@ -29,11 +29,13 @@ class ShareGptDatasetTest {
     static final Map<String, String> VALID = new LinkedHashMap<>();
 
     static {
-        VALID.put("Explain the theory of relativity in simple terms.",
+        VALID.put(
+                "Explain the theory of relativity in simple terms.",
                 "Relativity says that the laws of physics are the same for everyone moving steadily.");
         VALID.put("Write a haiku about the sea at night.", "Dark waves fold and break, the moon pours silver on them.");
         VALID.put("What is the capital city of Australia?", "The capital city of Australia is Canberra, not Sydney.");
-        VALID.put("Give me three tips for learning to play the guitar.",
+        VALID.put(
+                "Give me three tips for learning to play the guitar.",
                 "Practise daily, learn the basic chords first, and play songs you enjoy.");
         VALID.put("Translate 'good morning' into French and Spanish.", "In French: bonjour. In Spanish: buenos días.");
     }
@@ -49,10 +51,10 @@ class ShareGptDatasetTest {
         qwen3 = new TokenizerLoader(Path.of("no-hub-cache")).load(RandomDatasetTest.QWEN3.toString());
         List<Object> entries = new ArrayList<>();
         VALID.forEach((prompt, completion) -> entries.add(entry(prompt, completion)));
-        entries.add(entry("Hi", "Hello! How can I help you today with anything at all?"));       // prompt under 4
-        entries.add(entry("Tell me a joke about computers, please.", "No."));                   // completion under 4
-        entries.add(entry(" word".repeat(1100), "That is a lot of words, all of them the same."));  // prompt over 1024
-        entries.add(entry(" word".repeat(1000), " reply".repeat(1100)));                        // total over 2048
+        entries.add(entry("Hi", "Hello! How can I help you today with anything at all?")); // prompt under 4
+        entries.add(entry("Tell me a joke about computers, please.", "No.")); // completion under 4
+        entries.add(entry(" word".repeat(1100), "That is a lot of words, all of them the same.")); // prompt over 1024
+        entries.add(entry(" word".repeat(1000), " reply".repeat(1100))); // total over 2048
         entries.add(Map.of("id", "one-turn", "conversations", List.of(turn("human", "Only a question?"))));
         entries.add(Map.of("id", "no-conversations"));
         file = dir.resolve("sharegpt.json");
@@ -60,17 +62,24 @@ class ShareGptDatasetTest {
     }
 
     static Map<String, Object> entry(String prompt, String completion) {
-        return Map.of("conversations", List.of(turn("human", prompt), turn("gpt", completion), turn("human", "Thanks")));
+        return Map.of(
+                "conversations", List.of(turn("human", prompt), turn("gpt", completion), turn("human", "Thanks")));
     }
 
     static Map<String, String> turn(String from, String value) {
         return Map.of("from", from, "value", value);
     }
 
-    static DatasetOptions options(Path path, PromptStyle style, Integer outputLen, boolean disableShuffle,
-                                  boolean noOversample) {
-        return new DatasetOptions("sharegpt", path, style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS,
-                new DatasetOptions.ShareGpt(outputLen), DatasetOptions.Custom.DEFAULTS,
+    static DatasetOptions options(
+            Path path, PromptStyle style, Integer outputLen, boolean disableShuffle, boolean noOversample) {
+        return new DatasetOptions(
+                "sharegpt",
+                path,
+                style,
+                DatasetOptions.Random.DEFAULTS,
+                DatasetOptions.Sonnet.DEFAULTS,
+                new DatasetOptions.ShareGpt(outputLen),
+                DatasetOptions.Custom.DEFAULTS,
                 new DatasetOptions.FileSampling(disableShuffle, noOversample));
     }
 
@@ -84,38 +93,47 @@ class ShareGptDatasetTest {
 
     @Test
     void everyFilterDropsItsEntryAndTheRestAreSentWithTokenizerLengths() {
-        Drawn drawn = load(options(file, PromptStyle.COMPLETION, null, false, true)).draw(100, 0);
+        Drawn drawn =
+                load(options(file, PromptStyle.COMPLETION, null, false, true)).draw(100, 0);
 
-        assertThat(drawn.requests()).extracting(ShareGptDatasetTest::text)
+        assertThat(drawn.requests())
+                .extracting(ShareGptDatasetTest::text)
                 .containsExactlyInAnyOrderElementsOf(VALID.keySet());
         assertThat(drawn.requests()).allSatisfy(request -> {
             assertThat(request.promptLen()).isEqualTo(qwen3.countTokens(text(request)));
             assertThat(request.expectedOutputLen()).isEqualTo(qwen3.countTokens(VALID.get(text(request))));
         });
         assertThat(drawn.requests()).extracting(SampledRequest::index).containsExactly(0, 1, 2, 3, 4);
-        assertThat(drawn.summary()).isEqualTo("sharegpt: " + file + ": 11 entries, 2 with fewer than 2 turns dropped;"
-                + " of 9 tokenized, dropped: 1 prompt under 4 tokens, 1 completion under 4 tokens,"
-                + " 1 prompt over 1024 tokens, 1 prompt + completion over 2048 tokens; sampled 5;"
-                + " only 5 of --num-prompts 100 (--no-oversample): the run sends 5");
+        assertThat(drawn.summary())
+                .isEqualTo("sharegpt: " + file + ": 11 entries, 2 with fewer than 2 turns dropped;"
+                        + " of 9 tokenized, dropped: 1 prompt under 4 tokens, 1 completion under 4 tokens,"
+                        + " 1 prompt over 1024 tokens, 1 prompt + completion over 2048 tokens; sampled 5;"
+                        + " only 5 of --num-prompts 100 (--no-oversample): the run sends 5");
     }
 
     @Test
     void sharegptOutputLenReplacesTheCompletionAndSkipsOnlyItsMinimum() {
-        Drawn drawn = load(options(file, PromptStyle.COMPLETION, 3, false, true)).draw(100, 0);
+        Drawn drawn =
+                load(options(file, PromptStyle.COMPLETION, 3, false, true)).draw(100, 0);
 
         // The "No." completion counts no more; the 1000-word prompt now fits with 3 output tokens.
-        assertThat(drawn.requests()).hasSize(7).allSatisfy(request -> assertThat(request.expectedOutputLen()).isEqualTo(3));
-        assertThat(drawn.requests()).extracting(ShareGptDatasetTest::text)
+        assertThat(drawn.requests())
+                .hasSize(7)
+                .allSatisfy(request -> assertThat(request.expectedOutputLen()).isEqualTo(3));
+        assertThat(drawn.requests())
+                .extracting(ShareGptDatasetTest::text)
                 .contains("Tell me a joke about computers, please.", " word".repeat(1000))
                 .doesNotContain("Hi", " word".repeat(1100));
     }
 
     @Test
     void onlyTheFirstValidEntriesOfTheSeededOrderAreTokenized() {
-        Drawn drawn = load(options(file, PromptStyle.COMPLETION, null, true, false)).draw(2, 0);
+        Drawn drawn =
+                load(options(file, PromptStyle.COMPLETION, null, true, false)).draw(2, 0);
 
         // File order: the first two entries are valid, so nothing else is looked at.
-        assertThat(drawn.requests()).extracting(ShareGptDatasetTest::text)
+        assertThat(drawn.requests())
+                .extracting(ShareGptDatasetTest::text)
                 .containsExactlyElementsOf(new ArrayList<>(VALID.keySet()).subList(0, 2));
         assertThat(drawn.summary()).endsWith("of 2 tokenized, dropped: none; sampled 2");
     }
@@ -124,13 +142,20 @@ class ShareGptDatasetTest {
     void theSeedFixesTheOrderAndAnotherSeedChangesIt() {
         ShareGptDataset dataset = load(options(file, PromptStyle.COMPLETION, null, false, false));
 
-        List<String> seed1 = dataset.sample(5, 1).stream().map(ShareGptDatasetTest::text).toList();
-        assertThat(dataset.sample(5, 1)).isEqualTo(load(options(file, PromptStyle.COMPLETION, null, false, false)).sample(5, 1));
+        List<String> seed1 =
+                dataset.sample(5, 1).stream().map(ShareGptDatasetTest::text).toList();
+        assertThat(dataset.sample(5, 1))
+                .isEqualTo(load(options(file, PromptStyle.COMPLETION, null, false, false))
+                        .sample(5, 1));
         List<List<String>> others = new ArrayList<>();
         for (long seed = 2; seed < 6; seed++) {
-            others.add(dataset.sample(5, seed).stream().map(ShareGptDatasetTest::text).toList());
+            others.add(dataset.sample(5, seed).stream()
+                    .map(ShareGptDatasetTest::text)
+                    .toList());
         }
-        assertThat(others).as("4 other seeds, 5! orders").anySatisfy(order -> assertThat(order).isNotEqualTo(seed1));
+        assertThat(others)
+                .as("4 other seeds, 5! orders")
+                .anySatisfy(order -> assertThat(order).isNotEqualTo(seed1));
         assertThat(seed1).containsExactlyInAnyOrderElementsOf(VALID.keySet());
     }
 
@@ -141,24 +166,32 @@ class ShareGptDatasetTest {
         Drawn drawn = dataset.draw(12, 7);
 
         assertThat(drawn.requests()).hasSize(12);
-        assertThat(drawn.requests()).extracting(SampledRequest::index)
+        assertThat(drawn.requests())
+                .extracting(SampledRequest::index)
                 .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
-        assertThat(drawn.requests().subList(0, 5)).extracting(ShareGptDatasetTest::text)
+        assertThat(drawn.requests().subList(0, 5))
+                .extracting(ShareGptDatasetTest::text)
                 .containsExactlyInAnyOrderElementsOf(VALID.keySet());
         assertThat(drawn.requests().subList(5, 12)).allSatisfy(repeat -> {
-            SampledRequest original = drawn.requests().stream().limit(5)
-                    .filter(r -> text(r).equals(text(repeat))).findFirst().orElseThrow();
+            SampledRequest original = drawn.requests().stream()
+                    .limit(5)
+                    .filter(r -> text(r).equals(text(repeat)))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(repeat.promptLen()).isEqualTo(original.promptLen());
             assertThat(repeat.expectedOutputLen()).isEqualTo(original.expectedOutputLen());
         });
-        assertThat(drawn.summary()).endsWith("sampled 5; only 5 of --num-prompts 12, oversampled requests to reach 12"
-                + " total samples (repeats drawn with --seed; --no-oversample sends only the 5)");
+        assertThat(drawn.summary())
+                .endsWith("sampled 5; only 5 of --num-prompts 12, oversampled requests to reach 12"
+                        + " total samples (repeats drawn with --seed; --no-oversample sends only the 5)");
         assertThat(dataset.draw(12, 7)).isEqualTo(drawn);
     }
 
     @Test
     void chatBackendsGetTheFirstTurnAsOneUserMessage() {
-        SampledRequest request = load(options(file, PromptStyle.CHAT, null, true, false)).sample(1, 0).get(0);
+        SampledRequest request = load(options(file, PromptStyle.CHAT, null, true, false))
+                .sample(1, 0)
+                .get(0);
 
         Prompt.Chat chat = (Prompt.Chat) request.prompt();
         assertThat(chat.messages()).hasSize(1);
@@ -173,30 +206,38 @@ class ShareGptDatasetTest {
         byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13};
         Files.write(images.resolve("cat.png"), png);
         Path v4 = dir.resolve("images-ok/sharegpt4v.json");
-        Map<String, Object> withImage = new LinkedHashMap<>(entry("What animal is in this picture?", "It is a small grey cat."));
+        Map<String, Object> withImage =
+                new LinkedHashMap<>(entry("What animal is in this picture?", "It is a small grey cat."));
         withImage.put("image", "coco/cat.png");
-        Map<String, Object> remote = new LinkedHashMap<>(entry("Describe the picture behind this link.", "A city skyline at dusk."));
+        Map<String, Object> remote =
+                new LinkedHashMap<>(entry("Describe the picture behind this link.", "A city skyline at dusk."));
         remote.put("image", "https://example.com/skyline.jpg");
         JSON.writeValue(v4.toFile(), List.of(withImage, remote));
 
-        List<SampledRequest> requests = load(options(v4, PromptStyle.CHAT, null, true, false)).sample(2, 0);
+        List<SampledRequest> requests =
+                load(options(v4, PromptStyle.CHAT, null, true, false)).sample(2, 0);
 
         assertThat(((Prompt.Chat) requests.get(0).prompt()).imageUrls())
                 .containsExactly("data:image/png;base64," + Base64.getEncoder().encodeToString(png));
-        assertThat(((Prompt.Chat) requests.get(1).prompt()).imageUrls()).containsExactly("https://example.com/skyline.jpg");
+        assertThat(((Prompt.Chat) requests.get(1).prompt()).imageUrls())
+                .containsExactly("https://example.com/skyline.jpg");
         assertThat(requests.get(0).promptLen()).isEqualTo(qwen3.countTokens("What animal is in this picture?"));
     }
 
     @Test
     void imagesAreRefusedForCompletionBackendsAndMissingImagesBeforeTheRun() throws IOException {
         Path v4 = dir.resolve("sharegpt4v-missing.json");
-        Map<String, Object> withImage = new LinkedHashMap<>(entry("What animal is in this picture?", "It is a small grey cat."));
+        Map<String, Object> withImage =
+                new LinkedHashMap<>(entry("What animal is in this picture?", "It is a small grey cat."));
         withImage.put("image", "coco/missing.jpg");
-        JSON.writeValue(v4.toFile(), List.of(entry("A question without any picture?", "An answer without any picture."), withImage));
+        JSON.writeValue(
+                v4.toFile(),
+                List.of(entry("A question without any picture?", "An answer without any picture."), withImage));
 
         assertThatThrownBy(() -> load(options(v4, PromptStyle.COMPLETION, null, false, false)))
-                .hasMessage("--dataset-path " + v4 + ": entry [1] has an image, and only --backend openai-chat (with"
-                        + " --endpoint /v1/chat/completions) sends images; use that backend or a file without \"image\" entries");
+                .hasMessage(
+                        "--dataset-path " + v4 + ": entry [1] has an image, and only --backend openai-chat (with"
+                                + " --endpoint /v1/chat/completions) sends images; use that backend or a file without \"image\" entries");
         assertThatThrownBy(() -> load(options(v4, PromptStyle.CHAT, null, false, false)))
                 .hasMessage("--dataset-path " + v4 + ": entry [1]: image 'coco/missing.jpg' is not a readable file at "
                         + dir.resolve("coco/missing.jpg").toAbsolutePath()
@@ -204,15 +245,19 @@ class ShareGptDatasetTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "not JSON            | [{\"conversations\": [                         | is not a ShareGPT file: not valid JSON (line 1, column 21: Unexpected end-of-input",
-        "object, not a list  | {\"conversations\": []}                        | is not a ShareGPT file: expected a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries, found an object",
-        "empty file          | \"\"                                           | is not a ShareGPT file: expected a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries, found an empty file",
-        "entry not an object | [\"hello\"]                                    | is not a ShareGPT file: entry [0] (line 1) is a string;",
-        "value not a string  | [{\"conversations\": [{\"value\": 1}, {\"value\": \"b\"}]}] | is not a ShareGPT file: entry [0] (line 1): conversations[0] needs a string \"value\";",
-        "no two-turn entry   | [{\"conversations\": [{\"value\": \"a\"}]}]   | is not a ShareGPT file: none of its 1 entries has two or more conversation turns;",
-    })
-    void badFilesGetOneLineNamingTheFileAndWhatWasExpected(String why, String content, String message) throws IOException {
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "not JSON            | [{\"conversations\": [                         | is not a ShareGPT file: not valid JSON (line 1, column 21: Unexpected end-of-input",
+                "object, not a list  | {\"conversations\": []}                        | is not a ShareGPT file: expected a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries, found an object",
+                "empty file          | \"\"                                           | is not a ShareGPT file: expected a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries, found an empty file",
+                "entry not an object | [\"hello\"]                                    | is not a ShareGPT file: entry [0] (line 1) is a string;",
+                "value not a string  | [{\"conversations\": [{\"value\": 1}, {\"value\": \"b\"}]}] | is not a ShareGPT file: entry [0] (line 1): conversations[0] needs a string \"value\";",
+                "no two-turn entry   | [{\"conversations\": [{\"value\": \"a\"}]}]   | is not a ShareGPT file: none of its 1 entries has two or more conversation turns;",
+            })
+    void badFilesGetOneLineNamingTheFileAndWhatWasExpected(String why, String content, String message)
+            throws IOException {
         Path bad = Files.writeString(dir.resolve(why.replace(' ', '-') + ".json"), content);
 
         assertThatThrownBy(() -> load(options(bad, PromptStyle.COMPLETION, null, false, false)))

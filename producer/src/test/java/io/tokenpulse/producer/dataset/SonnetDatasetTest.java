@@ -39,8 +39,14 @@ class SonnetDatasetTest {
     }
 
     private static Dataset sonnet(Path file, PromptStyle style, int inputLen, int outputLen, int prefixLen) {
-        return Datasets.create(new DatasetOptions("sonnet", file, style, DatasetOptions.Random.DEFAULTS,
-                new DatasetOptions.Sonnet(inputLen, outputLen, prefixLen)), qwen3);
+        return Datasets.create(
+                new DatasetOptions(
+                        "sonnet",
+                        file,
+                        style,
+                        DatasetOptions.Random.DEFAULTS,
+                        new DatasetOptions.Sonnet(inputLen, outputLen, prefixLen)),
+                qwen3);
     }
 
     // Line counts worked out in Python with an independent BPE over the same files: the average
@@ -49,30 +55,35 @@ class SonnetDatasetTest {
     @ParameterizedTest(name = "input {0}, prefix {1}")
     @CsvSource({"550, 200, 17, 32", "1024, 512, 46, 47", "300, 0, 0, 26", "200, 150, 12, 5"})
     void promptIsBasePlusFirstLinesPlusDrawnLines(int inputLen, int prefixLen, int prefixLines, int drawnLines) {
-        List<SampledRequest> requests =
-                sonnet(sonnetWithFinalNewline, PromptStyle.CHAT, inputLen, 150, prefixLen).sample(10, 0);
+        List<SampledRequest> requests = sonnet(sonnetWithFinalNewline, PromptStyle.CHAT, inputLen, 150, prefixLen)
+                .sample(10, 0);
 
         assertThat(requests).allSatisfy(request -> {
             String raw = ((Prompt.Chat) request.prompt()).messages().get(0).content();
             assertThat(raw).startsWith(SonnetDataset.BASE_PROMPT);
-            List<String> lines = raw.substring(SonnetDataset.BASE_PROMPT.length()).lines().toList();
+            List<String> lines =
+                    raw.substring(SonnetDataset.BASE_PROMPT.length()).lines().toList();
             assertThat(lines).hasSize(prefixLines + drawnLines);
             assertThat(lines.subList(0, prefixLines)).isEqualTo(sonnetLines.subList(0, prefixLines));
             assertThat(sonnetLines).containsAll(lines);
             // vLLM counts the formatted prompt, also for chat backends.
             String formatted = qwen3.applyChatTemplate(List.of(ChatMessage.user(raw)), true);
-            assertThat(request.promptLen()).isEqualTo(qwen3.countTokens(formatted)).isLessThanOrEqualTo(inputLen);
+            assertThat(request.promptLen())
+                    .isEqualTo(qwen3.countTokens(formatted))
+                    .isLessThanOrEqualTo(inputLen);
             assertThat(request.expectedOutputLen()).isEqualTo(150);
         });
     }
 
     @Test
     void completionBackendsGetTheTemplatedPrompt() {
-        List<SampledRequest> requests = sonnet(PromptStyle.COMPLETION, 550, 150, 200).sample(5, 9);
+        List<SampledRequest> requests =
+                sonnet(PromptStyle.COMPLETION, 550, 150, 200).sample(5, 9);
 
         assertThat(requests).allSatisfy(request -> {
             String text = ((Prompt.Text) request.prompt()).text();
-            assertThat(text).startsWith("<|im_start|>user\n" + SonnetDataset.BASE_PROMPT + sonnetLines.get(0) + "\n")
+            assertThat(text)
+                    .startsWith("<|im_start|>user\n" + SonnetDataset.BASE_PROMPT + sonnetLines.get(0) + "\n")
                     .endsWith("<|im_end|>\n<|im_start|>assistant\n");
             assertThat(request.promptLen()).isEqualTo(qwen3.countTokens(text)).isLessThanOrEqualTo(550);
         });
@@ -89,8 +100,14 @@ class SonnetDatasetTest {
 
     @Test
     void missingPathNamesTheFlag() {
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", null, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                null,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        qwen3))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the sonnet dataset needs --dataset-path /path/to/sonnet.txt");
     }
@@ -99,13 +116,25 @@ class SonnetDatasetTest {
     void unreadablePathNamesTheFlagOnOneLine(@TempDir Path dir) {
         Path missing = dir.resolve("nope.txt");
 
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", missing, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                missing,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        qwen3))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("--dataset-path " + missing + " cannot be read")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", dir, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                dir,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        qwen3))
                 .hasMessageStartingWith("--dataset-path " + dir + " cannot be read");
     }
 
@@ -114,8 +143,14 @@ class SonnetDatasetTest {
         // 0xC3 0x28: a UTF-8 lead byte followed by a byte that cannot continue it
         Path binary = Files.write(dir.resolve("model.bin"), new byte[] {0x00, (byte) 0xC3, 0x28, (byte) 0xFF, '\n'});
 
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", binary, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                binary,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        qwen3))
                 .hasMessage("--dataset-path " + binary + " is not UTF-8 text; pass the sonnet text file");
     }
 
@@ -123,8 +158,14 @@ class SonnetDatasetTest {
     void emptyFileIsRejected(@TempDir Path dir) throws IOException {
         Path empty = Files.writeString(dir.resolve("empty.txt"), "");
 
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", empty, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), qwen3))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                empty,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        qwen3))
                 .hasMessage("--dataset-path " + empty + " has no lines");
     }
 
@@ -132,8 +173,14 @@ class SonnetDatasetTest {
     void tokenizerWithoutChatTemplateIsRejected() {
         Tokenizer gpt2 = new TokenizerLoader(Path.of("no-hub-cache")).load("gpt2");
 
-        assertThatThrownBy(() -> Datasets.create(new DatasetOptions("sonnet", SONNET, PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS), gpt2))
+        assertThatThrownBy(() -> Datasets.create(
+                        new DatasetOptions(
+                                "sonnet",
+                                SONNET,
+                                PromptStyle.COMPLETION,
+                                DatasetOptions.Random.DEFAULTS,
+                                DatasetOptions.Sonnet.DEFAULTS),
+                        gpt2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the sonnet dataset needs a tokenizer with a chat template; 'gpt2' has none");
     }

@@ -1,10 +1,9 @@
 package io.tokenpulse.producer.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class StreamingHttpClientIT {
 
@@ -51,10 +50,14 @@ class StreamingHttpClientIT {
         List<Long> arrivals = listener.arrivalsNs;
         assertThat(arrivals).hasSizeGreaterThanOrEqualTo(5);
         assertThat(arrivals.get(0) - listener.sentNs).as("TTFT ns").isBetween(50 * MS, 55 * MS);
-        assertThat(arrivals.get(0) - sentBySeq.get(0)).as("arrival minus send of the first event").isBetween(0L, 3 * MS);
+        assertThat(arrivals.get(0) - sentBySeq.get(0))
+                .as("arrival minus send of the first event")
+                .isBetween(0L, 3 * MS);
         for (int i = 1; i < 5; i++) {
             assertThat(arrivals.get(i) - arrivals.get(i - 1)).as("gap %d ns", i).isBetween(15 * MS, 25 * MS);
-            assertThat(arrivals.get(i) - sentBySeq.get(i)).as("arrival minus send of event %d", i).isBetween(0L, 3 * MS);
+            assertThat(arrivals.get(i) - sentBySeq.get(i))
+                    .as("arrival minus send of event %d", i)
+                    .isBetween(0L, 3 * MS);
         }
     }
 
@@ -125,7 +128,9 @@ class StreamingHttpClientIT {
         assertThat(error.reason()).startsWith("HTTP 500: {\"error\"");
         assertThat(listener.arrivalsNs).isEmpty();
         RecordingListener next = send(completion(2, null));
-        assertThat(next.done.get(5, TimeUnit.SECONDS)).as("connection reusable after an error response").isNull();
+        assertThat(next.done.get(5, TimeUnit.SECONDS))
+                .as("connection reusable after an error response")
+                .isNull();
         assertThat(next.connectNs).isZero();
     }
 
@@ -151,7 +156,9 @@ class StreamingHttpClientIT {
         client = new StreamingHttpClient(HttpClientSettings.defaults());
 
         RecordingListener listener = new RecordingListener();
-        client.send(StreamRequest.postJson(URI.create("http://127.0.0.1:" + freePort + "/v1/completions"), new byte[0]), listener);
+        client.send(
+                StreamRequest.postJson(URI.create("http://127.0.0.1:" + freePort + "/v1/completions"), new byte[0]),
+                listener);
 
         StreamError error = listener.done.get(5, TimeUnit.SECONDS);
         assertThat(error.kind()).isEqualTo(StreamError.Kind.CONNECT_FAILED);
@@ -161,7 +168,8 @@ class StreamingHttpClientIT {
     @Test
     void silentServerTripsTheReadIdleTimeout() throws Exception {
         server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofSeconds(2), Duration.ofMillis(1)));
-        client = new StreamingHttpClient(HttpClientSettings.defaults().withTimeouts(Duration.ofHours(1), Duration.ofMillis(200)));
+        client = new StreamingHttpClient(
+                HttpClientSettings.defaults().withTimeouts(Duration.ofHours(1), Duration.ofMillis(200)));
 
         RecordingListener listener = send(completion(2, null));
 

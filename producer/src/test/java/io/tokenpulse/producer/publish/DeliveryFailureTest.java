@@ -1,5 +1,8 @@
 package io.tokenpulse.producer.publish;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.BufferExhaustedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -10,19 +13,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class DeliveryFailureTest {
 
     static Stream<Arguments> failures() {
         return Stream.of(
                 Arguments.of(new BufferExhaustedException("full"), false, DeliveryFailure.BUFFER_FULL),
-                Arguments.of(new TimeoutException("Topic t not present in metadata after 0 ms."), false, DeliveryFailure.TIMEOUT),
+                Arguments.of(
+                        new TimeoutException("Topic t not present in metadata after 0 ms."),
+                        false,
+                        DeliveryFailure.TIMEOUT),
                 Arguments.of(new RecordTooLargeException("big"), false, DeliveryFailure.RECORD_TOO_LARGE),
                 Arguments.of(new SerializationException("bad"), false, DeliveryFailure.SERIALIZATION),
-                Arguments.of(new IllegalStateException("Cannot perform operation after producer has been closed"), false, DeliveryFailure.CLOSED),
+                Arguments.of(
+                        new IllegalStateException("Cannot perform operation after producer has been closed"),
+                        false,
+                        DeliveryFailure.CLOSED),
                 Arguments.of(new NotEnoughReplicasException("isr"), false, DeliveryFailure.KAFKA_ERROR),
                 Arguments.of(new KafkaException("Producer is closed forcefully."), true, DeliveryFailure.CLOSED));
     }

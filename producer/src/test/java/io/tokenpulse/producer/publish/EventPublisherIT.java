@@ -1,5 +1,7 @@
 package io.tokenpulse.producer.publish;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaSettings;
 import io.tokenpulse.platform.registry.LocalSchemaRegistry;
@@ -13,6 +15,13 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -24,16 +33,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class EventPublisherIT {
 
     private static final String RUN = "run-1";
@@ -44,7 +43,7 @@ class EventPublisherIT {
     @Test
     void everyPublishedRecordArrivesKeyedByRequest() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
-             LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+                LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
             Topics topics = createTopics(kafka, registry);
             EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
 
@@ -60,7 +59,8 @@ class EventPublisherIT {
             assertThat(counts.published()).isEqualTo(1 + 10 + 1000);
             assertThat(counts.delivered()).isEqualTo(counts.published());
             assertThat(counts.notDelivered()).isZero();
-            List<ConsumerRecord<byte[], byte[]>> chunks = readAll(kafka, topics.chunks().name(), 1000);
+            List<ConsumerRecord<byte[], byte[]>> chunks =
+                    readAll(kafka, topics.chunks().name(), 1000);
             assertThat(chunks).hasSize(1000);
             ConsumerRecord<byte[], byte[]> last = chunks.get(chunks.size() - 1);
             Chunk decoded = topics.chunks().valueSerde().deserializer().deserialize(last.topic(), last.value());
@@ -99,8 +99,11 @@ class EventPublisherIT {
             assertThat(counts.notDelivered()).isEqualTo(20_000);
             // Which reason depends on how far the producer got: metadata dropped (TIMEOUT at once),
             // buffered and then dropped at close (CLOSED), or the buffer full.
-            assertThat(counts.failed().get(DeliveryFailure.TIMEOUT) + counts.failed().get(DeliveryFailure.CLOSED)
-                    + counts.failed().get(DeliveryFailure.BUFFER_FULL)).as(counts.toString()).isEqualTo(20_000);
+            assertThat(counts.failed().get(DeliveryFailure.TIMEOUT)
+                            + counts.failed().get(DeliveryFailure.CLOSED)
+                            + counts.failed().get(DeliveryFailure.BUFFER_FULL))
+                    .as(counts.toString())
+                    .isEqualTo(20_000);
         } finally {
             kafka.close();
         }
@@ -133,7 +136,9 @@ class EventPublisherIT {
             assertThat(counts.delivered()).isEqualTo(1);
             assertThat(counts.pending()).isZero();
             // 16 KiB of chunk records (~60 bytes each) and 64 queued ones at most got past the queue.
-            assertThat(counts.failed().get(DeliveryFailure.BUFFER_FULL)).as(counts.toString()).isGreaterThan(19_000);
+            assertThat(counts.failed().get(DeliveryFailure.BUFFER_FULL))
+                    .as(counts.toString())
+                    .isGreaterThan(19_000);
             assertThat(counts.failedTotal()).as(counts.toString()).isEqualTo(20_000);
             assertThat(counts.failedByReason().keySet()).first().isEqualTo("BUFFER_FULL");
         } finally {
@@ -144,15 +149,19 @@ class EventPublisherIT {
     @Test
     void aLongGeneratedTextArrivesWholeAndOneBeyondTheBoundArrivesCutAndCounted() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
-             LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
-            Topics topics = Topics.create("it.", new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString())), true);
+                LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = Topics.create(
+                    "it.",
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(registry.url().toString())),
+                    true);
             // As bench and aggregate create them: with the topics' declared max.message.bytes.
             Properties client = new Properties();
             client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             TopicAdmin.ensureExist(topics, client, 1, (short) 1, Duration.ofSeconds(30));
             EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
-            String twoMib = "tok€ ".repeat(2 * 1024 * 1024 / 7);                // 7 UTF-8 bytes each
-            String nineMib = "x".repeat(9 * 1024 * 1024);                       // the marker takes 76 bytes
+            String twoMib = "tok€ ".repeat(2 * 1024 * 1024 / 7); // 7 UTF-8 bytes each
+            String nineMib = "x".repeat(9 * 1024 * 1024); // the marker takes 76 bytes
 
             publisher.publishRequest(requestFinished(0, twoMib));
             publisher.publishRequest(requestFinished(1, nineMib));
@@ -163,30 +172,42 @@ class EventPublisherIT {
             assertThat(publisher.textsTruncated()).isEqualTo(1);
             List<String> texts = readAll(kafka, topics.requests().name(), 2).stream()
                     .map(r -> topics.requests().valueSerde().deserializer().deserialize(r.topic(), r.value()))
-                    .map(e -> ((RequestFinished) e.getEvent()).getGeneratedText()).toList();
+                    .map(e -> ((RequestFinished) e.getEvent()).getGeneratedText())
+                    .toList();
             assertThat(texts.get(0)).isEqualTo(twoMib);
-            assertThat(texts.get(1)).startsWith("xxxx").endsWith(
-                    "[tokenpulse: generated text truncated, " + (Topics.MAX_GENERATED_TEXT_BYTES - 76) + " of "
-                            + nineMib.length() + " UTF-8 bytes kept]");
-            assertThat(texts.get(1).getBytes(StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(Topics.MAX_GENERATED_TEXT_BYTES);
+            assertThat(texts.get(1))
+                    .startsWith("xxxx")
+                    .endsWith("[tokenpulse: generated text truncated, " + (Topics.MAX_GENERATED_TEXT_BYTES - 76)
+                            + " of " + nineMib.length() + " UTF-8 bytes kept]");
+            assertThat(texts.get(1).getBytes(StandardCharsets.UTF_8))
+                    .hasSizeLessThanOrEqualTo(Topics.MAX_GENERATED_TEXT_BYTES);
         }
     }
 
     private static Topics createTopics(EmbeddedKafka kafka, LocalSchemaRegistry registry) throws Exception {
-        Topics topics = Topics.create("it.", new SchemaRegistryClient(SchemaRegistrySettings.of(registry.url().toString())), true);
+        Topics topics = Topics.create(
+                "it.",
+                new SchemaRegistryClient(
+                        SchemaRegistrySettings.of(registry.url().toString())),
+                true);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topics.runs().name(), 1, (short) 1),
-                    new NewTopic(topics.requests().name(), 3, (short) 1),
-                    new NewTopic(topics.chunks().name(), 3, (short) 1))).all().get();
+            admin.createTopics(List.of(
+                            new NewTopic(topics.runs().name(), 1, (short) 1),
+                            new NewTopic(topics.requests().name(), 3, (short) 1),
+                            new NewTopic(topics.chunks().name(), 3, (short) 1)))
+                    .all()
+                    .get();
         }
         return topics;
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic, int expected) {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -199,31 +220,73 @@ class EventPublisherIT {
     }
 
     private static RunEvent runFinished() {
-        return RunEvent.newBuilder().setRunId(RUN).setShardIndex(0).setShardCount(1)
-                .setEvent(RunFinished.newBuilder().setFinishedEpochNs(1).setRequestsStarted(10).setRequestsSucceeded(10)
-                        .setRequestsFailed(0).setChunkEvents(1000).setRecordsNotDelivered(0).build())
+        return RunEvent.newBuilder()
+                .setRunId(RUN)
+                .setShardIndex(0)
+                .setShardCount(1)
+                .setEvent(RunFinished.newBuilder()
+                        .setFinishedEpochNs(1)
+                        .setRequestsStarted(10)
+                        .setRequestsSucceeded(10)
+                        .setRequestsFailed(0)
+                        .setChunkEvents(1000)
+                        .setRecordsNotDelivered(0)
+                        .build())
                 .build();
     }
 
     private static RequestEvent requestStarted(int request) {
-        return RequestEvent.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setRequestId("req-" + request)
-                .setEvent(RequestStarted.newBuilder().setPromptLen(10).setExpectedOutputLen(100).setScheduledOffsetNs(0)
-                        .setPermitOffsetNs(0).setSentOffsetNs(0).setConnectNs(0).build())
+        return RequestEvent.newBuilder()
+                .setRunId(RUN)
+                .setShardIndex(0)
+                .setRequestIndex(request)
+                .setRequestId("req-" + request)
+                .setEvent(RequestStarted.newBuilder()
+                        .setPromptLen(10)
+                        .setExpectedOutputLen(100)
+                        .setScheduledOffsetNs(0)
+                        .setPermitOffsetNs(0)
+                        .setSentOffsetNs(0)
+                        .setConnectNs(0)
+                        .build())
                 .build();
     }
 
     private static RequestEvent requestFinished(int request, String text) {
-        return RequestEvent.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setRequestId("req-" + request)
-                .setEvent(RequestFinished.newBuilder().setSuccess(true).setHttpStatus(200).setError("").setPromptLen(10)
-                        .setOutputTokens(100).setChunkEvents(100).setScheduledOffsetNs(0).setPermitOffsetNs(0)
-                        .setSentOffsetNs(0).setConnectNs(0).setFirstNs(1L).setLastNs(2L).setFinishedOffsetNs(2)
-                        .setGeneratedText(text).build())
+        return RequestEvent.newBuilder()
+                .setRunId(RUN)
+                .setShardIndex(0)
+                .setRequestIndex(request)
+                .setRequestId("req-" + request)
+                .setEvent(RequestFinished.newBuilder()
+                        .setSuccess(true)
+                        .setHttpStatus(200)
+                        .setError("")
+                        .setPromptLen(10)
+                        .setOutputTokens(100)
+                        .setChunkEvents(100)
+                        .setScheduledOffsetNs(0)
+                        .setPermitOffsetNs(0)
+                        .setSentOffsetNs(0)
+                        .setConnectNs(0)
+                        .setFirstNs(1L)
+                        .setLastNs(2L)
+                        .setFinishedOffsetNs(2)
+                        .setGeneratedText(text)
+                        .build())
                 .build();
     }
 
     private static Chunk chunk(int request, int seq) {
-        return Chunk.newBuilder().setRunId(RUN).setShardIndex(0).setRequestIndex(request).setSeq(seq)
-                .setOffsetNs(seq * 20_000_000L).setGapNs(seq == 0 ? 0 : 20_000_000L).setArrivedEpochNs(1_700_000_000_000_000_000L)
-                .setBytes(180).build();
+        return Chunk.newBuilder()
+                .setRunId(RUN)
+                .setShardIndex(0)
+                .setRequestIndex(request)
+                .setSeq(seq)
+                .setOffsetNs(seq * 20_000_000L)
+                .setGapNs(seq == 0 ? 0 : 20_000_000L)
+                .setArrivedEpochNs(1_700_000_000_000_000_000L)
+                .setBytes(180)
+                .build();
     }
 }

@@ -1,11 +1,10 @@
 package io.tokenpulse.producer.publish;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class PublisherSettingsTest {
 
@@ -17,7 +16,9 @@ class PublisherSettingsTest {
                 .hasMessage("Kafka property buffer.memory=1024 is smaller than batch.size=262144: no record would fit;"
                         + " raise buffer.memory or lower batch.size");
         assertThat(settings.withOverrides(Map.of("buffer.memory", "1024", "batch.size", "1024"))
-                .producerProperties().getProperty("buffer.memory")).isEqualTo("1024");
+                        .producerProperties()
+                        .getProperty("buffer.memory"))
+                .isEqualTo("1024");
         assertThatThrownBy(() -> settings.withOverrides(Map.of("batch.size", "big")))
                 .hasMessage("Kafka property batch.size=big is not a number of bytes");
     }
@@ -25,7 +26,9 @@ class PublisherSettingsTest {
     @Test
     void theSenderMayWaitForKafkaButNotForever() {
         assertThat(PublisherSettings.of("127.0.0.1:9092").maxBlockMs()).isEqualTo(60_000);
-        assertThat(PublisherSettings.of("127.0.0.1:9092").withOverrides(Map.of("max.block.ms", "5000")).maxBlockMs())
+        assertThat(PublisherSettings.of("127.0.0.1:9092")
+                        .withOverrides(Map.of("max.block.ms", "5000"))
+                        .maxBlockMs())
                 .isEqualTo(5_000);
     }
 }

@@ -89,24 +89,30 @@ class ArrivalScheduleTest {
 
     @Test
     void infiniteBurstinessSpacesRequestsEvenly() {
-        long[] offsets = ArrivalSchedule.precompute(ArrivalSettings.constant(4, INF, 1), 4).offsetsNs();
+        long[] offsets = ArrivalSchedule.precompute(ArrivalSettings.constant(4, INF, 1), 4)
+                .offsetsNs();
         assertThat(offsets).containsExactly(250_000_000L, 500_000_000L, 750_000_000L, 1_000_000_000L);
     }
 
     // Burstiness inf makes each gap exactly 1 / rate_i, so the offsets can be worked by hand.
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "linear 1->3, rates 1,2,3         | linear      | 1 | 3 | 3 | 1000000000;1500000000;1833333333",
-        "exponential 1->4, rates 1,2,4    | exponential | 1 | 4 | 3 | 1000000000;1500000000;1750000000",
-        "linear 2->6, rates 2,4,6 (no rescale) | linear | 2 | 6 | 3 | 500000000;750000000;916666667",
-        "single request takes the start rate | linear  | 2 | 8 | 1 | 500000000",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "linear 1->3, rates 1,2,3         | linear      | 1 | 3 | 3 | 1000000000;1500000000;1833333333",
+                "exponential 1->4, rates 1,2,4    | exponential | 1 | 4 | 3 | 1000000000;1500000000;1750000000",
+                "linear 2->6, rates 2,4,6 (no rescale) | linear | 2 | 6 | 3 | 500000000;750000000;916666667",
+                "single request takes the start rate | linear  | 2 | 8 | 1 | 500000000",
+            })
     void rampUpFollowsVllmsRatePerRequestIndex(
             String why, String strategy, double startRps, double endRps, int n, String expected) {
         RampUp rampUp = RampUp.of(strategy, startRps, endRps);
-        long[] offsets = ArrivalSchedule.precompute(ArrivalSettings.rampUp(rampUp, INF, 0), n).offsetsNs();
-        assertThat(offsets).containsExactly(
-                Arrays.stream(expected.split(";")).mapToLong(Long::parseLong).toArray());
+        long[] offsets = ArrivalSchedule.precompute(ArrivalSettings.rampUp(rampUp, INF, 0), n)
+                .offsetsNs();
+        assertThat(offsets)
+                .containsExactly(Arrays.stream(expected.split(";"))
+                        .mapToLong(Long::parseLong)
+                        .toArray());
     }
 
     @Test
@@ -114,7 +120,7 @@ class ArrivalScheduleTest {
         RampUp rampUp = new RampUp(Strategy.LINEAR, 1, 10);
         double[] gaps = gapsS(ArrivalSchedule.precompute(ArrivalSettings.rampUp(rampUp, 1, 3), 2000)
                 .offsetsNs());
-        double firstTenth = mean(Arrays.copyOfRange(gaps, 0, 200));   // rates 1.0 .. 1.9
+        double firstTenth = mean(Arrays.copyOfRange(gaps, 0, 200)); // rates 1.0 .. 1.9
         double lastTenth = mean(Arrays.copyOfRange(gaps, 1800, 2000)); // rates 9.1 .. 10
         assertThat(firstTenth).isCloseTo(1 / 1.45, within(0.15));
         assertThat(lastTenth).isCloseTo(1 / 9.55, within(0.025));
@@ -123,8 +129,7 @@ class ArrivalScheduleTest {
     @Test
     void durationModeKeepsArrivingAtTheRateUntilTheEnd() {
         long durationNs = 400_000_000_000L;
-        PrimitiveIterator.OfLong arrivals =
-                ArrivalSchedule.forDuration(ArrivalSettings.constant(10, 1, 5), durationNs);
+        PrimitiveIterator.OfLong arrivals = ArrivalSchedule.forDuration(ArrivalSettings.constant(10, 1, 5), durationNs);
         long[] offsets = drain(arrivals);
         // Poisson count with mean 4000 has a standard deviation of 63.
         assertThat(offsets.length).isBetween(3750, 4250);
@@ -156,22 +161,25 @@ class ArrivalScheduleTest {
     void durationModeWithInfiniteRateNeverEndsByItself() {
         PrimitiveIterator.OfLong arrivals =
                 ArrivalSchedule.forDuration(ArrivalSettings.constant(INF, 1, 0), 1_000_000_000L);
-        assertThat(LongStream.generate(arrivals::nextLong).limit(10_000).toArray()).containsOnly(0L);
+        assertThat(LongStream.generate(arrivals::nextLong).limit(10_000).toArray())
+                .containsOnly(0L);
         assertThat(arrivals.hasNext()).isTrue();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "zero rate                    | --request-rate",
-        "negative burstiness          | --burstiness",
-        "zero prompts                 | --num-prompts",
-        "zero duration                | --duration-minutes",
-        "rate with ramp-up            | --request-rate cannot be combined",
-        "ramp-up without end rps      | needs both --ramp-up-start-rps and --ramp-up-end-rps",
-        "ramp-up starting at 0        | --ramp-up-start-rps must be",
-        "ramp-up going down           | --ramp-up-end-rps must be",
-        "unknown ramp-up strategy     | --ramp-up-strategy must be linear or exponential",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "zero rate                    | --request-rate",
+                "negative burstiness          | --burstiness",
+                "zero prompts                 | --num-prompts",
+                "zero duration                | --duration-minutes",
+                "rate with ramp-up            | --request-rate cannot be combined",
+                "ramp-up without end rps      | needs both --ramp-up-start-rps and --ramp-up-end-rps",
+                "ramp-up starting at 0        | --ramp-up-start-rps must be",
+                "ramp-up going down           | --ramp-up-end-rps must be",
+                "unknown ramp-up strategy     | --ramp-up-strategy must be linear or exponential",
+            })
     void badValuesFailWithAMessageNamingTheFlag(String why, String message) {
         assertThatThrownBy(() -> build(why))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -185,8 +193,7 @@ class ArrivalScheduleTest {
             case "negative burstiness" -> ArrivalSettings.constant(1, -1, 0);
             case "zero prompts" -> ArrivalSchedule.precompute(ArrivalSettings.constant(1, 1, 0), 0);
             case "zero duration" -> ArrivalSchedule.forDuration(ArrivalSettings.constant(1, 1, 0), 0);
-            case "rate with ramp-up" ->
-                    new ArrivalSettings(5, 1, new RampUp(Strategy.LINEAR, 1, 2), 0);
+            case "rate with ramp-up" -> new ArrivalSettings(5, 1, new RampUp(Strategy.LINEAR, 1, 2), 0);
             case "ramp-up without end rps" -> RampUp.of("linear", 1.0, null);
             case "ramp-up starting at 0" -> RampUp.of("linear", 0.0, 2.0);
             case "ramp-up going down" -> RampUp.of("exponential", 3.0, 2.0);

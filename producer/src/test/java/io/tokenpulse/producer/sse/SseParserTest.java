@@ -18,8 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SseParserTest {
 
-    record Event(String payload, long arrivalNs) {
-    }
+    record Event(String payload, long arrivalNs) {}
 
     /** Collects events; decodes payloads only to compare them. */
     static final class Recorder implements SseParser.Listener {
@@ -114,7 +113,8 @@ class SseParserTest {
 
     @Test
     void vllmCompletionsPayloadsAreTheDataLinesDecodedWhole() throws IOException {
-        List<String> payloads = parseWhole(fixture("vllm-completions-usage.sse")).payloads();
+        List<String> payloads =
+                parseWhole(fixture("vllm-completions-usage.sse")).payloads();
         assertThat(payloads.get(1)).contains("\"text\":\" café\"");
         assertThat(payloads.get(3)).contains("\"text\":\" 日本\"");
         assertThat(payloads.get(6)).contains("\"text\":\" 🙂\"");
@@ -125,10 +125,11 @@ class SseParserTest {
     void multiLineDataIsJoinedWithNewlineAndFieldsCommentsAndCrOnlyLinesAreHandled() throws IOException {
         // The second event ends at the CR CR; its "data" line without colon opens a third event
         // that a blank line dispatches empty, so it is skipped.
-        assertThat(parseWhole(fixture("proxied-crlf-comments.sse")).payloads()).containsExactly(
-                "{\"choices\": [{\"text\": \"multi\",\n \"index\": 0}]}",
-                "{\"choices\": [{\"text\": \" line\\u00e9 é\"}]}",
-                "{\"choices\": [{\"text\": \"cr only\"}]}");
+        assertThat(parseWhole(fixture("proxied-crlf-comments.sse")).payloads())
+                .containsExactly(
+                        "{\"choices\": [{\"text\": \"multi\",\n \"index\": 0}]}",
+                        "{\"choices\": [{\"text\": \" line\\u00e9 é\"}]}",
+                        "{\"choices\": [{\"text\": \"cr only\"}]}");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -148,7 +149,8 @@ class SseParserTest {
 
             assertThat(recorder.payloads()).as("split at %d", split).isEqualTo(expected);
             final int at = split;
-            assertThat(recorder.arrivals()).as("split at %d", split)
+            assertThat(recorder.arrivals())
+                    .as("split at %d", split)
                     .isEqualTo(dataEnds.stream().map(e -> e < at ? 1L : 2L).toList());
             assertThat(end.doneSeen()).isTrue();
         }
@@ -165,7 +167,8 @@ class SseParserTest {
         }
         parser.finish();
         assertThat(recorder.payloads()).isEqualTo(parseWhole(body).payloads());
-        assertThat(recorder.arrivals()).isEqualTo(lastDataLineEnds(body).stream().map(Long::valueOf).toList());
+        assertThat(recorder.arrivals())
+                .isEqualTo(lastDataLineEnds(body).stream().map(Long::valueOf).toList());
     }
 
     @Test
@@ -175,9 +178,10 @@ class SseParserTest {
         feed(parser, "data: {\"a\":1}\n\ndata: {\"b\"", 10);
         feed(parser, ":2}\n\ndata: {\"c\":3}\n\ndata: {\"d\":4}\n", 20);
         feed(parser, "\n", 30);
-        assertThat(recorder.events).containsExactly(
-                new Event("{\"a\":1}", 10), new Event("{\"b\":2}", 20),
-                new Event("{\"c\":3}", 20), new Event("{\"d\":4}", 20));
+        assertThat(recorder.events)
+                .containsExactly(
+                        new Event("{\"a\":1}", 10), new Event("{\"b\":2}", 20),
+                        new Event("{\"c\":3}", 20), new Event("{\"d\":4}", 20));
     }
 
     @Test
@@ -221,10 +225,12 @@ class SseParserTest {
 
         int[] seen = new int[2];
         // Above the 10 MiB default: the limit is a parameter, the growth of the buffers is under test.
-        SseParser parser = new SseParser((data, offset, length, arrivalNs) -> {
-            seen[0]++;
-            seen[1] = length;
-        }, 32 * 1024 * 1024);
+        SseParser parser = new SseParser(
+                (data, offset, length, arrivalNs) -> {
+                    seen[0]++;
+                    seen[1] = length;
+                },
+                32 * 1024 * 1024);
         for (int i = 0; i < total; i += 65536) {
             parser.feed(big, i, Math.min(65536, total - i), i);
         }
@@ -234,7 +240,7 @@ class SseParserTest {
 
     @Test
     void eventOverTheLimitFailsWithAOneLineMessage() {
-        SseParser parser = new SseParser((d, o, l, t) -> { }, 1024);
+        SseParser parser = new SseParser((d, o, l, t) -> {}, 1024);
         byte[] line = ("data: " + "y".repeat(2000)).getBytes(UTF_8);
         assertThatThrownBy(() -> parser.feed(line, 0, line.length, 0))
                 .isInstanceOf(SseException.class)
@@ -257,8 +263,7 @@ class SseParserTest {
 
     @Test
     void parsingDoesNotAllocatePerByteOrPerEvent() throws IOException {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         byte[] body = fixture("vllm-completions-usage.sse");
         long[] sink = new long[1];
         SseParser.Listener counting = (data, offset, length, arrivalNs) -> sink[0] += length;

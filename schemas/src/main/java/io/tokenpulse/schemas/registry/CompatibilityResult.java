@@ -7,7 +7,7 @@ import java.util.List;
  * (empty when the registry gave none).
  */
 public record CompatibilityResult(boolean compatible, List<String> messages) {
-  public CompatibilityResult {
-    messages = List.copyOf(messages);
-  }
+    public CompatibilityResult {
+        messages = List.copyOf(messages);
+    }
 }

@@ -31,96 +31,99 @@ import org.apache.kafka.common.serialization.Deserializer;
  * body, or bytes left over after the record.
  */
 public final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
-  private static final ThreadLocal<BinaryDecoder> DECODERS = new ThreadLocal<>();
+    private static final ThreadLocal<BinaryDecoder> DECODERS = new ThreadLocal<>();
 
-  private final SchemaRegistry registry;
-  private final SpecificData model;
-  private final Schema readerSchema;
-  private final Map<Integer, DatumReader<T>> readersById = new ConcurrentHashMap<>();
+    private final SchemaRegistry registry;
+    private final SpecificData model;
+    private final Schema readerSchema;
+    private final Map<Integer, DatumReader<T>> readersById = new ConcurrentHashMap<>();
 
-  /** @param type the generated class to read records as */
-  public AvroDeserializer(SchemaRegistry registry, Class<T> type) {
-    this.registry = registry;
-    this.model = SpecificData.getForClass(type);
-    this.readerSchema = model.getSchema(type);
-  }
+    /** @param type the generated class to read records as */
+    public AvroDeserializer(SchemaRegistry registry, Class<T> type) {
+        this.registry = registry;
+        this.model = SpecificData.getForClass(type);
+        this.readerSchema = model.getSchema(type);
+    }
 
-  @Override
-  public T deserialize(String topic, byte[] data) {
-    if (data == null) {
-      return null;
+    @Override
+    public T deserialize(String topic, byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        if (data.length < WireFormat.HEADER_BYTES) {
+            throw new SerializationException("record from topic " + topic + " has " + data.length
+                    + " byte(s), fewer than the 5 of the Confluent wire-format header"
+                    + " (magic byte 0 and a 4-byte schema id)");
+        }
+        if (data[0] != WireFormat.MAGIC_BYTE) {
+            throw new SerializationException(String.format(
+                    "record from topic %s starts with byte 0x%02x,"
+                            + " not the Confluent wire-format magic byte 0x00; it was not written by a"
+                            + " schema-registry Avro serializer",
+                    topic, data[0] & 0xff));
+        }
+        int id = WireFormat.readSchemaId(data);
+        DatumReader<T> reader = readerFor(id, topic);
+        BinaryDecoder decoder = DecoderFactory.get()
+                .binaryDecoder(data, WireFormat.HEADER_BYTES, data.length - WireFormat.HEADER_BYTES, DECODERS.get());
+        DECODERS.set(decoder);
+        T record;
+        try {
+            record = reader.read(null, decoder);
+        } catch (EOFException e) {
+            throw new SerializationException("record from topic " + topic + " is truncated: its "
+                    + (data.length - WireFormat.HEADER_BYTES) + "-byte Avro body ends before a whole "
+                    + readerSchema.getName() + " (schema id " + id + ") was read");
+        } catch (IOException | RuntimeException e) {
+            // Corrupt bytes surface as negative lengths, bad union indexes, invalid UTF-8 and the like.
+            throw new SerializationException(
+                    "record from topic " + topic + " is not a valid " + readerSchema.getName()
+                            + " encoded with schema id " + id + ": " + e,
+                    e);
+        }
+        if (!isEnd(decoder)) {
+            throw new SerializationException("record from topic " + topic + " has bytes left over after"
+                    + " the " + readerSchema.getName() + " encoded with schema id " + id
+                    + "; the id does not match the bytes that follow it");
+        }
+        return record;
     }
-    if (data.length < WireFormat.HEADER_BYTES) {
-      throw new SerializationException("record from topic " + topic + " has " + data.length
-          + " byte(s), fewer than the 5 of the Confluent wire-format header"
-          + " (magic byte 0 and a 4-byte schema id)");
-    }
-    if (data[0] != WireFormat.MAGIC_BYTE) {
-      throw new SerializationException(String.format("record from topic %s starts with byte 0x%02x,"
-          + " not the Confluent wire-format magic byte 0x00; it was not written by a"
-          + " schema-registry Avro serializer", topic, data[0] & 0xff));
-    }
-    int id = WireFormat.readSchemaId(data);
-    DatumReader<T> reader = readerFor(id, topic);
-    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_BYTES,
-        data.length - WireFormat.HEADER_BYTES, DECODERS.get());
-    DECODERS.set(decoder);
-    T record;
-    try {
-      record = reader.read(null, decoder);
-    } catch (EOFException e) {
-      throw new SerializationException("record from topic " + topic + " is truncated: its "
-          + (data.length - WireFormat.HEADER_BYTES) + "-byte Avro body ends before a whole "
-          + readerSchema.getName() + " (schema id " + id + ") was read");
-    } catch (IOException | RuntimeException e) {
-      // Corrupt bytes surface as negative lengths, bad union indexes, invalid UTF-8 and the like.
-      throw new SerializationException("record from topic " + topic + " is not a valid "
-          + readerSchema.getName() + " encoded with schema id " + id + ": " + e, e);
-    }
-    if (!isEnd(decoder)) {
-      throw new SerializationException("record from topic " + topic + " has bytes left over after"
-          + " the " + readerSchema.getName() + " encoded with schema id " + id
-          + "; the id does not match the bytes that follow it");
-    }
-    return record;
-  }
 
-  private DatumReader<T> readerFor(int id, String topic) {
-    DatumReader<T> reader = readersById.get(id);
-    if (reader != null) {
-      return reader;
+    private DatumReader<T> readerFor(int id, String topic) {
+        DatumReader<T> reader = readersById.get(id);
+        if (reader != null) {
+            return reader;
+        }
+        Schema writerSchema;
+        try {
+            writerSchema = registry.schemaById(id);
+        } catch (SchemaRegistryException e) {
+            throw new SerializationException("cannot read a record from topic " + topic + ": " + e.getMessage(), e);
+        }
+        SchemaCompatibility.SchemaPairCompatibility compatibility =
+                SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writerSchema);
+        if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            throw new SerializationException("record from topic " + topic + " was written with schema id "
+                    + id + " (" + writerSchema.getFullName() + "), which cannot be read as "
+                    + readerSchema.getFullName() + ": " + firstIncompatibility(compatibility));
+        }
+        reader = new SpecificDatumReader<>(writerSchema, readerSchema, model);
+        DatumReader<T> previous = readersById.putIfAbsent(id, reader);
+        return previous != null ? previous : reader;
     }
-    Schema writerSchema;
-    try {
-      writerSchema = registry.schemaById(id);
-    } catch (SchemaRegistryException e) {
-      throw new SerializationException("cannot read a record from topic " + topic + ": "
-          + e.getMessage(), e);
-    }
-    SchemaCompatibility.SchemaPairCompatibility compatibility =
-        SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writerSchema);
-    if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-      throw new SerializationException("record from topic " + topic + " was written with schema id "
-          + id + " (" + writerSchema.getFullName() + "), which cannot be read as "
-          + readerSchema.getFullName() + ": " + firstIncompatibility(compatibility));
-    }
-    reader = new SpecificDatumReader<>(writerSchema, readerSchema, model);
-    DatumReader<T> previous = readersById.putIfAbsent(id, reader);
-    return previous != null ? previous : reader;
-  }
 
-  private static String firstIncompatibility(SchemaCompatibility.SchemaPairCompatibility result) {
-    return result.getResult().getIncompatibilities().stream()
-        .findFirst()
-        .map(i -> i.getType() + " at " + i.getLocation() + " (" + i.getMessage() + ")")
-        .orElse(result.getDescription());
-  }
-
-  private static boolean isEnd(BinaryDecoder decoder) {
-    try {
-      return decoder.isEnd();
-    } catch (IOException e) {
-      return false; // cannot happen for a byte-array source
+    private static String firstIncompatibility(SchemaCompatibility.SchemaPairCompatibility result) {
+        return result.getResult().getIncompatibilities().stream()
+                .findFirst()
+                .map(i -> i.getType() + " at " + i.getLocation() + " (" + i.getMessage() + ")")
+                .orElse(result.getDescription());
     }
-  }
+
+    private static boolean isEnd(BinaryDecoder decoder) {
+        try {
+            return decoder.isEnd();
+        } catch (IOException e) {
+            return false; // cannot happen for a byte-array source
+        }
+    }
 }

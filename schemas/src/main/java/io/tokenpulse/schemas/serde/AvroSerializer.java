@@ -32,125 +32,126 @@ import org.apache.kafka.common.serialization.Serializer;
  * Avro cannot write (a required field left null) fails with a {@link SerializationException}.
  */
 public final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
-  private static final int NO_ID = -1;
-  /** Buffers that grew past this (a record with a long generated text) are not kept per thread. */
-  private static final int MAX_KEPT_BUFFER_BYTES = 1 << 20;
-  private static final ThreadLocal<Buffer> BUFFERS = ThreadLocal.withInitial(Buffer::new);
+    private static final int NO_ID = -1;
+    /** Buffers that grew past this (a record with a long generated text) are not kept per thread. */
+    private static final int MAX_KEPT_BUFFER_BYTES = 1 << 20;
 
-  private final SchemaRegistry registry;
-  private final String subject;
-  private final boolean autoRegister;
-  private final Schema schema;
-  private final DatumWriter<T> writer;
-  private volatile int schemaId = NO_ID;
+    private static final ThreadLocal<Buffer> BUFFERS = ThreadLocal.withInitial(Buffer::new);
 
-  /**
-   * @param type the generated class whose records this serializer writes
-   * @param subject the registry subject of the topic, {@code <topic>-value} or {@code <topic>-key}
-   * @param autoRegister register the schema on first use instead of only looking it up
-   */
-  public AvroSerializer(SchemaRegistry registry, Class<T> type, String subject, boolean autoRegister) {
-    this.registry = registry;
-    this.subject = subject;
-    this.autoRegister = autoRegister;
-    SpecificData model = SpecificData.getForClass(type);
-    this.schema = model.getSchema(type);
-    this.writer = new SpecificDatumWriter<>(schema, model);
-  }
+    private final SchemaRegistry registry;
+    private final String subject;
+    private final boolean autoRegister;
+    private final Schema schema;
+    private final DatumWriter<T> writer;
+    private volatile int schemaId = NO_ID;
 
-  /** The subject this serializer registers or looks up its schema under. */
-  public String subject() {
-    return subject;
-  }
-
-  @Override
-  public byte[] serialize(String topic, T record) {
-    if (record == null) {
-      return null;
-    }
-    int id = schemaId();
-    Buffer buffer = BUFFERS.get();
-    try {
-      buffer.out.reset();
-      buffer.out.reserveHeader();
-      buffer.encoder = EncoderFactory.get().binaryEncoder(buffer.out, buffer.encoder);
-      writer.write(record, buffer.encoder);
-      buffer.encoder.flush();
-      return buffer.out.framed(id);
-    } catch (IOException | RuntimeException e) {
-      // Avro reports a required field left null as a NullPointerException naming the field.
-      throw new SerializationException("cannot write a " + schema.getName() + " record to topic "
-          + topic + ": " + e.getMessage(), e);
-    } finally {
-      if (buffer.out.capacity() > MAX_KEPT_BUFFER_BYTES) {
-        BUFFERS.remove();
-      }
-    }
-  }
-
-  /**
-   * The schema id this serializer writes, registering or looking it up now if not done yet; lets a
-   * run check the registry before its first request instead of failing on its first record.
-   *
-   * @throws SerializationException when the registry cannot be reached or lacks the schema
-   */
-  public int schemaId() {
-    int id = schemaId;
-    if (id != NO_ID) {
-      return id;
-    }
-    synchronized (this) { // one registry round trip, not one per thread racing on the first record
-      if (schemaId == NO_ID) {
-        schemaId = resolveId();
-      }
-      return schemaId;
-    }
-  }
-
-  private int resolveId() {
-    try {
-      if (autoRegister) {
-        return registry.register(subject, schema);
-      }
-      OptionalInt id = registry.idOf(subject, schema);
-      if (id.isEmpty()) {
-        throw new SerializationException("the schema of " + schema.getFullName()
-            + " is not registered under subject " + subject + "; register it first"
-            + " or turn on auto-registration");
-      }
-      return id.getAsInt();
-    } catch (SchemaRegistryException e) {
-      throw new SerializationException(e.getMessage(), e);
-    }
-  }
-
-  /** A thread's reusable output: the 5 header bytes are reserved at the start. */
-  private static final class Buffer {
-    final Output out = new Output();
-    BinaryEncoder encoder;
-  }
-
-  private static final class Output extends ByteArrayOutputStream {
-    private static final byte[] HEADER_PLACEHOLDER = new byte[WireFormat.HEADER_BYTES];
-
-    Output() {
-      super(256);
+    /**
+     * @param type the generated class whose records this serializer writes
+     * @param subject the registry subject of the topic, {@code <topic>-value} or {@code <topic>-key}
+     * @param autoRegister register the schema on first use instead of only looking it up
+     */
+    public AvroSerializer(SchemaRegistry registry, Class<T> type, String subject, boolean autoRegister) {
+        this.registry = registry;
+        this.subject = subject;
+        this.autoRegister = autoRegister;
+        SpecificData model = SpecificData.getForClass(type);
+        this.schema = model.getSchema(type);
+        this.writer = new SpecificDatumWriter<>(schema, model);
     }
 
-    /** Leaves room for the header, filled in by {@link #framed} once the body is written. */
-    void reserveHeader() {
-      write(HEADER_PLACEHOLDER, 0, HEADER_PLACEHOLDER.length);
+    /** The subject this serializer registers or looks up its schema under. */
+    public String subject() {
+        return subject;
     }
 
-    int capacity() {
-      return buf.length;
+    @Override
+    public byte[] serialize(String topic, T record) {
+        if (record == null) {
+            return null;
+        }
+        int id = schemaId();
+        Buffer buffer = BUFFERS.get();
+        try {
+            buffer.out.reset();
+            buffer.out.reserveHeader();
+            buffer.encoder = EncoderFactory.get().binaryEncoder(buffer.out, buffer.encoder);
+            writer.write(record, buffer.encoder);
+            buffer.encoder.flush();
+            return buffer.out.framed(id);
+        } catch (IOException | RuntimeException e) {
+            // Avro reports a required field left null as a NullPointerException naming the field.
+            throw new SerializationException(
+                    "cannot write a " + schema.getName() + " record to topic " + topic + ": " + e.getMessage(), e);
+        } finally {
+            if (buffer.out.capacity() > MAX_KEPT_BUFFER_BYTES) {
+                BUFFERS.remove();
+            }
+        }
     }
 
-    /** A copy of the bytes written, with the wire-format header filled in. */
-    byte[] framed(int schemaId) {
-      byte[] bytes = Arrays.copyOf(buf, count);
-      WireFormat.writeHeader(bytes, schemaId);
-      return bytes;
+    /**
+     * The schema id this serializer writes, registering or looking it up now if not done yet; lets a
+     * run check the registry before its first request instead of failing on its first record.
+     *
+     * @throws SerializationException when the registry cannot be reached or lacks the schema
+     */
+    public int schemaId() {
+        int id = schemaId;
+        if (id != NO_ID) {
+            return id;
+        }
+        synchronized (this) { // one registry round trip, not one per thread racing on the first record
+            if (schemaId == NO_ID) {
+                schemaId = resolveId();
+            }
+            return schemaId;
+        }
     }
-  }
+
+    private int resolveId() {
+        try {
+            if (autoRegister) {
+                return registry.register(subject, schema);
+            }
+            OptionalInt id = registry.idOf(subject, schema);
+            if (id.isEmpty()) {
+                throw new SerializationException("the schema of " + schema.getFullName()
+                        + " is not registered under subject " + subject + "; register it first"
+                        + " or turn on auto-registration");
+            }
+            return id.getAsInt();
+        } catch (SchemaRegistryException e) {
+            throw new SerializationException(e.getMessage(), e);
+        }
+    }
+
+    /** A thread's reusable output: the 5 header bytes are reserved at the start. */
+    private static final class Buffer {
+        final Output out = new Output();
+        BinaryEncoder encoder;
+    }
+
+    private static final class Output extends ByteArrayOutputStream {
+        private static final byte[] HEADER_PLACEHOLDER = new byte[WireFormat.HEADER_BYTES];
+
+        Output() {
+            super(256);
+        }
+
+        /** Leaves room for the header, filled in by {@link #framed} once the body is written. */
+        void reserveHeader() {
+            write(HEADER_PLACEHOLDER, 0, HEADER_PLACEHOLDER.length);
+        }
+
+        int capacity() {
+            return buf.length;
+        }
+
+        /** A copy of the bytes written, with the wire-format header filled in. */
+        byte[] framed(int schemaId) {
+            byte[] bytes = Arrays.copyOf(buf, count);
+            WireFormat.writeHeader(bytes, schemaId);
+            return bytes;
+        }
+    }
 }

@@ -6,21 +6,20 @@ package io.tokenpulse.schemas.serde;
  * define it, are not on Maven Central; the format is five bytes of framing.
  */
 final class WireFormat {
-  static final byte MAGIC_BYTE = 0;
-  static final int HEADER_BYTES = 5;
+    static final byte MAGIC_BYTE = 0;
+    static final int HEADER_BYTES = 5;
 
-  private WireFormat() {}
+    private WireFormat() {}
 
-  static void writeHeader(byte[] target, int schemaId) {
-    target[0] = MAGIC_BYTE;
-    target[1] = (byte) (schemaId >>> 24);
-    target[2] = (byte) (schemaId >>> 16);
-    target[3] = (byte) (schemaId >>> 8);
-    target[4] = (byte) schemaId;
-  }
+    static void writeHeader(byte[] target, int schemaId) {
+        target[0] = MAGIC_BYTE;
+        target[1] = (byte) (schemaId >>> 24);
+        target[2] = (byte) (schemaId >>> 16);
+        target[3] = (byte) (schemaId >>> 8);
+        target[4] = (byte) schemaId;
+    }
 
-  static int readSchemaId(byte[] data) {
-    return ((data[1] & 0xff) << 24) | ((data[2] & 0xff) << 16) | ((data[3] & 0xff) << 8)
-        | (data[4] & 0xff);
-  }
+    static int readSchemaId(byte[] data) {
+        return ((data[1] & 0xff) << 24) | ((data[2] & 0xff) << 16) | ((data[3] & 0xff) << 8) | (data[4] & 0xff);
+    }
 }

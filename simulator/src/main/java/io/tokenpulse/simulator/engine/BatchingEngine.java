@@ -50,7 +50,9 @@ final class BatchingEngine {
         List<Sequence> decodes = new ArrayList<>();
         List<Sequence> prefills = new ArrayList<>();
         List<Integer> chunks = new ArrayList<>();
-        boolean prefillOnly = !profile.chunkedPrefill() && !waiting.isEmpty() && running.size() < profile.maxNumSeqs()
+        boolean prefillOnly = !profile.chunkedPrefill()
+                && !waiting.isEmpty()
+                && running.size() < profile.maxNumSeqs()
                 && waiting.peek().promptTokens <= budget;
         if (!prefillOnly) {
             for (Sequence seq : running) {
@@ -113,8 +115,7 @@ final class BatchingEngine {
     }
 
     /** One engine step: who decodes, whose prompt advances by how much, and what it costs. */
-    record Step(List<Sequence> decodes, List<Sequence> prefills, List<Integer> chunks, long durationNs) {
-    }
+    record Step(List<Sequence> decodes, List<Sequence> prefills, List<Integer> chunks, long durationNs) {}
 
     /** A request inside the engine. A prompt of 0 tokens still needs one step to produce its first token. */
     static final class Sequence {

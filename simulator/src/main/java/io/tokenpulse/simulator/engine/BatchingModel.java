@@ -54,10 +54,12 @@ public final class BatchingModel implements LatencyModel {
             return;
         }
         long endNs = startNs + step.durationNs();
-        clock.schedule(() -> {
-            engine.complete(step, endNs);
-            step(endNs);
-        }, endNs);
+        clock.schedule(
+                () -> {
+                    engine.complete(step, endNs);
+                    step(endNs);
+                },
+                endNs);
     }
 
     @Override

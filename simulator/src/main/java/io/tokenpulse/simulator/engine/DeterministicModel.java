@@ -12,7 +12,8 @@ public record DeterministicModel(long ttftNs, long gapNs) implements LatencyMode
 
     public DeterministicModel {
         if (ttftNs < 0 || gapNs < 0) {
-            throw new IllegalArgumentException("TTFT and token gap must be >= 0, got " + ttftNs + " ns and " + gapNs + " ns");
+            throw new IllegalArgumentException(
+                    "TTFT and token gap must be >= 0, got " + ttftNs + " ns and " + gapNs + " ns");
         }
     }
 

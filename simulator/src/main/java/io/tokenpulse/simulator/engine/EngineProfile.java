@@ -25,23 +25,35 @@ package io.tokenpulse.simulator.engine;
  *                            between {@code largeBatchFromSeqs} and {@code largeBatchToSeqs} decoding
  *                            sequences (its decode throughput falls there), and the model ramps it in linearly
  */
-public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunkedPrefill, int maxModelLen,
-                            double frontendMs, double stepBaseMs, double prefillMsPerToken,
-                            double attentionMsPerTokenPair, double decodeMsPerSeq, double decodeBatchExponent,
-                            double largeBatchMs, int largeBatchFromSeqs, int largeBatchToSeqs,
-                            double contextMs, double contextExponent) {
+public record EngineProfile(
+        int maxNumSeqs,
+        int maxBatchedTokens,
+        boolean chunkedPrefill,
+        int maxModelLen,
+        double frontendMs,
+        double stepBaseMs,
+        double prefillMsPerToken,
+        double attentionMsPerTokenPair,
+        double decodeMsPerSeq,
+        double decodeBatchExponent,
+        double largeBatchMs,
+        int largeBatchFromSeqs,
+        int largeBatchToSeqs,
+        double contextMs,
+        double contextExponent) {
 
     /** Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). */
-    public static final EngineProfile DEFAULT = new EngineProfile(256, 512, true, 131_072,
-            175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859, 0.345);
+    public static final EngineProfile DEFAULT = new EngineProfile(
+            256, 512, true, 131_072, 175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859, 0.345);
 
     public EngineProfile {
         if (maxNumSeqs < 1) {
             throw new IllegalArgumentException("max-num-seqs must be >= 1, got " + maxNumSeqs);
         }
         if (maxBatchedTokens < maxNumSeqs) {
-            throw new IllegalArgumentException("max-num-batched-tokens (" + maxBatchedTokens
-                    + ") must be >= max-num-seqs (" + maxNumSeqs + "): every running request decodes one token per step");
+            throw new IllegalArgumentException(
+                    "max-num-batched-tokens (" + maxBatchedTokens + ") must be >= max-num-seqs (" + maxNumSeqs
+                            + "): every running request decodes one token per step");
         }
         if (maxModelLen < 2) {
             throw new IllegalArgumentException("max-model-len must be >= 2, got " + maxModelLen);
@@ -50,8 +62,17 @@ public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunke
             throw new IllegalArgumentException("the large-batch ramp needs 0 <= from < to sequences, got "
                     + largeBatchFromSeqs + " .. " + largeBatchToSeqs);
         }
-        double[] costs = {frontendMs, stepBaseMs, prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq,
-                decodeBatchExponent, largeBatchMs, contextMs, contextExponent};
+        double[] costs = {
+            frontendMs,
+            stepBaseMs,
+            prefillMsPerToken,
+            attentionMsPerTokenPair,
+            decodeMsPerSeq,
+            decodeBatchExponent,
+            largeBatchMs,
+            contextMs,
+            contextExponent
+        };
         for (double cost : costs) {
             if (!(cost >= 0) || Double.isInfinite(cost)) {
                 throw new IllegalArgumentException("engine cost constants must be finite and >= 0, got " + cost);
@@ -60,15 +81,41 @@ public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunke
     }
 
     public EngineProfile withMaxNumSeqs(int seqs) {
-        return new EngineProfile(seqs, Math.max(maxBatchedTokens, seqs), chunkedPrefill, maxModelLen, frontendMs,
-                stepBaseMs, prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq, decodeBatchExponent,
-                largeBatchMs, largeBatchFromSeqs, largeBatchToSeqs, contextMs, contextExponent);
+        return new EngineProfile(
+                seqs,
+                Math.max(maxBatchedTokens, seqs),
+                chunkedPrefill,
+                maxModelLen,
+                frontendMs,
+                stepBaseMs,
+                prefillMsPerToken,
+                attentionMsPerTokenPair,
+                decodeMsPerSeq,
+                decodeBatchExponent,
+                largeBatchMs,
+                largeBatchFromSeqs,
+                largeBatchToSeqs,
+                contextMs,
+                contextExponent);
     }
 
     public EngineProfile withChunkedPrefill(boolean chunked) {
-        return new EngineProfile(maxNumSeqs, maxBatchedTokens, chunked, maxModelLen, frontendMs, stepBaseMs,
-                prefillMsPerToken, attentionMsPerTokenPair, decodeMsPerSeq, decodeBatchExponent, largeBatchMs,
-                largeBatchFromSeqs, largeBatchToSeqs, contextMs, contextExponent);
+        return new EngineProfile(
+                maxNumSeqs,
+                maxBatchedTokens,
+                chunked,
+                maxModelLen,
+                frontendMs,
+                stepBaseMs,
+                prefillMsPerToken,
+                attentionMsPerTokenPair,
+                decodeMsPerSeq,
+                decodeBatchExponent,
+                largeBatchMs,
+                largeBatchFromSeqs,
+                largeBatchToSeqs,
+                contextMs,
+                contextExponent);
     }
 
     /** The same engine {@code factor} times faster: every time constant divided by it. */
@@ -76,10 +123,22 @@ public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunke
         if (!(factor > 0) || Double.isInfinite(factor)) {
             throw new IllegalArgumentException("speedup must be a finite number > 0, got " + factor);
         }
-        return new EngineProfile(maxNumSeqs, maxBatchedTokens, chunkedPrefill, maxModelLen, frontendMs / factor,
-                stepBaseMs / factor, prefillMsPerToken / factor, attentionMsPerTokenPair / factor,
-                decodeMsPerSeq / factor, decodeBatchExponent, largeBatchMs / factor, largeBatchFromSeqs,
-                largeBatchToSeqs, contextMs / factor, contextExponent);
+        return new EngineProfile(
+                maxNumSeqs,
+                maxBatchedTokens,
+                chunkedPrefill,
+                maxModelLen,
+                frontendMs / factor,
+                stepBaseMs / factor,
+                prefillMsPerToken / factor,
+                attentionMsPerTokenPair / factor,
+                decodeMsPerSeq / factor,
+                decodeBatchExponent,
+                largeBatchMs / factor,
+                largeBatchFromSeqs,
+                largeBatchToSeqs,
+                contextMs / factor,
+                contextExponent);
     }
 
     /** Tokens one step may schedule; without chunked prefill a whole prompt must fit, as in vLLM. */
@@ -100,8 +159,13 @@ public record EngineProfile(int maxNumSeqs, int maxBatchedTokens, boolean chunke
                 + prefillMsPerToken * prefillTokens
                 + attentionMsPerTokenPair * attentionTokenPairs
                 + (decodeSeqs == 0 ? 0 : decodeMsPerSeq * Math.pow(decodeSeqs, decodeBatchExponent))
-                + largeBatchMs * Math.min(1, Math.max(0,
-                        (decodeSeqs - largeBatchFromSeqs) / (double) (largeBatchToSeqs - largeBatchFromSeqs)))
+                + largeBatchMs
+                        * Math.min(
+                                1,
+                                Math.max(
+                                        0,
+                                        (decodeSeqs - largeBatchFromSeqs)
+                                                / (double) (largeBatchToSeqs - largeBatchFromSeqs)))
                 + (decodeContextTokens == 0 ? 0 : contextMs * Math.pow(decodeContextTokens, contextExponent));
         return Math.round(ms * 1e6);
     }

@@ -14,6 +14,5 @@ public interface LatencyModel {
     void generate(Generation generation);
 
     /** Called once when the server stops: releases the model's own threads, if it has any. */
-    default void close() {
-    }
+    default void close() {}
 }

@@ -41,7 +41,8 @@ public record OutputLengths(int meanTokens, long seed) {
             if (lengths.meanTokens() == 0) {
                 return maxTokens;
             }
-            SplittableRandom random = new SplittableRandom(lengths.seed() * 0x9E3779B97F4A7C15L + drawn.getAndIncrement());
+            SplittableRandom random =
+                    new SplittableRandom(lengths.seed() * 0x9E3779B97F4A7C15L + drawn.getAndIncrement());
             double p = 1.0 / lengths.meanTokens();
             // inverse CDF of the geometric distribution on 1, 2, ...
             long tokens = p >= 1 ? 1 : 1 + (long) Math.floor(Math.log(1 - random.nextDouble()) / Math.log(1 - p));

@@ -2,7 +2,6 @@ package io.tokenpulse.simulator.engine;
 
 import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;
-
 import java.util.List;
 
 /**
@@ -47,9 +46,11 @@ public interface PromptCounter {
 
     static PromptCounter of(Tokenizer tokenizer) {
         String word = OUTPUT_WORD_CANDIDATES.stream()
-                .filter(w -> tokenizer.countTokens(w) == 1 && tokenizer.countTokens(w.repeat(2)) == 2
+                .filter(w -> tokenizer.countTokens(w) == 1
+                        && tokenizer.countTokens(w.repeat(2)) == 2
                         && tokenizer.countTokens(w.repeat(17)) == 17)
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
         return new PromptCounter() {
             @Override
             public String outputWord() {
@@ -68,7 +69,9 @@ public interface PromptCounter {
                 if (tokenizer.hasChatTemplate()) {
                     return tokenizer.countTokens(tokenizer.applyChatTemplate(messages, true));
                 }
-                return messages.stream().mapToInt(m -> tokenizer.countTokens(m.content())).sum();
+                return messages.stream()
+                        .mapToInt(m -> tokenizer.countTokens(m.content()))
+                        .sum();
             }
         };
     }

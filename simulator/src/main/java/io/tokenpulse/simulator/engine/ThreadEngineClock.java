@@ -1,12 +1,11 @@
 package io.tokenpulse.simulator.engine;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine's one scheduler thread, started on first use so that a config that is never served
@@ -31,18 +30,22 @@ final class ThreadEngineClock implements EngineClock {
         if (timers == null) {
             return;
         }
-        timers.schedule(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.warn("simulator engine step failed", e);
-            }
-        }, atNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+        timers.schedule(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        LOG.warn("simulator engine step failed", e);
+                    }
+                },
+                atNs - System.nanoTime(),
+                TimeUnit.NANOSECONDS);
     }
 
     private synchronized ScheduledExecutorService executor() {
         if (executor == null && !closed) {
-            ScheduledThreadPoolExecutor created = new ScheduledThreadPoolExecutor(1, new DefaultThreadFactory("tp-sim-engine", true));
+            ScheduledThreadPoolExecutor created =
+                    new ScheduledThreadPoolExecutor(1, new DefaultThreadFactory("tp-sim-engine", true));
             created.setRemoveOnCancelPolicy(true);
             executor = created;
         }

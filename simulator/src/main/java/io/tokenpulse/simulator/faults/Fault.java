@@ -20,9 +20,18 @@ import io.tokenpulse.simulator.wire.BadRequestException;
  *       completions' empty text.</li>
  * </ul>
  */
-public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int stallAfterEvents, long stallMs,
-             int malformedEvent, boolean oversized, int tokensPerEvent, boolean splitUtf8, boolean noDone,
-             boolean roleOnlyFirst) {
+public record Fault(
+        int status,
+        int retryAfterSeconds,
+        int resetAfterEvents,
+        int stallAfterEvents,
+        long stallMs,
+        int malformedEvent,
+        boolean oversized,
+        int tokensPerEvent,
+        boolean splitUtf8,
+        boolean noDone,
+        boolean roleOnlyFirst) {
 
     public static final String HEADER = "x-simulator-fault";
     static final Fault NONE = new Fault(0, 1, 0, 1, 0, 0, false, 1, false, false, false);
@@ -33,7 +42,11 @@ public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int
         if (status != 0 && (status < 400 || status > 599)) {
             throw new IllegalArgumentException("fault status must be 400..599, got " + status);
         }
-        if (retryAfterSeconds < 0 || resetAfterEvents < 0 || stallAfterEvents < 0 || stallMs < 0 || malformedEvent < 0) {
+        if (retryAfterSeconds < 0
+                || resetAfterEvents < 0
+                || stallAfterEvents < 0
+                || stallMs < 0
+                || malformedEvent < 0) {
             throw new IllegalArgumentException("fault counts and durations must be >= 0");
         }
         if (tokensPerEvent < 1) {
@@ -51,9 +64,19 @@ public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int
             try {
                 fault = switch (kv[0]) {
                     case "status" -> fault.withStatus(Integer.parseInt(kv[1]));
-                    case "retry-after" -> new Fault(fault.status, Integer.parseInt(kv[1]), fault.resetAfterEvents,
-                            fault.stallAfterEvents, fault.stallMs, fault.malformedEvent, fault.oversized,
-                            fault.tokensPerEvent, fault.splitUtf8, fault.noDone, fault.roleOnlyFirst);
+                    case "retry-after" ->
+                        new Fault(
+                                fault.status,
+                                Integer.parseInt(kv[1]),
+                                fault.resetAfterEvents,
+                                fault.stallAfterEvents,
+                                fault.stallMs,
+                                fault.malformedEvent,
+                                fault.oversized,
+                                fault.tokensPerEvent,
+                                fault.splitUtf8,
+                                fault.noDone,
+                                fault.roleOnlyFirst);
                     case "reset-after" -> fault.withResetAfter(Integer.parseInt(kv[1]));
                     case "stall-ms" -> fault.withStall(fault.stallAfterEvents, Long.parseLong(kv[1]));
                     case "stall-after" -> fault.withStall(Integer.parseInt(kv[1]), fault.stallMs);
@@ -63,12 +86,14 @@ public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int
                     case "split-utf8" -> fault.withSplitUtf8();
                     case "no-done" -> fault.withNoDone();
                     case "role-only-first" -> fault.withRoleOnlyFirst();
-                    default -> throw new BadRequestException(HEADER + ": unknown fault '" + kv[0] + "', use status, "
-                            + "retry-after, reset-after, stall-ms, stall-after, malformed-at, tokens-per-event, "
-                            + "oversized, split-utf8, no-done or role-only-first");
+                    default ->
+                        throw new BadRequestException(HEADER + ": unknown fault '" + kv[0] + "', use status, "
+                                + "retry-after, reset-after, stall-ms, stall-after, malformed-at, tokens-per-event, "
+                                + "oversized, split-utf8, no-done or role-only-first");
                 };
             } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-                throw new BadRequestException(HEADER + ": '" + item.strip() + "' needs a number, like status=503 or reset-after=3");
+                throw new BadRequestException(
+                        HEADER + ": '" + item.strip() + "' needs a number, like status=503 or reset-after=3");
             } catch (IllegalArgumentException e) {
                 throw new BadRequestException(HEADER + ": " + e.getMessage());
             }
@@ -81,47 +106,137 @@ public record Fault(int status, int retryAfterSeconds, int resetAfterEvents, int
     }
 
     Fault withStatus(int newStatus) {
-        return new Fault(newStatus, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                oversized, tokensPerEvent, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                newStatus,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withResetAfter(int events) {
-        return new Fault(status, retryAfterSeconds, events, stallAfterEvents, stallMs, malformedEvent, oversized,
-                tokensPerEvent, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                events,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withStall(int afterEvents, long ms) {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, afterEvents, ms, malformedEvent, oversized,
-                tokensPerEvent, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                afterEvents,
+                ms,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withMalformedEvent(int event) {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, event, oversized,
-                tokensPerEvent, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                event,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withTokensPerEvent(int tokens) {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                oversized, tokens, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokens,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withOversized() {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                true, tokensPerEvent, splitUtf8, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                true,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withSplitUtf8() {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                oversized, tokensPerEvent, true, noDone, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                true,
+                noDone,
+                roleOnlyFirst);
     }
 
     Fault withNoDone() {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                oversized, tokensPerEvent, splitUtf8, true, roleOnlyFirst);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                true,
+                roleOnlyFirst);
     }
 
     Fault withRoleOnlyFirst() {
-        return new Fault(status, retryAfterSeconds, resetAfterEvents, stallAfterEvents, stallMs, malformedEvent,
-                oversized, tokensPerEvent, splitUtf8, noDone, true);
+        return new Fault(
+                status,
+                retryAfterSeconds,
+                resetAfterEvents,
+                stallAfterEvents,
+                stallMs,
+                malformedEvent,
+                oversized,
+                tokensPerEvent,
+                splitUtf8,
+                noDone,
+                true);
     }
 }

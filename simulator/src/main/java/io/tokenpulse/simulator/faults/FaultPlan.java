@@ -24,20 +24,41 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param tokensPerEvent     tokens per event for every request (1 as vLLM streams)
  * @param roleOnlyFirst      every stream starts with an event without text
  */
-public record FaultPlan(double status500Rate, double status503Rate, double status429Rate, int retryAfterSeconds,
-                        double resetRate, int resetAfterEvents, double stallRate, long stallMs,
-                        double malformedRate, double oversizedRate, double splitUtf8Rate, double noDoneRate,
-                        int tokensPerEvent, boolean roleOnlyFirst, long seed) {
+public record FaultPlan(
+        double status500Rate,
+        double status503Rate,
+        double status429Rate,
+        int retryAfterSeconds,
+        double resetRate,
+        int resetAfterEvents,
+        double stallRate,
+        long stallMs,
+        double malformedRate,
+        double oversizedRate,
+        double splitUtf8Rate,
+        double noDoneRate,
+        int tokensPerEvent,
+        boolean roleOnlyFirst,
+        long seed) {
 
     static final int DEFAULT_RESET_AFTER_EVENTS = 3;
     static final long DEFAULT_STALL_MS = 5000;
 
-    public static final FaultPlan NONE = new FaultPlan(0, 0, 0, 1, 0, DEFAULT_RESET_AFTER_EVENTS, 0, 0, 0, 0, 0, 0, 1,
-            false, 0);
+    public static final FaultPlan NONE =
+            new FaultPlan(0, 0, 0, 1, 0, DEFAULT_RESET_AFTER_EVENTS, 0, 0, 0, 0, 0, 0, 1, false, 0);
 
     public FaultPlan {
-        double[] rates = {status500Rate, status503Rate, status429Rate, resetRate, stallRate, malformedRate,
-                oversizedRate, splitUtf8Rate, noDoneRate};
+        double[] rates = {
+            status500Rate,
+            status503Rate,
+            status429Rate,
+            resetRate,
+            stallRate,
+            malformedRate,
+            oversizedRate,
+            splitUtf8Rate,
+            noDoneRate
+        };
         for (double rate : rates) {
             if (!(rate >= 0 && rate <= 1)) {
                 throw new IllegalArgumentException("fault rates are probabilities in 0..1, got " + rate);
@@ -47,8 +68,8 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
             throw new IllegalArgumentException("the 500, 503 and 429 rates must add up to at most 1");
         }
         if (retryAfterSeconds < 0 || resetAfterEvents < 1 || stallMs < 0 || tokensPerEvent < 1) {
-            throw new IllegalArgumentException("retry-after must be >= 0 s, reset-after >= 1 event, stall >= 0 ms "
-                    + "and tokens per event >= 1");
+            throw new IllegalArgumentException(
+                    "retry-after must be >= 0 s, reset-after >= 1 event, stall >= 0 ms " + "and tokens per event >= 1");
         }
     }
 
@@ -75,7 +96,8 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
         Set<String> seen = new HashSet<>();
         for (String spec : specs) {
             int colon = spec.lastIndexOf(':');
-            String kindValue = colon < 0 ? spec.strip() : spec.substring(0, colon).strip();
+            String kindValue =
+                    colon < 0 ? spec.strip() : spec.substring(0, colon).strip();
             int eq = kindValue.indexOf('=');
             String kind = eq < 0 ? kindValue : kindValue.substring(0, eq);
             String value = eq < 0 ? null : kindValue.substring(eq + 1);
@@ -116,12 +138,14 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
                     case "role-only-first", "tokens-per-event" -> {
                         // The plan has no probability for these: they shape every stream.
                         if (rate != 1) {
-                            throw new IllegalArgumentException("fault '" + spec + "' applies to every request; drop the :PROBABILITY");
+                            throw new IllegalArgumentException(
+                                    "fault '" + spec + "' applies to every request; drop the :PROBABILITY");
                         }
                         if (kind.equals("role-only-first")) {
                             roleOnlyFirst = true;
                         } else if (value == null) {
-                            throw new IllegalArgumentException("fault '" + spec + "' needs a count, like tokens-per-event=3");
+                            throw new IllegalArgumentException(
+                                    "fault '" + spec + "' needs a count, like tokens-per-event=3");
                         } else {
                             tokensPerEvent = Integer.parseInt(value);
                         }
@@ -129,11 +153,26 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
                     default -> throw new IllegalArgumentException("unknown fault '" + spec + "'; use " + SPEC_SYNTAX);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("fault '" + spec + "' needs numbers, like 500:0.1 or stall=2000:0.05");
+                throw new IllegalArgumentException(
+                        "fault '" + spec + "' needs numbers, like 500:0.1 or stall=2000:0.05");
             }
         }
-        return new FaultPlan(rates[0], rates[1], rates[2], retryAfterSeconds, rates[3], resetAfterEvents, rates[4],
-                stallMs, rates[5], rates[6], rates[7], rates[8], tokensPerEvent, roleOnlyFirst, seed);
+        return new FaultPlan(
+                rates[0],
+                rates[1],
+                rates[2],
+                retryAfterSeconds,
+                rates[3],
+                resetAfterEvents,
+                rates[4],
+                stallMs,
+                rates[5],
+                rates[6],
+                rates[7],
+                rates[8],
+                tokensPerEvent,
+                roleOnlyFirst,
+                seed);
     }
 
     /** A drawer of per-request faults; one per server so that numbering starts at 0 with each run. */
@@ -151,7 +190,8 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
 
         /** The next request's faults, on top of those its header asked for. */
         public Fault next(Fault requested) {
-            SplittableRandom random = new SplittableRandom(plan.seed() * 0xBF58476D1CE4E5B9L + requests.getAndIncrement());
+            SplittableRandom random =
+                    new SplittableRandom(plan.seed() * 0xBF58476D1CE4E5B9L + requests.getAndIncrement());
             Fault fault = requested;
             if (plan.tokensPerEvent() > 1 && fault.tokensPerEvent() == 1) {
                 fault = fault.withTokensPerEvent(plan.tokensPerEvent());
@@ -166,9 +206,18 @@ public record FaultPlan(double status500Rate, double status503Rate, double statu
                 } else if (statusDraw < plan.status500Rate() + plan.status503Rate()) {
                     fault = fault.withStatus(503);
                 } else if (statusDraw < plan.status500Rate() + plan.status503Rate() + plan.status429Rate()) {
-                    fault = new Fault(429, plan.retryAfterSeconds(), fault.resetAfterEvents(), fault.stallAfterEvents(),
-                            fault.stallMs(), fault.malformedEvent(), fault.oversized(), fault.tokensPerEvent(),
-                            fault.splitUtf8(), fault.noDone(), fault.roleOnlyFirst());
+                    fault = new Fault(
+                            429,
+                            plan.retryAfterSeconds(),
+                            fault.resetAfterEvents(),
+                            fault.stallAfterEvents(),
+                            fault.stallMs(),
+                            fault.malformedEvent(),
+                            fault.oversized(),
+                            fault.tokensPerEvent(),
+                            fault.splitUtf8(),
+                            fault.noDone(),
+                            fault.roleOnlyFirst());
                 }
             }
             // every draw is taken whether used or not, so one rate's change leaves the others' picks alone

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -32,11 +31,11 @@ public abstract class ChunkFormat {
     }
 
     /** The format of {@code request}'s response. */
-    public static ChunkFormat of(GenerationRequest request, String requestId, String model, long createdEpochSeconds,
-                          String outputWord) {
+    public static ChunkFormat of(
+            GenerationRequest request, String requestId, String model, long createdEpochSeconds, String outputWord) {
         return switch (request.endpoint()) {
-            case COMPLETIONS, CHAT, TRANSCRIPTION -> new OpenAiFormat(request, requestId, model, createdEpochSeconds,
-                    outputWord);
+            case COMPLETIONS, CHAT, TRANSCRIPTION ->
+                new OpenAiFormat(request, requestId, model, createdEpochSeconds, outputWord);
             case TGI -> new TgiFormat(outputWord);
             case TRITON -> new TritonFormat(request.model(), outputWord);
         };

@@ -15,6 +15,7 @@ public enum Endpoint {
     final String object;
     /** "object" of each streamed chunk. */
     final String chunkObject;
+
     final String idPrefix;
 
     Endpoint(String object, String chunkObject, String idPrefix) {

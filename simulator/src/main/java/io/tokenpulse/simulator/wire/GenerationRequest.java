@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.simulator.engine.PromptCounter;
-
 import io.tokenpulse.tokenizers.ChatMessage;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -25,14 +23,24 @@ import java.util.List;
  * @param minTokens       tokens generated before a simulated EOS may stop the request (Triton's min_length), else 0
  * @param ignoreEos       true: generate maxTokens; false: stop at a simulated EOS drawn by {@link OutputLengths}
  */
-public record GenerationRequest(Endpoint endpoint, String model, boolean stream, boolean includeUsage, boolean continuousUsage,
-                         int promptTokens, int maxTokens, boolean maxTokensGiven, int minTokens, boolean ignoreEos) {
+public record GenerationRequest(
+        Endpoint endpoint,
+        String model,
+        boolean stream,
+        boolean includeUsage,
+        boolean continuousUsage,
+        int promptTokens,
+        int maxTokens,
+        boolean maxTokensGiven,
+        int minTokens,
+        boolean ignoreEos) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public GenerationRequest {
         if (promptTokens < 0 || maxTokens < 1 || minTokens < 0) {
-            throw new IllegalArgumentException("bug: prompt " + promptTokens + ", max " + maxTokens + ", min " + minTokens);
+            throw new IllegalArgumentException(
+                    "bug: prompt " + promptTokens + ", max " + maxTokens + ", min " + minTokens);
         }
     }
 
@@ -43,17 +51,27 @@ public record GenerationRequest(Endpoint endpoint, String model, boolean stream,
         if (endpoint == Endpoint.TGI) {
             return tgi(root, defaultMaxTokens, counter);
         }
-        int promptTokens = endpoint == Endpoint.CHAT ? chatPromptTokens(root, counter) : completionPromptTokens(root, counter);
+        int promptTokens =
+                endpoint == Endpoint.CHAT ? chatPromptTokens(root, counter) : completionPromptTokens(root, counter);
         int maxTokens = maxTokens(root, defaultMaxTokens);
         boolean maxTokensGiven = root.hasNonNull("max_completion_tokens") || root.hasNonNull("max_tokens");
         boolean stream = root.path("stream").asBoolean(false);
         JsonNode options = root.path("stream_options");
         boolean includeUsage = options.path("include_usage").asBoolean(false);
         // vLLM sends usage on every chunk only when usage was asked for at all
-        boolean continuousUsage = includeUsage && options.path("continuous_usage_stats").asBoolean(false);
+        boolean continuousUsage =
+                includeUsage && options.path("continuous_usage_stats").asBoolean(false);
         JsonNode model = root.get("model");
-        return new GenerationRequest(endpoint, model == null || model.isNull() ? null : model.asText(), stream,
-                includeUsage, continuousUsage, promptTokens, maxTokens, maxTokensGiven, 0,
+        return new GenerationRequest(
+                endpoint,
+                model == null || model.isNull() ? null : model.asText(),
+                stream,
+                includeUsage,
+                continuousUsage,
+                promptTokens,
+                maxTokens,
+                maxTokensGiven,
+                0,
                 root.path("ignore_eos").asBoolean(false));
     }
 
@@ -88,7 +106,16 @@ public record GenerationRequest(Endpoint endpoint, String model, boolean stream,
         JsonNode maxNew = parameters.path("max_new_tokens");
         boolean given = !maxNew.isMissingNode() && !maxNew.isNull();
         int maxTokens = given ? positiveInt(maxNew, "max_new_tokens") : defaultMaxTokens;
-        return new GenerationRequest(Endpoint.TGI, null, true, false, false, promptTokens, maxTokens, given, 0,
+        return new GenerationRequest(
+                Endpoint.TGI,
+                null,
+                true,
+                false,
+                false,
+                promptTokens,
+                maxTokens,
+                given,
+                0,
                 parameters.path("ignore_eos_token").asBoolean(false));
     }
 
@@ -108,9 +135,19 @@ public record GenerationRequest(Endpoint endpoint, String model, boolean stream,
         int maxTokens = given ? positiveInt(max, "max_tokens") : defaultMaxTokens;
         JsonNode min = root.get("min_length");
         int minTokens = min == null || min.isNull() || (min.isIntegralNumber() && min.intValue() == 0)
-                ? 0 : positiveInt(min, "min_length");
-        return new GenerationRequest(Endpoint.TRITON, model, true, false, false, counter.countText(text.asText()),
-                maxTokens, given, minTokens, false);
+                ? 0
+                : positiveInt(min, "min_length");
+        return new GenerationRequest(
+                Endpoint.TRITON,
+                model,
+                true,
+                false,
+                false,
+                counter.countText(text.asText()),
+                maxTokens,
+                given,
+                minTokens,
+                false);
     }
 
     private static JsonNode object(byte[] body) throws BadRequestException {
@@ -136,7 +173,8 @@ public record GenerationRequest(Endpoint endpoint, String model, boolean stream,
     }
 
     private static int maxTokens(JsonNode root, int defaultMaxTokens) throws BadRequestException {
-        JsonNode node = root.hasNonNull("max_completion_tokens") ? root.get("max_completion_tokens") : root.get("max_tokens");
+        JsonNode node =
+                root.hasNonNull("max_completion_tokens") ? root.get("max_completion_tokens") : root.get("max_tokens");
         if (node == null || node.isNull()) {
             return defaultMaxTokens;
         }
@@ -157,7 +195,8 @@ public record GenerationRequest(Endpoint endpoint, String model, boolean stream,
         if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isIntegralNumber()) {
             return prompt.size();
         }
-        throw new BadRequestException("'prompt' must be a string or a list of token ids (batched prompts are not supported)");
+        throw new BadRequestException(
+                "'prompt' must be a string or a list of token ids (batched prompts are not supported)");
     }
 
     private static int chatPromptTokens(JsonNode root, PromptCounter counter) throws BadRequestException {

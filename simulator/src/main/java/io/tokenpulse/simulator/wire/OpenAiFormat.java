@@ -2,7 +2,6 @@ package io.tokenpulse.simulator.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.buffer.ByteBuf;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -23,7 +22,8 @@ final class OpenAiFormat extends ChunkFormat {
     private final int promptTokens;
     private final boolean continuousUsage;
 
-    OpenAiFormat(GenerationRequest request, String requestId, String model, long createdEpochSeconds, String outputWord) {
+    OpenAiFormat(
+            GenerationRequest request, String requestId, String model, long createdEpochSeconds, String outputWord) {
         super(outputWord);
         this.endpoint = request.endpoint();
         this.id = endpoint.idPrefix + requestId;

@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.multipart.FileUpload;
 import io.netty.handler.codec.http.multipart.HttpPostRequestDecoder;
 import io.netty.handler.codec.http.multipart.InterfaceHttpData;
 import io.tokenpulse.simulator.engine.PromptCounter;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,15 +31,14 @@ public final class TranscriptionForm {
 
     static final int FRAMES_PER_SECOND = 100;
 
-    private TranscriptionForm() {
-    }
+    private TranscriptionForm() {}
 
     public static GenerationRequest parse(FullHttpRequest http, int defaultMaxTokens, PromptCounter counter)
             throws BadRequestException {
         String contentType = http.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
         if (!contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
-            throw new BadRequestException("send multipart/form-data with the audio in a 'file' part, got content-type '"
-                    + contentType + "'");
+            throw new BadRequestException(
+                    "send multipart/form-data with the audio in a 'file' part, got content-type '" + contentType + "'");
         }
         Map<String, String> fields = new HashMap<>();
         byte[] audio = null;
@@ -65,8 +63,8 @@ public final class TranscriptionForm {
             throw new BadRequestException("the form has no 'file' part with the audio");
         }
         double seconds = seconds(audio);
-        int promptTokens = counter.countText(fields.getOrDefault("prompt", ""))
-                + (int) Math.ceil(seconds * FRAMES_PER_SECOND);
+        int promptTokens =
+                counter.countText(fields.getOrDefault("prompt", "")) + (int) Math.ceil(seconds * FRAMES_PER_SECOND);
         String max = fields.get("max_completion_tokens");
         int maxTokens = defaultMaxTokens;
         if (max != null && !max.equals("None")) {
@@ -80,9 +78,17 @@ public final class TranscriptionForm {
             }
         }
         boolean includeUsage = flag(fields, "stream_include_usage");
-        return new GenerationRequest(Endpoint.TRANSCRIPTION, fields.get("model"), flag(fields, "stream"), includeUsage,
-                includeUsage && flag(fields, "stream_continuous_usage_stats"), promptTokens, maxTokens,
-                max != null && !max.equals("None"), 0, false);
+        return new GenerationRequest(
+                Endpoint.TRANSCRIPTION,
+                fields.get("model"),
+                flag(fields, "stream"),
+                includeUsage,
+                includeUsage && flag(fields, "stream_continuous_usage_stats"),
+                promptTokens,
+                maxTokens,
+                max != null && !max.equals("None"),
+                0,
+                false);
     }
 
     /** Python's str(True) is "True": form booleans compare without case. */
@@ -98,7 +104,8 @@ public final class TranscriptionForm {
             }
             return format.getFrameLength() / (double) format.getFormat().getFrameRate();
         } catch (UnsupportedAudioFileException e) {
-            throw new BadRequestException("the 'file' part is not audio the simulator can read; send WAV (or AIFF, AU)");
+            throw new BadRequestException(
+                    "the 'file' part is not audio the simulator can read; send WAV (or AIFF, AU)");
         } catch (IOException e) {
             throw new UncheckedIOException("reading audio from memory failed", e);
         }

@@ -1,7 +1,6 @@
 package io.tokenpulse.simulator.wire;
 
 import io.netty.buffer.ByteBuf;
-
 import java.nio.charset.StandardCharsets;
 
 /**

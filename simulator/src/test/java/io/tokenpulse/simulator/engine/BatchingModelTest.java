@@ -1,22 +1,20 @@
 package io.tokenpulse.simulator.engine;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class BatchingModelTest {
 
     /** Output tokens of the checks below that are not a seed point (all --ignore-eos). */
     private static final int OUTPUT_TOKENS = 60;
 
-    record Result(double meanTtftMs, double meanTpotMs) {
-    }
+    record Result(double meanTtftMs, double meanTpotMs) {}
 
     static Result run(EngineProfile profile, int requests, int promptTokens) {
         return run(profile, requests, promptTokens, OUTPUT_TOKENS);
@@ -34,8 +32,15 @@ class BatchingModelTest {
         }
         clock.runUntilIdle();
         assertThat(generations).allSatisfy(g -> assertThat(g.emitted()).isEqualTo(outputTokens));
-        return new Result(generations.stream().mapToDouble(RecordingGeneration::ttftMs).average().orElseThrow(),
-                generations.stream().mapToDouble(RecordingGeneration::tpotMs).average().orElseThrow());
+        return new Result(
+                generations.stream()
+                        .mapToDouble(RecordingGeneration::ttftMs)
+                        .average()
+                        .orElseThrow(),
+                generations.stream()
+                        .mapToDouble(RecordingGeneration::tpotMs)
+                        .average()
+                        .orElseThrow());
     }
 
     /**
@@ -46,33 +51,33 @@ class BatchingModelTest {
      */
     @ParameterizedTest(name = "{0} x {1} tokens, {2} out: seed TTFT {3} ms, TPOT {4} ms")
     @CsvSource({
-            // requests, prompt tokens, output tokens, seed mean TTFT ms, seed mean TPOT ms
-            "1, 80, 85, 314.58, 50.19",
-            "2, 80, 64, 372.80, 51.59",
-            "4, 80, 72, 397.54, 54.18",
-            "8, 80, 61, 646.20, 55.48",
-            "16, 80, 59, 1034.69, 63.38",
-            "32, 80, 58, 1546.00, 87.10",
-            "64, 80, 60, 2698.98, 230.16",
-            "128, 80, 59, 5161.26, 298.29",
-            "256, 80, 60, 11787.27, 389.49",
-            "512, 80, 59, 27060.36, 419.23",
-            "1024, 80, 59, 58452.87, 435.60",
-            "2048, 80, 58, 128150.28, 461.09",
-            "1, 10000, 122, 12286.18, 70.72",
-            "2, 10000, 120, 18380.39, 115.44",
-            "4, 10000, 118, 30569.56, 211.95",
-            "8, 10000, 125, 55713.23, 379.62",
-            "16, 10000, 120, 105158.97, 512.55",
-            "32, 10000, 115, 202961.69, 563.16",
-            "64, 10000, 113, 399467.18, 588.74",
-            "1, 16000, 138, 23828.07, 73.06",
-            "1, 32000, 92, 66549.57, 74.89",
-            "1, 64000, 150, 209674.58, 79.79",
-            "1, 128000, 150, 734188.96, 98.17",
+        // requests, prompt tokens, output tokens, seed mean TTFT ms, seed mean TPOT ms
+        "1, 80, 85, 314.58, 50.19",
+        "2, 80, 64, 372.80, 51.59",
+        "4, 80, 72, 397.54, 54.18",
+        "8, 80, 61, 646.20, 55.48",
+        "16, 80, 59, 1034.69, 63.38",
+        "32, 80, 58, 1546.00, 87.10",
+        "64, 80, 60, 2698.98, 230.16",
+        "128, 80, 59, 5161.26, 298.29",
+        "256, 80, 60, 11787.27, 389.49",
+        "512, 80, 59, 27060.36, 419.23",
+        "1024, 80, 59, 58452.87, 435.60",
+        "2048, 80, 58, 128150.28, 461.09",
+        "1, 10000, 122, 12286.18, 70.72",
+        "2, 10000, 120, 18380.39, 115.44",
+        "4, 10000, 118, 30569.56, 211.95",
+        "8, 10000, 125, 55713.23, 379.62",
+        "16, 10000, 120, 105158.97, 512.55",
+        "32, 10000, 115, 202961.69, 563.16",
+        "64, 10000, 113, 399467.18, 588.74",
+        "1, 16000, 138, 23828.07, 73.06",
+        "1, 32000, 92, 66549.57, 74.89",
+        "1, 64000, 150, 209674.58, 79.79",
+        "1, 128000, 150, 734188.96, 98.17",
     })
-    void defaultProfileReproducesSeed001Within15Percent(int requests, int promptTokens, int outputTokens,
-                                                       double seedTtftMs, double seedTpotMs) {
+    void defaultProfileReproducesSeed001Within15Percent(
+            int requests, int promptTokens, int outputTokens, double seedTtftMs, double seedTpotMs) {
         Result result = run(EngineProfile.DEFAULT, requests, promptTokens, outputTokens);
 
         // 15 % on the engine's own clock leaves room for what HTTP and the client add end to end (target 25 %)
@@ -82,13 +87,13 @@ class BatchingModelTest {
 
     @ParameterizedTest(name = "{0} decoding sequences: {1} ms")
     @CsvSource({
-            // base 10 ms + 1 ms per sequence + 100 ms ramped in from 32 to 64 sequences
-            "0, 10",
-            "16, 26",
-            "32, 42",
-            "48, 108",
-            "64, 174",
-            "128, 238",
+        // base 10 ms + 1 ms per sequence + 100 ms ramped in from 32 to 64 sequences
+        "0, 10",
+        "16, 26",
+        "32, 42",
+        "48, 108",
+        "64, 174",
+        "128, 238",
     })
     void largeBatchCostRampsInBetweenItsBounds(int decodeSeqs, double stepMs) {
         EngineProfile profile = new EngineProfile(256, 512, true, 131_072, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0);

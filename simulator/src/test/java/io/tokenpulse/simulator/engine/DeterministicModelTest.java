@@ -1,7 +1,6 @@
 package io.tokenpulse.simulator.engine;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,8 +8,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class DeterministicModelTest {
 
@@ -30,8 +29,8 @@ class DeterministicModelTest {
         new DeterministicModel(5 * MS, 2 * MS).generate(generation);
 
         assertThat(generation.finished.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(generation.dueNs).containsExactly(receivedNs + 5 * MS, receivedNs + 7 * MS, receivedNs + 9 * MS,
-                receivedNs + 11 * MS);
+        assertThat(generation.dueNs)
+                .containsExactly(receivedNs + 5 * MS, receivedNs + 7 * MS, receivedNs + 9 * MS, receivedNs + 11 * MS);
         for (int i = 0; i < 4; i++) {
             assertThat(generation.emittedNs.get(i)).isGreaterThanOrEqualTo(generation.dueNs.get(i));
         }

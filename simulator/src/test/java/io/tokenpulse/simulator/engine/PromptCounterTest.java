@@ -11,34 +11,35 @@ import org.junit.jupiter.api.Test;
 
 class PromptCounterTest {
 
-  @Test
-  void completionPromptsCountTheBosTokenAServerAdds() {
-    // GPT-2/OPT fallback: OPT's tokenizer adds one BOS token to every prompt.
-    Tokenizer opt = TokenizerLoader.fromEnvironment().load("facebook/opt-125m");
-    String text = "Pick as many lines as you can";
-    assertThat(PromptCounter.of(opt).countText(text)).isEqualTo(opt.countTokens(text) + 1);
-  }
+    @Test
+    void completionPromptsCountTheBosTokenAServerAdds() {
+        // GPT-2/OPT fallback: OPT's tokenizer adds one BOS token to every prompt.
+        Tokenizer opt = TokenizerLoader.fromEnvironment().load("facebook/opt-125m");
+        String text = "Pick as many lines as you can";
+        assertThat(PromptCounter.of(opt).countText(text)).isEqualTo(opt.countTokens(text) + 1);
+    }
 
-  @Test
-  void chatPromptsCountTheRenderedTemplateWithoutExtraSpecialTokens() {
-    Tokenizer qwen = TokenizerLoader.fromEnvironment().load(
-        Path.of("..", "..", "shared", "data", "tokenizers", "qwen3").toString());
-    List<ChatMessage> messages = List.of(ChatMessage.user("Hello there"));
-    assertThat(PromptCounter.of(qwen).countChat(messages))
-        .isEqualTo(qwen.countTokens(qwen.applyChatTemplate(messages, true)));
-    assertThat(qwen.numSpecialTokensToAdd()).isZero();
-  }
+    @Test
+    void chatPromptsCountTheRenderedTemplateWithoutExtraSpecialTokens() {
+        Tokenizer qwen = TokenizerLoader.fromEnvironment()
+                .load(Path.of("..", "..", "shared", "data", "tokenizers", "qwen3")
+                        .toString());
+        List<ChatMessage> messages = List.of(ChatMessage.user("Hello there"));
+        assertThat(PromptCounter.of(qwen).countChat(messages))
+                .isEqualTo(qwen.countTokens(qwen.applyChatTemplate(messages, true)));
+        assertThat(qwen.numSpecialTokensToAdd()).isZero();
+    }
 
-  @Test
-  void outputWordIsOneTokenPerRepetitionSoGeneratedTextRecountsExactly() {
-    Tokenizer gpt2 = TokenizerLoader.fromEnvironment().load("gpt2");
-    String word = PromptCounter.of(gpt2).outputWord();
-    assertThat(word).isEqualTo(" the");
-    assertThat(gpt2.countTokens(word.repeat(60))).isEqualTo(60);
-  }
+    @Test
+    void outputWordIsOneTokenPerRepetitionSoGeneratedTextRecountsExactly() {
+        Tokenizer gpt2 = TokenizerLoader.fromEnvironment().load("gpt2");
+        String word = PromptCounter.of(gpt2).outputWord();
+        assertThat(word).isEqualTo(" the");
+        assertThat(gpt2.countTokens(word.repeat(60))).isEqualTo(60);
+    }
 
-  @Test
-  void withoutTokenizerTokensKeepTheirNumberedSpelling() {
-    assertThat(PromptCounter.WHITESPACE.outputWord()).isNull();
-  }
+    @Test
+    void withoutTokenizerTokensKeepTheirNumberedSpelling() {
+        assertThat(PromptCounter.WHITESPACE.outputWord()).isNull();
+    }
 }

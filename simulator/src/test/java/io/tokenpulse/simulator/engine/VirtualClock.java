@@ -5,11 +5,10 @@ import java.util.PriorityQueue;
 /** An {@link EngineClock} whose time only moves when the test runs the next task: no real sleeping. */
 final class VirtualClock implements EngineClock {
 
-    private record Task(long atNs, long seq, Runnable run) {
-    }
+    private record Task(long atNs, long seq, Runnable run) {}
 
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>((a, b) ->
-            a.atNs != b.atNs ? Long.compare(a.atNs, b.atNs) : Long.compare(a.seq, b.seq));
+    private final PriorityQueue<Task> tasks =
+            new PriorityQueue<>((a, b) -> a.atNs != b.atNs ? Long.compare(a.atNs, b.atNs) : Long.compare(a.seq, b.seq));
     private long nowNs;
     private long seq;
 

@@ -26,8 +26,18 @@ class FaultPlanTest {
 
     @Test
     void valuesAndProbabilitiesAreReadFromEachSpec() {
-        FaultPlan plan = FaultPlan.parse(List.of("500:0.1", "429=7:0.2", "reset=5:0.05", "stall=1500:0.3",
-                "malformed:0.4", "oversized:0.01", "split-utf8:0.5", "tokens-per-event=3", "role-only-first"), 0);
+        FaultPlan plan = FaultPlan.parse(
+                List.of(
+                        "500:0.1",
+                        "429=7:0.2",
+                        "reset=5:0.05",
+                        "stall=1500:0.3",
+                        "malformed:0.4",
+                        "oversized:0.01",
+                        "split-utf8:0.5",
+                        "tokens-per-event=3",
+                        "role-only-first"),
+                0);
 
         assertThat(plan).isEqualTo(new FaultPlan(0.1, 0, 0.2, 7, 0.05, 5, 0.3, 1500, 0.4, 0.01, 0.5, 0, 3, true, 0));
     }
@@ -38,19 +48,22 @@ class FaultPlanTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "404            | unknown fault '404'",
-        "500:1.5        | the probability must be in 0..1",
-        "500:x          | needs numbers",
-        "stall=soon     | needs numbers",
-        "500=3          | takes no =VALUE",
-        "tokens-per-event | needs a count",
-        "role-only-first:0.5 | drop the :PROBABILITY",
-        "reset=0        | reset-after >= 1 event",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "404            | unknown fault '404'",
+                "500:1.5        | the probability must be in 0..1",
+                "500:x          | needs numbers",
+                "stall=soon     | needs numbers",
+                "500=3          | takes no =VALUE",
+                "tokens-per-event | needs a count",
+                "role-only-first:0.5 | drop the :PROBABILITY",
+                "reset=0        | reset-after >= 1 event",
+            })
     void badSpecsSayWhatToChange(String spec, String message) {
         assertThatThrownBy(() -> FaultPlan.parse(List.of(spec), 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
     }
 
     @Test

@@ -66,6 +66,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
 
     /** How many removed run ids are remembered, so their late records do not bring them back. */
     private static final int REMEMBERED_REMOVED_RUNS = 10_000;
+
     private static final String DEAD_LETTER_METRIC = "dead-lettered-records-total";
     private static final String DEAD_LETTER_GROUP = "stream-tokenpulse-metrics";
     private static final String DEAD_LETTER_TOPIC_TAG = "tokenpulse-id";
@@ -74,21 +75,20 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     private final Clock clock;
     private final long retentionMs;
     private final ConcurrentMap<String, RunMeters> runs = new ConcurrentHashMap<>();
-    private final Set<String> removed = Collections.synchronizedSet(Collections.newSetFromMap(
-            new LinkedHashMap<>() {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                    return size() > REMEMBERED_REMOVED_RUNS;
-                }
-            }));
+    private final Set<String> removed = Collections.synchronizedSet(Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_REMOVED_RUNS;
+        }
+    }));
     private final AtomicLong newestEventEpochNs = new AtomicLong(Long.MIN_VALUE);
     private final ScheduledExecutorService expiry;
     private volatile KafkaStreamsMetrics streamsMetrics;
     /** Held here: a function counter keeps only a weak reference, and a collected one freezes the count. */
     private volatile Supplier<Map<MetricName, ? extends Metric>> deadLetterSource;
 
-    AggregatorMeters(MeterRegistry registry, Duration finishedRunRetention, Clock clock,
-                     ScheduledExecutorService expiry) {
+    AggregatorMeters(
+            MeterRegistry registry, Duration finishedRunRetention, Clock clock, ScheduledExecutorService expiry) {
         if (finishedRunRetention.isNegative()) {
             throw new IllegalArgumentException("finished-run retention must be >= 0, got " + finishedRunRetention);
         }
@@ -96,10 +96,16 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
         this.clock = clock;
         this.retentionMs = finishedRunRetention.toMillis();
         this.expiry = expiry;
-        Gauge.builder("tokenpulse.aggregator.freshness", this, AggregatorMeters::freshnessSeconds).baseUnit("seconds")
-                .description("Now minus the newest chunk arrival time the aggregator processed").register(registry);
-        Gauge.builder("tokenpulse.runs.active", runs, all -> all.values().stream().filter(RunMeters::active).count())
-                .description("Runs started and not yet summarized").register(registry);
+        Gauge.builder("tokenpulse.aggregator.freshness", this, AggregatorMeters::freshnessSeconds)
+                .baseUnit("seconds")
+                .description("Now minus the newest chunk arrival time the aggregator processed")
+                .register(registry);
+        Gauge.builder(
+                        "tokenpulse.runs.active",
+                        runs,
+                        all -> all.values().stream().filter(RunMeters::active).count())
+                .description("Runs started and not yet summarized")
+                .register(registry);
     }
 
     /**
@@ -125,7 +131,12 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
      * {@link KafkaStreamsMetrics} (consumer lag, commit rates, ...).
      */
     public void bindStreams(KafkaStreams streams, Topics topics) {
-        bindDeadLetters(streams::metrics, List.of(topics.runs().name(), topics.requests().name(), topics.chunks().name()));
+        bindDeadLetters(
+                streams::metrics,
+                List.of(
+                        topics.runs().name(),
+                        topics.requests().name(),
+                        topics.chunks().name()));
         KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
         binder.bindTo(registry);
         streamsMetrics = binder;
@@ -136,7 +147,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
         deadLetterSource = metrics;
         for (String topic : sourceTopics) {
             FunctionCounter.builder("tokenpulse.dead.lettered.records", metrics, m -> deadLettered(m.get(), topic))
-                    .tag("topic", topic).description("Records sent to the dead-letter topic, by source topic")
+                    .tag("topic", topic)
+                    .description("Records sent to the dead-letter topic, by source topic")
                     .register(registry);
         }
     }
@@ -145,7 +157,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
         double total = 0;
         for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
             MetricName name = entry.getKey();
-            if (name.name().equals(DEAD_LETTER_METRIC) && name.group().equals(DEAD_LETTER_GROUP)
+            if (name.name().equals(DEAD_LETTER_METRIC)
+                    && name.group().equals(DEAD_LETTER_GROUP)
                     && topic.equals(name.tags().get(DEAD_LETTER_TOPIC_TAG))
                     && entry.getValue().metricValue() instanceof Number n) {
                 total += n.doubleValue();
@@ -167,7 +180,10 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
     public void onRunEvent(RunEvent event) {
         RunMeters run = run(event.getRunId());
         if (run != null && event.getEvent() instanceof RunStarted started) {
-            run.tag(started.getModelId(), started.getBackend(), started.getRequestRate(),
+            run.tag(
+                    started.getModelId(),
+                    started.getBackend(),
+                    started.getRequestRate(),
                     RunScoring.Options.storedIn(event.getRunId(), started).goodput());
         }
     }

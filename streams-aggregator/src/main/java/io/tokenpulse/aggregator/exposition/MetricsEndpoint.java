@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class MetricsEndpoint implements AutoCloseable {
     /** The port OpenTelemetry and many exporters use for Prometheus metrics. */
     public static final int DEFAULT_PORT = 9464;
+
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String PATH = "/metrics";
 
@@ -65,10 +66,13 @@ public final class MetricsEndpoint implements AutoCloseable {
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 0);
         } catch (BindException e) {
-            throw new IllegalStateException("metrics port " + port + " on " + host + " is already in use: choose "
-                    + "another with --metrics-port (0 picks a free port)", e);
+            throw new IllegalStateException(
+                    "metrics port " + port + " on " + host + " is already in use: choose "
+                            + "another with --metrics-port (0 picks a free port)",
+                    e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
         }
         ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tp-metrics-http");
@@ -97,7 +101,8 @@ public final class MetricsEndpoint implements AutoCloseable {
                 return;
             }
             String accept = exchange.getRequestHeaders().getFirst("Accept");
-            String contentType = accept != null && accept.contains("application/openmetrics-text") ? OPEN_METRICS : TEXT_004;
+            String contentType =
+                    accept != null && accept.contains("application/openmetrics-text") ? OPEN_METRICS : TEXT_004;
             long scrape = scrapes.started(System.nanoTime());
             ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
             registry.scrape(body, contentType);

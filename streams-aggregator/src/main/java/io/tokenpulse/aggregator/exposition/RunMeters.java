@@ -32,6 +32,7 @@ final class RunMeters {
 
     /** Latency timers span 100 µs (ITL of multi-event reads) to 15 min (E2EL under overload). */
     private static final Duration MIN_EXPECTED = Duration.ofNanos(100_000);
+
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
     private static final double MS_PER_S = 1e3;
 
@@ -148,6 +149,7 @@ final class RunMeters {
         final Counter outputTokens;
         /** Null when the run has no goodput SLO. */
         final Counter goodRequests;
+
         final Map<String, Counter> requestsByReason = new ConcurrentHashMap<>();
 
         Registered(Tags tags) {
@@ -157,21 +159,40 @@ final class RunMeters {
             itl = timer("tokenpulse.request.itl", "Inter-token latency: one sample per streamed event after the first");
             e2el = timer("tokenpulse.request.e2el", "End-to-end latency of successful requests");
             queueDelay = timer("tokenpulse.request.queue.delay", "Client-side wait from scheduled to sent");
-            inputTokens = Counter.builder("tokenpulse.input.tokens").tags(tags).baseUnit("tokens")
-                    .description("Prompt tokens of successful requests").register(registry);
-            outputTokens = Counter.builder("tokenpulse.output.tokens").tags(tags).baseUnit("tokens")
-                    .description("Output tokens of successful requests").register(registry);
-            goodRequests = goodput.enabled() ? Counter.builder("tokenpulse.goodput.requests").tags(tags)
-                    .description("Successful requests meeting every --goodput SLO of the run").register(registry) : null;
-            FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue).tags(tags)
-                    .description("Streamed events (chunk records) the aggregator processed").register(registry);
-            Gauge.builder("tokenpulse.run.configured.requests.per.second", RunMeters.this,
-                            run -> run.configuredRequestRate).tags(tags).strongReference(true)
-                    .description("--request-rate of the run (+Inf for inf)").register(registry);
+            inputTokens = Counter.builder("tokenpulse.input.tokens")
+                    .tags(tags)
+                    .baseUnit("tokens")
+                    .description("Prompt tokens of successful requests")
+                    .register(registry);
+            outputTokens = Counter.builder("tokenpulse.output.tokens")
+                    .tags(tags)
+                    .baseUnit("tokens")
+                    .description("Output tokens of successful requests")
+                    .register(registry);
+            goodRequests = goodput.enabled()
+                    ? Counter.builder("tokenpulse.goodput.requests")
+                            .tags(tags)
+                            .description("Successful requests meeting every --goodput SLO of the run")
+                            .register(registry)
+                    : null;
+            FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue)
+                    .tags(tags)
+                    .description("Streamed events (chunk records) the aggregator processed")
+                    .register(registry);
+            Gauge.builder(
+                            "tokenpulse.run.configured.requests.per.second",
+                            RunMeters.this,
+                            run -> run.configuredRequestRate)
+                    .tags(tags)
+                    .strongReference(true)
+                    .description("--request-rate of the run (+Inf for inf)")
+                    .register(registry);
         }
 
         private Timer timer(String name, String description) {
-            return Timer.builder(name).tags(tags).description(description)
+            return Timer.builder(name)
+                    .tags(tags)
+                    .description(description)
                     .publishPercentileHistogram()
                     .minimumExpectedValue(MIN_EXPECTED)
                     .maximumExpectedValue(MAX_EXPECTED)
@@ -179,9 +200,14 @@ final class RunMeters {
         }
 
         Counter requests(boolean success, String reason) {
-            return requestsByReason.computeIfAbsent(reason, r -> Counter.builder("tokenpulse.requests").tags(tags)
-                    .tag("status", success ? "success" : "failure").tag("reason", r)
-                    .description("Finished requests by outcome").register(registry));
+            return requestsByReason.computeIfAbsent(
+                    reason,
+                    r -> Counter.builder("tokenpulse.requests")
+                            .tags(tags)
+                            .tag("status", success ? "success" : "failure")
+                            .tag("reason", r)
+                            .description("Finished requests by outcome")
+                            .register(registry));
         }
     }
 
@@ -212,15 +238,19 @@ final class RunMeters {
 
         private void set(Registered r, String name, String quantile, String baseUnit, double value) {
             cells.computeIfAbsent(name + '|' + quantile, key -> {
-                Cell cell = new Cell();
-                Gauge.Builder<Cell> gauge = Gauge.builder(name, cell, c -> c.value).tags(r.tags).baseUnit(baseUnit)
-                        .strongReference(true).description("Latest window of the run (event time)");
-                if (quantile != null) {
-                    gauge.tag("quantile", quantile);
-                }
-                gauge.register(registry);
-                return cell;
-            }).value = value;
+                        Cell cell = new Cell();
+                        Gauge.Builder<Cell> gauge = Gauge.builder(name, cell, c -> c.value)
+                                .tags(r.tags)
+                                .baseUnit(baseUnit)
+                                .strongReference(true)
+                                .description("Latest window of the run (event time)");
+                        if (quantile != null) {
+                            gauge.tag("quantile", quantile);
+                        }
+                        gauge.register(registry);
+                        return cell;
+                    })
+                    .value = value;
         }
     }
 

@@ -29,8 +29,7 @@ final class SummaryGauges {
     private static final double NS_PER_S = 1e9;
     private static final double MS_PER_S = 1e3;
 
-    private SummaryGauges() {
-    }
+    private SummaryGauges() {}
 
     static void register(MeterRegistry registry, Tags runTags, RunSummary s) {
         gauge(registry, "tokenpulse.summary.requests", runTags.and("status", "success"), null, s.getCompleted());
@@ -49,11 +48,19 @@ final class SummaryGauges {
         gauge(registry, "tokenpulse.summary.records.not.delivered", runTags, null, s.getRecordsNotDelivered());
         for (MetricSummary metric : s.getMetrics()) {
             Tags tags = runTags.and("metric", metric.getMetric());
-            gauge(registry, "tokenpulse.summary.latency", tags.and("quantile", "0.5"), "seconds",
+            gauge(
+                    registry,
+                    "tokenpulse.summary.latency",
+                    tags.and("quantile", "0.5"),
+                    "seconds",
                     metric.getMedianMs() / MS_PER_S);
             for (PercentileValue p : metric.getPercentiles()) {
-                gauge(registry, "tokenpulse.summary.latency", tags.and("quantile", quantile(p.getPercentile())),
-                        "seconds", p.getValueMs() / MS_PER_S);
+                gauge(
+                        registry,
+                        "tokenpulse.summary.latency",
+                        tags.and("quantile", quantile(p.getPercentile())),
+                        "seconds",
+                        p.getValueMs() / MS_PER_S);
             }
             gauge(registry, "tokenpulse.summary.latency.mean", tags, "seconds", metric.getMeanMs() / MS_PER_S);
             gauge(registry, "tokenpulse.summary.latency.std", tags, "seconds", metric.getStdMs() / MS_PER_S);
@@ -62,13 +69,20 @@ final class SummaryGauges {
 
     /** Percentile 99 as Prometheus' quantile label "0.99"; decimal, so 99.9 gives "0.999", not 0.9990000000000001. */
     static String quantile(double percentile) {
-        return BigDecimal.valueOf(percentile).movePointLeft(2).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(percentile)
+                .movePointLeft(2)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     private static void gauge(MeterRegistry registry, String name, Tags tags, String baseUnit, double value) {
         // A constant: the summary is final. A percentile equal to the median (50) registers the same
         // id twice, which Micrometer resolves to the first gauge, of the same value.
-        Gauge.builder(name, () -> value).tags(tags).baseUnit(baseUnit).strongReference(true)
-                .description("Final value of a finished run (run summary)").register(registry);
+        Gauge.builder(name, () -> value)
+                .tags(tags)
+                .baseUnit(baseUnit)
+                .strongReference(true)
+                .description("Final value of a finished run (run summary)")
+                .register(registry);
     }
 }

@@ -18,20 +18,20 @@ import java.util.regex.Pattern;
 public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalDouble e2elMs) {
 
     /** No SLO: goodput off. */
-    public static final GoodputSlo NONE = new GoodputSlo(OptionalDouble.empty(), OptionalDouble.empty(),
-            OptionalDouble.empty());
+    public static final GoodputSlo NONE =
+            new GoodputSlo(OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty());
 
     private static final List<Metric> SLO_METRICS = List.of(Metric.TTFT, Metric.TPOT, Metric.E2EL);
     private static final double NS_PER_MS = 1e6;
     // What Python's float() reads in vLLM's parser, minus its oddities (underscores, nan).
-    private static final Pattern NUMBER = Pattern.compile(
-            "[+-]?((\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?|inf|infinity)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern NUMBER =
+            Pattern.compile("[+-]?((\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?|inf|infinity)", Pattern.CASE_INSENSITIVE);
 
     public GoodputSlo {
         for (OptionalDouble slo : List.of(ttftMs, tpotMs, e2elMs)) {
             if (slo.isPresent() && !(slo.getAsDouble() >= 0)) {
-                throw new IllegalArgumentException("a --goodput SLO must be a number of milliseconds >= 0, got "
-                        + slo.getAsDouble());
+                throw new IllegalArgumentException(
+                        "a --goodput SLO must be a number of milliseconds >= 0, got " + slo.getAsDouble());
             }
         }
     }
@@ -53,8 +53,9 @@ public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalD
         for (String token : tokens) {
             String[] parts = token.split(":", -1);
             if (parts.length != 2 || !NUMBER.matcher(parts[1]).matches()) {
-                throw new IllegalArgumentException("bad --goodput pair '" + token + "': write KEY:VALUE with KEY one of "
-                        + Metric.keys(SLO_METRICS) + " and VALUE a number of milliseconds, e.g. ttft:500");
+                throw new IllegalArgumentException(
+                        "bad --goodput pair '" + token + "': write KEY:VALUE with KEY one of "
+                                + Metric.keys(SLO_METRICS) + " and VALUE a number of milliseconds, e.g. ttft:500");
             }
             Metric metric = Metric.ofKey(parts[0], SLO_METRICS);
             double ms = Double.parseDouble(parts[1].replaceAll("(?i)inf(inity)?", "Infinity"));
@@ -85,7 +86,8 @@ public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalD
      * @see "METRICS.md, Run values: row request goodput"
      */
     public boolean isMetBy(RequestValues request) {
-        return meets(ttftMs, request.ttftNs()) && meets(tpotMs, request.tpotForGoodputNs())
+        return meets(ttftMs, request.ttftNs())
+                && meets(tpotMs, request.tpotForGoodputNs())
                 && meets(e2elMs, request.e2elNs());
     }
 

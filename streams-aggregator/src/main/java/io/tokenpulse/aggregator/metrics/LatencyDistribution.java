@@ -90,14 +90,28 @@ final class LatencyDistribution {
             for (int i = 0; i < percentileMs.length; i++) {
                 percentileMs[i] = ms(Stats.percentile(values, percentiles.get(i)));
             }
-            return MetricStats.of(metric, size, ms(Stats.mean(values)), ms(Stats.median(values)),
-                    ms(Stats.std(values)), percentiles, percentileMs, true);
+            return MetricStats.of(
+                    metric,
+                    size,
+                    ms(Stats.mean(values)),
+                    ms(Stats.median(values)),
+                    ms(Stats.std(values)),
+                    percentiles,
+                    percentileMs,
+                    true);
         }
         for (int i = 0; i < percentileMs.length; i++) {
             percentileMs[i] = ms(sketch.getValueAtQuantile(percentiles.get(i) / 100));
         }
-        return MetricStats.of(metric, count, ms(mean), ms(sketch.getValueAtQuantile(0.5)),
-                ms(Math.sqrt(m2 / count)), percentiles, percentileMs, false);
+        return MetricStats.of(
+                metric,
+                count,
+                ms(mean),
+                ms(sketch.getValueAtQuantile(0.5)),
+                ms(Math.sqrt(m2 / count)),
+                percentiles,
+                percentileMs,
+                false);
     }
 
     private double[] sortedExact() {

@@ -41,9 +41,11 @@ public enum Metric {
     /** Looks a metric up by its key; an unknown key fails with the list of known ones. */
     static Metric ofKey(String key, List<Metric> allowed) {
         String wanted = key.trim().toLowerCase(Locale.ROOT);
-        return allowed.stream().filter(m -> m.key.equals(wanted)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown metric '" + key.trim() + "': use one of "
-                        + keys(allowed)));
+        return allowed.stream()
+                .filter(m -> m.key.equals(wanted))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown metric '" + key.trim() + "': use one of " + keys(allowed)));
     }
 
     /** Looks a metric up by its key, e.g. in a stored run summary; unknown keys fail with the list. */

@@ -39,8 +39,8 @@ public record MetricPercentiles(List<Double> percentiles) {
             String token = part.trim();
             double p = NUMBER.matcher(token).matches() ? Double.parseDouble(token) : Double.NaN;
             if (!(p >= 0 && p <= 100)) {
-                throw new IllegalArgumentException("--metric-percentiles: '" + token
-                        + "' is not a number in [0, 100]; write e.g. 50,90,99.9");
+                throw new IllegalArgumentException(
+                        "--metric-percentiles: '" + token + "' is not a number in [0, 100]; write e.g. 50,90,99.9");
             }
             values.add(p);
         }

@@ -17,29 +17,42 @@ import java.util.List;
  *                    std stay exact up to float rounding
  * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
  */
-public record MetricStats(Metric metric, long count, double meanMs, double medianMs, double stdMs,
-                          List<PercentileValue> percentiles, boolean exact) {
+public record MetricStats(
+        Metric metric,
+        long count,
+        double meanMs,
+        double medianMs,
+        double stdMs,
+        List<PercentileValue> percentiles,
+        boolean exact) {
 
     /** One percentile of a metric: {@code percentile} in [0, 100], value in ms. */
     public record PercentileValue(double percentile, double valueMs) {
         public PercentileValue {
             if (!(percentile >= 0 && percentile <= 100) || !(valueMs >= 0)) {
-                throw new IllegalArgumentException("need percentile in [0, 100] and value >= 0, got P" + percentile
-                        + " = " + valueMs);
+                throw new IllegalArgumentException(
+                        "need percentile in [0, 100] and value >= 0, got P" + percentile + " = " + valueMs);
             }
         }
     }
 
     public MetricStats {
         if (count < 0 || !(meanMs >= 0) || !(medianMs >= 0) || !(stdMs >= 0)) {
-            throw new IllegalArgumentException("count, mean, median and std of " + metric
-                    + " must be >= 0, got " + count + ", " + meanMs + ", " + medianMs + ", " + stdMs);
+            throw new IllegalArgumentException("count, mean, median and std of " + metric + " must be >= 0, got "
+                    + count + ", " + meanMs + ", " + medianMs + ", " + stdMs);
         }
         percentiles = List.copyOf(percentiles);
     }
 
-    static MetricStats of(Metric metric, long count, double meanMs, double medianMs, double stdMs,
-                          List<Double> percentiles, double[] percentileMs, boolean exact) {
+    static MetricStats of(
+            Metric metric,
+            long count,
+            double meanMs,
+            double medianMs,
+            double stdMs,
+            List<Double> percentiles,
+            double[] percentileMs,
+            boolean exact) {
         List<PercentileValue> values = new ArrayList<>(percentiles.size());
         for (int i = 0; i < percentileMs.length; i++) {
             values.add(new PercentileValue(percentiles.get(i), percentileMs[i]));

@@ -57,8 +57,8 @@ public final class MetricsAccumulator {
         this(originNs, goodput, DEFAULT_EXACT_LIMIT);
     }
 
-    private MetricsAccumulator(long originNs, GoodputSlo goodput, int exactLimit, SecondBuckets events,
-                               SecondBuckets concurrency) {
+    private MetricsAccumulator(
+            long originNs, GoodputSlo goodput, int exactLimit, SecondBuckets events, SecondBuckets concurrency) {
         this.originNs = originNs;
         this.goodput = goodput;
         for (Metric metric : Metric.values()) {
@@ -110,8 +110,8 @@ public final class MetricsAccumulator {
     /** Adds another accumulator's requests to this one; both must share origin and SLOs. */
     public void merge(MetricsAccumulator other) {
         if (other.originNs != originNs || !other.goodput.equals(goodput)) {
-            throw new IllegalArgumentException("can only merge accumulators of one run: origin " + originNs
-                    + " vs " + other.originNs + ", goodput " + goodput + " vs " + other.goodput);
+            throw new IllegalArgumentException("can only merge accumulators of one run: origin " + originNs + " vs "
+                    + other.originNs + ", goodput " + goodput + " vs " + other.goodput);
         }
         completed += other.completed;
         failed += other.failed;
@@ -201,7 +201,8 @@ public final class MetricsAccumulator {
             for (OptionalDouble slo : List.of(goodput.ttftMs(), goodput.tpotMs(), goodput.e2elMs())) {
                 out.writeDouble(slo.orElse(Double.NaN));
             }
-            for (long value : new long[] {completed, failed, good, totalInputTokens, totalOutputTokens, lastFinishedNs}) {
+            for (long value :
+                    new long[] {completed, failed, good, totalInputTokens, totalOutputTokens, lastFinishedNs}) {
                 out.writeLong(value);
             }
             for (Metric metric : Metric.values()) {
@@ -232,8 +233,8 @@ public final class MetricsAccumulator {
             for (Metric metric : Metric.values()) {
                 read.put(metric, LatencyDistribution.readFrom(in));
             }
-            MetricsAccumulator acc = new MetricsAccumulator(originNs, goodput, 1, SecondBuckets.readFrom(in),
-                    SecondBuckets.readFrom(in));
+            MetricsAccumulator acc = new MetricsAccumulator(
+                    originNs, goodput, 1, SecondBuckets.readFrom(in), SecondBuckets.readFrom(in));
             acc.distributions.putAll(read);
             acc.completed = counters[0];
             acc.failed = counters[1];

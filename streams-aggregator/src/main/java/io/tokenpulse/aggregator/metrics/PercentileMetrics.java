@@ -13,13 +13,14 @@ import java.util.Set;
 public record PercentileMetrics(List<Metric> metrics) {
 
     /** vLLM's default selection. */
-    public static final PercentileMetrics DEFAULT = new PercentileMetrics(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL));
+    public static final PercentileMetrics DEFAULT =
+            new PercentileMetrics(List.of(Metric.TTFT, Metric.TPOT, Metric.ITL));
 
     public PercentileMetrics {
         Set<Metric> set = metrics.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(metrics);
         if (set.isEmpty() || !Metric.SELECTABLE.containsAll(set)) {
-            throw new IllegalArgumentException("select one or more of " + Metric.keys(Metric.SELECTABLE)
-                    + ", got " + metrics);
+            throw new IllegalArgumentException(
+                    "select one or more of " + Metric.keys(Metric.SELECTABLE) + ", got " + metrics);
         }
         metrics = List.copyOf(set);
     }
@@ -30,8 +31,8 @@ public record PercentileMetrics(List<Metric> metrics) {
      */
     public static PercentileMetrics parse(String commaSeparated) {
         if (commaSeparated.isBlank()) {
-            throw new IllegalArgumentException("--percentile-metrics is empty: give a comma-separated list of "
-                    + Metric.keys(Metric.SELECTABLE));
+            throw new IllegalArgumentException(
+                    "--percentile-metrics is empty: give a comma-separated list of " + Metric.keys(Metric.SELECTABLE));
         }
         return new PercentileMetrics(java.util.Arrays.stream(commaSeparated.split(",", -1))
                 .map(name -> {

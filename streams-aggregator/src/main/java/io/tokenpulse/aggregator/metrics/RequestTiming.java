@@ -18,8 +18,15 @@ import java.util.Arrays;
  * @param outputTokens output tokens {@code n}: usage.completion_tokens when reported and > 0, else the
  *                     tokenizer's count; 0 for a failure
  */
-public record RequestTiming(boolean success, long scheduledNs, long sentNs, long[] eventNs, long lastNs,
-                            long finishedNs, int promptTokens, int outputTokens) {
+public record RequestTiming(
+        boolean success,
+        long scheduledNs,
+        long sentNs,
+        long[] eventNs,
+        long lastNs,
+        long finishedNs,
+        int promptTokens,
+        int outputTokens) {
 
     public RequestTiming {
         if (sentNs < scheduledNs) {
@@ -30,8 +37,8 @@ public record RequestTiming(boolean success, long scheduledNs, long sentNs, long
         long previous = sentNs;
         for (long event : eventNs) {
             if (event < previous) {
-                throw new IllegalArgumentException("eventNs must be in stream order and not before sentNs, got "
-                        + event + " after " + previous);
+                throw new IllegalArgumentException(
+                        "eventNs must be in stream order and not before sentNs, got " + event + " after " + previous);
             }
             previous = event;
         }
@@ -42,8 +49,8 @@ public record RequestTiming(boolean success, long scheduledNs, long sentNs, long
             throw new IllegalArgumentException("finishedNs " + finishedNs + " is before lastNs " + lastNs);
         }
         if (promptTokens < 0 || outputTokens < 0) {
-            throw new IllegalArgumentException("token counts must be >= 0, got prompt " + promptTokens
-                    + " and output " + outputTokens);
+            throw new IllegalArgumentException(
+                    "token counts must be >= 0, got prompt " + promptTokens + " and output " + outputTokens);
         }
     }
 
@@ -55,9 +62,15 @@ public record RequestTiming(boolean success, long scheduledNs, long sentNs, long
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RequestTiming t && success == t.success && scheduledNs == t.scheduledNs
-                && sentNs == t.sentNs && Arrays.equals(eventNs, t.eventNs) && lastNs == t.lastNs
-                && finishedNs == t.finishedNs && promptTokens == t.promptTokens && outputTokens == t.outputTokens;
+        return o instanceof RequestTiming t
+                && success == t.success
+                && scheduledNs == t.scheduledNs
+                && sentNs == t.sentNs
+                && Arrays.equals(eventNs, t.eventNs)
+                && lastNs == t.lastNs
+                && finishedNs == t.finishedNs
+                && promptTokens == t.promptTokens
+                && outputTokens == t.outputTokens;
     }
 
     @Override
@@ -67,7 +80,7 @@ public record RequestTiming(boolean success, long scheduledNs, long sentNs, long
 
     @Override
     public String toString() {
-        return "RequestTiming[success=" + success + ", sentNs=" + sentNs + ", events=" + eventNs.length
-                + ", lastNs=" + lastNs + ", n=" + outputTokens + "]";
+        return "RequestTiming[success=" + success + ", sentNs=" + sentNs + ", events=" + eventNs.length + ", lastNs="
+                + lastNs + ", n=" + outputTokens + "]";
     }
 }

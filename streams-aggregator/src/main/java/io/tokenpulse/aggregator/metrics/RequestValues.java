@@ -25,9 +25,19 @@ import java.util.OptionalDouble;
  * @param promptTokens   input tokens
  * @param outputTokens   output tokens {@code n}
  */
-public record RequestValues(boolean success, long sentNs, long finishedNs, long queueDelayNs, boolean firstArrived,
-                            long ttftNs, long e2elNs, OptionalDouble tpotNs, OptionalDouble tokenLatencyNs,
-                            long[] itlNs, int promptTokens, int outputTokens) {
+public record RequestValues(
+        boolean success,
+        long sentNs,
+        long finishedNs,
+        long queueDelayNs,
+        boolean firstArrived,
+        long ttftNs,
+        long e2elNs,
+        OptionalDouble tpotNs,
+        OptionalDouble tokenLatencyNs,
+        long[] itlNs,
+        int promptTokens,
+        int outputTokens) {
 
     public RequestValues {
         if (queueDelayNs < 0 || ttftNs < 0 || e2elNs < ttftNs) {
@@ -35,18 +45,20 @@ public record RequestValues(boolean success, long sentNs, long finishedNs, long 
                     + queueDelayNs + ", TTFT " + ttftNs + ", E2EL " + e2elNs);
         }
         if (finishedNs < sentNs + e2elNs) {
-            throw new IllegalArgumentException("need sentNs + e2elNs <= finishedNs, got " + sentNs + " + " + e2elNs
-                    + " > " + finishedNs);
+            throw new IllegalArgumentException(
+                    "need sentNs + e2elNs <= finishedNs, got " + sentNs + " + " + e2elNs + " > " + finishedNs);
         }
         if (promptTokens < 0 || outputTokens < 0) {
-            throw new IllegalArgumentException("token counts must be >= 0, got prompt " + promptTokens
-                    + " and output " + outputTokens);
+            throw new IllegalArgumentException(
+                    "token counts must be >= 0, got prompt " + promptTokens + " and output " + outputTokens);
         }
-        if ((tpotNs.isPresent() && outputTokens <= 1) || (tokenLatencyNs.isPresent() && outputTokens <= 0)
-                || (success && (tpotNs.isPresent() != (outputTokens > 1)
-                        || tokenLatencyNs.isPresent() != (outputTokens > 0)))) {
-            throw new IllegalArgumentException("TPOT exists only for n > 1 and token latency only for n > 0, n = "
-                    + outputTokens);
+        if ((tpotNs.isPresent() && outputTokens <= 1)
+                || (tokenLatencyNs.isPresent() && outputTokens <= 0)
+                || (success
+                        && (tpotNs.isPresent() != (outputTokens > 1)
+                                || tokenLatencyNs.isPresent() != (outputTokens > 0)))) {
+            throw new IllegalArgumentException(
+                    "TPOT exists only for n > 1 and token latency only for n > 0, n = " + outputTokens);
         }
         if (!firstArrived && (ttftNs != 0 || itlNs.length > 0)) {
             throw new IllegalArgumentException("without a first event TTFT is 0 and there are no ITL samples, got "
@@ -74,10 +86,22 @@ public record RequestValues(boolean success, long sentNs, long finishedNs, long 
             itlNs[i - 1] = events[i] - events[i - 1];
         }
         int n = t.outputTokens();
-        OptionalDouble tpotNs = n > 1 ? OptionalDouble.of((double) (e2elNs - ttftNs) / (n - 1)) : OptionalDouble.empty();
+        OptionalDouble tpotNs =
+                n > 1 ? OptionalDouble.of((double) (e2elNs - ttftNs) / (n - 1)) : OptionalDouble.empty();
         OptionalDouble tokenLatencyNs = n > 0 ? OptionalDouble.of((double) e2elNs / n) : OptionalDouble.empty();
-        return new RequestValues(t.success(), t.sentNs(), t.finishedNs(), t.sentNs() - t.scheduledNs(),
-                events.length > 0, ttftNs, e2elNs, tpotNs, tokenLatencyNs, itlNs, t.promptTokens(), n);
+        return new RequestValues(
+                t.success(),
+                t.sentNs(),
+                t.finishedNs(),
+                t.sentNs() - t.scheduledNs(),
+                events.length > 0,
+                ttftNs,
+                e2elNs,
+                tpotNs,
+                tokenLatencyNs,
+                itlNs,
+                t.promptTokens(),
+                n);
     }
 
     /** The last data event: {@code sent + E2EL}, for the concurrency buckets. */
@@ -123,11 +147,19 @@ public record RequestValues(boolean success, long sentNs, long finishedNs, long 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RequestValues v && success == v.success && sentNs == v.sentNs
-                && finishedNs == v.finishedNs && queueDelayNs == v.queueDelayNs && firstArrived == v.firstArrived
-                && ttftNs == v.ttftNs && e2elNs == v.e2elNs && tpotNs.equals(v.tpotNs)
-                && tokenLatencyNs.equals(v.tokenLatencyNs) && Arrays.equals(itlNs, v.itlNs)
-                && promptTokens == v.promptTokens && outputTokens == v.outputTokens;
+        return o instanceof RequestValues v
+                && success == v.success
+                && sentNs == v.sentNs
+                && finishedNs == v.finishedNs
+                && queueDelayNs == v.queueDelayNs
+                && firstArrived == v.firstArrived
+                && ttftNs == v.ttftNs
+                && e2elNs == v.e2elNs
+                && tpotNs.equals(v.tpotNs)
+                && tokenLatencyNs.equals(v.tokenLatencyNs)
+                && Arrays.equals(itlNs, v.itlNs)
+                && promptTokens == v.promptTokens
+                && outputTokens == v.outputTokens;
     }
 
     @Override

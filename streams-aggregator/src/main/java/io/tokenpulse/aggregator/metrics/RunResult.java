@@ -21,10 +21,20 @@ import java.util.OptionalDouble;
  * @param itlExact               false when ITL statistics come from the sketch (relative error <= 0.1 %)
  * @param metrics                statistics of the selected metrics, in vLLM's print order
  */
-public record RunResult(long durationNs, long completed, long failed, long totalInputTokens,
-                        long totalOutputTokens, double requestThroughput, OptionalDouble requestGoodput,
-                        double outputThroughput, double totalTokenThroughput, double maxOutputTokensPerS,
-                        long maxConcurrentRequests, boolean itlExact, List<MetricStats> metrics) {
+public record RunResult(
+        long durationNs,
+        long completed,
+        long failed,
+        long totalInputTokens,
+        long totalOutputTokens,
+        double requestThroughput,
+        OptionalDouble requestGoodput,
+        double outputThroughput,
+        double totalTokenThroughput,
+        double maxOutputTokensPerS,
+        long maxConcurrentRequests,
+        boolean itlExact,
+        List<MetricStats> metrics) {
 
     private static final double NS_PER_SECOND = 1e9;
 
@@ -36,8 +46,9 @@ public record RunResult(long durationNs, long completed, long failed, long total
         if (completed < 0 || failed < 0 || totalInputTokens < 0 || totalOutputTokens < 0 || maxConcurrentRequests < 0) {
             throw new IllegalArgumentException("counts must be >= 0");
         }
-        for (double rate : new double[] {requestThroughput, requestGoodput.orElse(0), outputThroughput,
-                totalTokenThroughput, maxOutputTokensPerS}) {
+        for (double rate : new double[] {
+            requestThroughput, requestGoodput.orElse(0), outputThroughput, totalTokenThroughput, maxOutputTokensPerS
+        }) {
             if (!(rate >= 0) || Double.isInfinite(rate)) {
                 throw new IllegalArgumentException("throughputs must be finite and >= 0, got " + rate);
             }
@@ -53,21 +64,31 @@ public record RunResult(long durationNs, long completed, long failed, long total
      *     tokens, total generated tokens, request throughput, output token throughput, total token
      *     throughput, request goodput, peak output token throughput, peak concurrent requests"
      */
-    public static RunResult of(MetricsAccumulator run, long durationNs, PercentileMetrics selection,
-                               MetricPercentiles percentiles) {
+    public static RunResult of(
+            MetricsAccumulator run, long durationNs, PercentileMetrics selection, MetricPercentiles percentiles) {
         if (durationNs <= 0) {
             throw new IllegalArgumentException("durationNs must be > 0, got " + durationNs);
         }
         double seconds = durationNs / NS_PER_SECOND;
-        OptionalDouble goodput = run.goodput().enabled()
-                ? OptionalDouble.of(run.goodCompleted() / seconds) : OptionalDouble.empty();
+        OptionalDouble goodput =
+                run.goodput().enabled() ? OptionalDouble.of(run.goodCompleted() / seconds) : OptionalDouble.empty();
         List<MetricStats> stats = selection.metrics().stream()
                 .map(metric -> run.stats(metric, percentiles.percentiles()))
                 .toList();
-        return new RunResult(durationNs, run.completed(), run.failed(), run.totalInputTokens(),
-                run.totalOutputTokens(), run.completed() / seconds, goodput, run.totalOutputTokens() / seconds,
-                (run.totalInputTokens() + run.totalOutputTokens()) / seconds, run.peakEventsPerSecond(),
-                run.peakConcurrentRequests(), run.isExact(Metric.ITL), stats);
+        return new RunResult(
+                durationNs,
+                run.completed(),
+                run.failed(),
+                run.totalInputTokens(),
+                run.totalOutputTokens(),
+                run.completed() / seconds,
+                goodput,
+                run.totalOutputTokens() / seconds,
+                (run.totalInputTokens() + run.totalOutputTokens()) / seconds,
+                run.peakEventsPerSecond(),
+                run.peakConcurrentRequests(),
+                run.isExact(Metric.ITL),
+                stats);
     }
 
     /** The duration in seconds, as vLLM prints and saves it. */

@@ -9,8 +9,7 @@ package io.tokenpulse.aggregator.metrics;
  */
 final class Stats {
 
-    private Stats() {
-    }
+    private Stats() {}
 
     /** {@code np.percentile(v, p)}, default linear method: position {@code (N-1)*p/100}. */
     static double percentile(double[] sorted, double p) {

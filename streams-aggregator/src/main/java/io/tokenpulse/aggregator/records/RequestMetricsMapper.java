@@ -19,8 +19,7 @@ import java.util.OptionalDouble;
  */
 public final class RequestMetricsMapper {
 
-    private RequestMetricsMapper() {
-    }
+    private RequestMetricsMapper() {}
 
     /**
      * The record's values. A record's finish is never taken as earlier than its last event, so a
@@ -31,9 +30,18 @@ public final class RequestMetricsMapper {
         long sentNs = m.getSentEpochNs();
         long e2elNs = m.getE2elNs() == null ? 0 : m.getE2elNs();
         long[] itlNs = m.getItlNs().stream().mapToLong(Long::longValue).toArray();
-        return new RequestValues(m.getSuccess(), sentNs, Math.max(m.getFinishedEpochNs(), sentNs + e2elNs),
-                m.getQueueDelayNs(), firstArrived, firstArrived ? m.getTtftNs() : 0, e2elNs,
-                optional(m.getTpotNs()), optional(m.getTokenLatencyNs()), itlNs, m.getPromptLen(),
+        return new RequestValues(
+                m.getSuccess(),
+                sentNs,
+                Math.max(m.getFinishedEpochNs(), sentNs + e2elNs),
+                m.getQueueDelayNs(),
+                firstArrived,
+                firstArrived ? m.getTtftNs() : 0,
+                e2elNs,
+                optional(m.getTpotNs()),
+                optional(m.getTokenLatencyNs()),
+                itlNs,
+                m.getPromptLen(),
                 m.getOutputTokens());
     }
 

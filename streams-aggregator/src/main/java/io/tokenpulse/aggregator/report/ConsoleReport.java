@@ -24,8 +24,7 @@ public final class ConsoleReport {
 
     private static final int WIDTH = 50;
 
-    private record Section(String label, String title) {
-    }
+    private record Section(String label, String title) {}
 
     private static final Map<Metric, Section> SECTIONS = Map.of(
             Metric.TTFT, new Section("TTFT", "Time to First Token"),
@@ -69,7 +68,9 @@ public final class ConsoleReport {
             decimal(text, "Mean " + section.label() + " (ms):", stats.meanMs());
             decimal(text, "Median " + section.label() + " (ms):", stats.medianMs());
             for (MetricStats.PercentileValue p : stats.percentiles()) {
-                decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + section.label() + " (ms):",
+                decimal(
+                        text,
+                        "P" + PythonFloat.intOrRepr(p.percentile()) + " " + section.label() + " (ms):",
                         p.valueMs());
             }
         }

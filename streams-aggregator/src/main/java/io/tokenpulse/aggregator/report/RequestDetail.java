@@ -14,24 +14,29 @@ import java.util.List;
  * @param generatedText the generated text, empty when not kept ({@code generated_texts})
  * @param error         the failure reason, empty on success ({@code errors})
  */
-public record RequestDetail(int inputLen, int outputLen, double ttftS, List<Double> itlS, String generatedText,
-                            String error) {
+public record RequestDetail(
+        int inputLen, int outputLen, double ttftS, List<Double> itlS, String generatedText, String error) {
 
     private static final double NS_PER_SECOND = 1e9;
 
     public RequestDetail {
         if (inputLen < 0 || outputLen < 0 || !(ttftS >= 0)) {
-            throw new IllegalArgumentException("need lengths >= 0 and TTFT >= 0, got " + inputLen + ", " + outputLen
-                    + ", " + ttftS);
+            throw new IllegalArgumentException(
+                    "need lengths >= 0 and TTFT >= 0, got " + inputLen + ", " + outputLen + ", " + ttftS);
         }
         itlS = List.copyOf(itlS);
     }
 
     /** The entry of a request: vLLM keeps a failure's partial TTFT and ITLs but counts 0 output tokens. */
     public static RequestDetail of(RequestValues request, String generatedText, String error) {
-        return new RequestDetail(request.promptTokens(), request.success() ? request.outputTokens() : 0,
+        return new RequestDetail(
+                request.promptTokens(),
+                request.success() ? request.outputTokens() : 0,
                 request.ttftNs() / NS_PER_SECOND,
-                Arrays.stream(request.itlNs()).mapToObj(ns -> ns / NS_PER_SECOND).toList(),
-                generatedText, error);
+                Arrays.stream(request.itlNs())
+                        .mapToObj(ns -> ns / NS_PER_SECOND)
+                        .toList(),
+                generatedText,
+                error);
     }
 }

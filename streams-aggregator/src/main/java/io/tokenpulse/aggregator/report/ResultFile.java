@@ -17,16 +17,16 @@ import java.util.Optional;
  */
 public final class ResultFile {
 
-    private ResultFile() {
-    }
+    private ResultFile() {}
 
     /** vLLM's default file name. */
     public static String defaultName(RunConfig config) {
         String baseModelId = config.modelId().substring(config.modelId().lastIndexOf('/') + 1);
         String concurrency = config.maxConcurrency().isPresent()
-                ? "-concurrency" + config.maxConcurrency().getAsInt() : "";
-        return config.backend() + "-" + PythonFloat.repr(config.requestRate()) + "qps" + concurrency + "-"
-                + baseModelId + "-" + config.date() + ".json";
+                ? "-concurrency" + config.maxConcurrency().getAsInt()
+                : "";
+        return config.backend() + "-" + PythonFloat.repr(config.requestRate()) + "qps" + concurrency + "-" + baseModelId
+                + "-" + config.date() + ".json";
     }
 
     /** The file to write: {@code resultFilename} or the default name, inside {@code resultDir} when given. */
@@ -47,8 +47,12 @@ public final class ResultFile {
         String json = result.toJson();
         if (append) {
             boolean empty = !Files.exists(file) || Files.size(file) == 0;
-            Files.writeString(file, empty ? json : "\n" + json, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    file,
+                    empty ? json : "\n" + json,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } else {
             Files.writeString(file, json, StandardCharsets.UTF_8);
         }

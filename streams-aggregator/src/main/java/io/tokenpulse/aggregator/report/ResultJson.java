@@ -34,8 +34,13 @@ public record ResultJson(
         String modelId,
         String tokenizerId,
         int numPrompts,
-        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class) Map<String, String> metadata,
-        @JsonSerialize(using = PythonJson.RequestRateText.class) double requestRate,
+
+        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
+        Map<String, String> metadata,
+
+        @JsonSerialize(using = PythonJson.RequestRateText.class)
+        double requestRate,
+
         double burstiness,
         Integer maxConcurrency,
         double duration,
@@ -57,7 +62,9 @@ public record ResultJson(
         long maxConcurrentRequests,
         boolean itlExact,
         @JsonUnwrapped Delivery delivery,
-        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class) Map<String, Double> metricValues) {
+
+        @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
+        Map<String, Double> metricValues) {
 
     /**
      * Records the load generators could not deliver to Kafka, by reason: TokenPulse's own keys, left
@@ -70,13 +77,15 @@ public record ResultJson(
         public static final Delivery COMPLETE = new Delivery(0, Map.of());
 
         public Delivery {
-            recordsNotDeliveredByReason = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(recordsNotDeliveredByReason));
+            recordsNotDeliveredByReason =
+                    java.util.Collections.unmodifiableMap(new LinkedHashMap<>(recordsNotDeliveredByReason));
         }
     }
 
     /** Keys the record writes itself (the unwrapped Delivery's included), which --metadata may not reuse. */
     private static final Set<String> FIXED_KEYS = java.util.stream.Stream.concat(
-                    Arrays.stream(ResultJson.class.getRecordComponents()), Arrays.stream(Delivery.class.getRecordComponents()))
+                    Arrays.stream(ResultJson.class.getRecordComponents()),
+                    Arrays.stream(Delivery.class.getRecordComponents()))
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -85,7 +94,8 @@ public record ResultJson(
         metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
         for (String key : metadata.keySet()) {
             if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
-                throw new IllegalArgumentException("--metadata key '" + key + "' would overwrite a result key: rename it");
+                throw new IllegalArgumentException(
+                        "--metadata key '" + key + "' would overwrite a result key: rename it");
             }
         }
     }
@@ -107,28 +117,70 @@ public record ResultJson(
                 metricValues.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
             }
         }
-        return new ResultJson(config.date(), config.backend(), config.modelId(), config.tokenizerId(),
-                config.numPrompts(), metadata, config.requestRate(), config.burstiness(),
+        return new ResultJson(
+                config.date(),
+                config.backend(),
+                config.modelId(),
+                config.tokenizerId(),
+                config.numPrompts(),
+                metadata,
+                config.requestRate(),
+                config.burstiness(),
                 config.maxConcurrency().isPresent() ? config.maxConcurrency().getAsInt() : null,
-                result.durationSeconds(), result.completed(), result.failed(), result.totalInputTokens(),
-                result.totalOutputTokens(), result.requestThroughput(),
+                result.durationSeconds(),
+                result.completed(),
+                result.failed(),
+                result.totalInputTokens(),
+                result.totalOutputTokens(),
+                result.requestThroughput(),
                 result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null,
-                result.outputThroughput(), result.totalTokenThroughput(), null, null, null, null, null, null,
-                result.maxOutputTokensPerS(), result.maxConcurrentRequests(), result.itlExact(), delivery, metricValues);
+                result.outputThroughput(),
+                result.totalTokenThroughput(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                result.maxOutputTokensPerS(),
+                result.maxConcurrentRequests(),
+                result.itlExact(),
+                delivery,
+                metricValues);
     }
 
     /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
     public ResultJson withDetails(List<RequestDetail> requests) {
-        return new ResultJson(date, backend, modelId, tokenizerId, numPrompts, metadata, requestRate, burstiness,
-                maxConcurrency, duration, completed, failed, totalInputTokens, totalOutputTokens, requestThroughput,
-                requestGoodput, outputThroughput, totalTokenThroughput,
+        return new ResultJson(
+                date,
+                backend,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
                 requests.stream().map(RequestDetail::inputLen).toList(),
                 requests.stream().map(RequestDetail::outputLen).toList(),
                 requests.stream().map(RequestDetail::ttftS).toList(),
                 requests.stream().map(RequestDetail::itlS).toList(),
                 requests.stream().map(RequestDetail::generatedText).toList(),
                 requests.stream().map(RequestDetail::error).toList(),
-                maxOutputTokensPerS, maxConcurrentRequests, itlExact, delivery, metricValues);
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                delivery,
+                metricValues);
     }
 
     /**
@@ -140,7 +192,8 @@ public record ResultJson(
         for (String item : keyValues) {
             int eq = item.indexOf('=');
             if (eq <= 0 || item.substring(0, eq).isBlank()) {
-                throw new IllegalArgumentException("bad --metadata '" + item + "': write KEY=VALUE, e.g. version=0.3.3");
+                throw new IllegalArgumentException(
+                        "bad --metadata '" + item + "': write KEY=VALUE, e.g. version=0.3.3");
             }
             pairs.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
         }

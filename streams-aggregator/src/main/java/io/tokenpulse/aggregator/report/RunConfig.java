@@ -16,8 +16,15 @@ import java.util.OptionalInt;
  * @param burstiness     {@code --burstiness}
  * @param maxConcurrency {@code --max-concurrency}, empty when not given
  */
-public record RunConfig(String date, String backend, String modelId, String tokenizerId, int numPrompts,
-                        double requestRate, double burstiness, OptionalInt maxConcurrency) {
+public record RunConfig(
+        String date,
+        String backend,
+        String modelId,
+        String tokenizerId,
+        int numPrompts,
+        double requestRate,
+        double burstiness,
+        OptionalInt maxConcurrency) {
 
     // vLLM: datetime.now().strftime("%Y%m%d-%H%M%S"), local time.
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");

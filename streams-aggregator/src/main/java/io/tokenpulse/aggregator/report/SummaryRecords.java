@@ -21,19 +21,39 @@ public final class SummaryRecords {
 
     /** The run's identity and options as vLLM's report shows them. */
     public static RunConfig config(RunSummary summary) {
-        return new RunConfig(summary.getDate(), summary.getBackend(), summary.getModelId(), summary.getTokenizerId(),
-                summary.getNumPrompts(), summary.getRequestRate(), summary.getBurstiness(),
-                summary.getMaxConcurrency() == null ? OptionalInt.empty() : OptionalInt.of(summary.getMaxConcurrency()));
+        return new RunConfig(
+                summary.getDate(),
+                summary.getBackend(),
+                summary.getModelId(),
+                summary.getTokenizerId(),
+                summary.getNumPrompts(),
+                summary.getRequestRate(),
+                summary.getBurstiness(),
+                summary.getMaxConcurrency() == null
+                        ? OptionalInt.empty()
+                        : OptionalInt.of(summary.getMaxConcurrency()));
     }
 
     /** The run values and metric statistics of the summary. */
     public static RunResult result(RunSummary summary) {
-        List<MetricStats> metrics = summary.getMetrics().stream().map(m -> stats(m, summary)).toList();
-        return new RunResult(summary.getDurationNs(), summary.getCompleted(), summary.getFailed(),
-                summary.getTotalInputTokens(), summary.getTotalOutputTokens(), summary.getRequestThroughput(),
-                summary.getRequestGoodput() == null ? OptionalDouble.empty() : OptionalDouble.of(summary.getRequestGoodput()),
-                summary.getOutputThroughput(), summary.getTotalTokenThroughput(), summary.getMaxOutputTokensPerS(),
-                summary.getMaxConcurrentRequests(), summary.getItlExact(), metrics);
+        List<MetricStats> metrics =
+                summary.getMetrics().stream().map(m -> stats(m, summary)).toList();
+        return new RunResult(
+                summary.getDurationNs(),
+                summary.getCompleted(),
+                summary.getFailed(),
+                summary.getTotalInputTokens(),
+                summary.getTotalOutputTokens(),
+                summary.getRequestThroughput(),
+                summary.getRequestGoodput() == null
+                        ? OptionalDouble.empty()
+                        : OptionalDouble.of(summary.getRequestGoodput()),
+                summary.getOutputThroughput(),
+                summary.getTotalTokenThroughput(),
+                summary.getMaxOutputTokensPerS(),
+                summary.getMaxConcurrentRequests(),
+                summary.getItlExact(),
+                metrics);
     }
 
     /** What the load generators could not deliver to Kafka, as the result file reports it. */
@@ -43,15 +63,23 @@ public final class SummaryRecords {
 
     /** One request's {@code --save-detailed} entry; vLLM counts 0 output tokens for a failure. */
     public static RequestDetail detail(RequestMetrics request) {
-        return new RequestDetail(request.getPromptLen(), request.getSuccess() ? request.getOutputTokens() : 0,
+        return new RequestDetail(
+                request.getPromptLen(),
+                request.getSuccess() ? request.getOutputTokens() : 0,
                 request.getTtftNs() == null ? 0 : request.getTtftNs() / NS_PER_SECOND,
                 request.getItlNs().stream().map(ns -> ns / NS_PER_SECOND).toList(),
-                request.getGeneratedText() == null ? "" : request.getGeneratedText(), request.getError());
+                request.getGeneratedText() == null ? "" : request.getGeneratedText(),
+                request.getError());
     }
 
     private static MetricStats stats(MetricSummary m, RunSummary summary) {
         Metric metric = Metric.fromKey(m.getMetric());
-        return new MetricStats(metric, m.getCount(), m.getMeanMs(), m.getMedianMs(), m.getStdMs(),
+        return new MetricStats(
+                metric,
+                m.getCount(),
+                m.getMeanMs(),
+                m.getMedianMs(),
+                m.getStdMs(),
                 m.getPercentiles().stream()
                         .map(p -> new MetricStats.PercentileValue(p.getPercentile(), p.getValueMs()))
                         .toList(),

@@ -48,8 +48,8 @@ public final class RunResults implements AutoCloseable {
      * @param clientProperties Kafka client properties incl. bootstrap.servers and security settings
      * @param keepRequests     whether to keep the run's request metrics too
      */
-    public static RunResults open(Topics topics, Properties clientProperties, String runId, Instant since,
-                                  boolean keepRequests) {
+    public static RunResults open(
+            Topics topics, Properties clientProperties, String runId, Instant since, boolean keepRequests) {
         TopicReader reader = new TopicReader(clientProperties);
         try {
             List<String> read = new ArrayList<>(List.of(topics.runSummaries().name()));

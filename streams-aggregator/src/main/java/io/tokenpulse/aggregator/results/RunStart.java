@@ -21,8 +21,7 @@ final class RunStart {
     /** How many run ids an unknown-run message lists. */
     private static final int RUNS_LISTED = 10;
 
-    private RunStart() {
-    }
+    private RunStart() {}
 
     /**
      * Reads the run's records from {@code runs} into a list it returns (later records of the run,
@@ -32,8 +31,8 @@ final class RunStart {
      * @throws IllegalArgumentException when the runs topic has no record of the run; the message lists
      *     the newest runs it has
      */
-    static List<RunEvent> readFrom(TopicReader reader, TopicSpec<RunEvent> runs, String runId,
-                                   List<String> topicsOfTheRun, Duration wait) {
+    static List<RunEvent> readFrom(
+            TopicReader reader, TopicSpec<RunEvent> runs, String runId, List<String> topicsOfTheRun, Duration wait) {
         List<RunEvent> runEvents = new ArrayList<>();
         // Every run id on the runs topic with its newest record's timestamp, for the unknown-run message.
         Map<String, Long> runsSeen = new HashMap<>();
@@ -52,13 +51,14 @@ final class RunStart {
         reader.pause(later);
         reader.drain(wait);
         if (runEvents.isEmpty()) {
-            throw new IllegalArgumentException("no run " + runId + " in topic " + runs.name()
-                    + "; runs seen: " + newest(runsSeen) + " (latest first, up to " + RUNS_LISTED + ")");
+            throw new IllegalArgumentException("no run " + runId + " in topic " + runs.name() + "; runs seen: "
+                    + newest(runsSeen) + " (latest first, up to " + RUNS_LISTED + ")");
         }
         Instant since = runEvents.stream()
                 .filter(e -> e.getEvent() instanceof RunStarted)
                 .map(e -> Instant.ofEpochSecond(0, ((RunStarted) e.getEvent()).getScheduleStartEpochNs()))
-                .min(Instant::compareTo).orElse(Instant.EPOCH);
+                .min(Instant::compareTo)
+                .orElse(Instant.EPOCH);
         reader.seekTo(later, since);
         reader.resume(later);
         reader.drain(wait);

@@ -45,8 +45,12 @@ public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetr
                     requests.put(m.getRequestIndex(), m);
                 }
             });
-            List<RunEvent> runEvents = RunStart.readFrom(reader, topics.runs(), runId,
-                    List.of(topics.requestMetrics().name()), wait);
+            List<RunEvent> runEvents = RunStart.readFrom(
+                    reader,
+                    topics.runs(),
+                    runId,
+                    List.of(topics.requestMetrics().name()),
+                    wait);
             Supplier<StoredRun> sofar = () -> new StoredRun(runId, runEvents, List.copyOf(requests.values()));
             reader.pollUntil(() -> sofar.get().missing().isEmpty(), wait);
             return sofar.get();
@@ -68,7 +72,8 @@ public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetr
             return Optional.of(shardRecords.get() + " (" + requests.size() + " request metrics so far)");
         }
         long started = shards().orElseThrow().requestsStarted();
-        return requests.size() >= started ? Optional.empty()
+        return requests.size() >= started
+                ? Optional.empty()
                 : Optional.of((started - requests.size()) + " of " + started + " request metrics");
     }
 }

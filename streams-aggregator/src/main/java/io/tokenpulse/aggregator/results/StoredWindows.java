@@ -44,10 +44,14 @@ public record StoredWindows(String runId, List<WindowMetrics> windows, Optional<
                 }
             });
             reader.decode(topics.runSummaries(), runId::equals, summary::set);
-            RunStart.readFrom(reader, topics.runs(), runId,
-                    List.of(topics.windowMetrics().name(), topics.runSummaries().name()), wait);
-            Supplier<StoredWindows> sofar = () -> new StoredWindows(runId, List.copyOf(windows.values()),
-                    Optional.ofNullable(summary.get()));
+            RunStart.readFrom(
+                    reader,
+                    topics.runs(),
+                    runId,
+                    List.of(topics.windowMetrics().name(), topics.runSummaries().name()),
+                    wait);
+            Supplier<StoredWindows> sofar =
+                    () -> new StoredWindows(runId, List.copyOf(windows.values()), Optional.ofNullable(summary.get()));
             reader.pollUntil(() -> sofar.get().complete(), wait);
             return sofar.get();
         }
@@ -58,7 +62,11 @@ public record StoredWindows(String runId, List<WindowMetrics> windows, Optional<
      * later update can change them (unless a request came later than the window grace).
      */
     public boolean complete() {
-        return summary.filter(s -> windows.stream().mapToLong(WindowMetrics::getCompleted).sum() == s.getCompleted()
-                && windows.stream().mapToLong(WindowMetrics::getFailed).sum() == s.getFailed()).isPresent();
+        return summary.filter(s -> windows.stream()
+                                        .mapToLong(WindowMetrics::getCompleted)
+                                        .sum()
+                                == s.getCompleted()
+                        && windows.stream().mapToLong(WindowMetrics::getFailed).sum() == s.getFailed())
+                .isPresent();
     }
 }

@@ -25,8 +25,7 @@ public final class FailureReasons {
     /** A standalone number (not part of a word such as PT10M or utf-8's 8 in "utf8"). */
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)?(?![\\w])");
 
-    private FailureReasons() {
-    }
+    private FailureReasons() {}
 
     /**
      * The bounded failure class: {@code none} for a success, {@code http_<status>} when the server

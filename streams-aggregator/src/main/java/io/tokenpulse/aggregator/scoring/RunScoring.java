@@ -37,8 +37,7 @@ public final class RunScoring {
     // vLLM's result-file date: datetime.now().strftime("%Y%m%d-%H%M%S"), local time.
     private static final DateTimeFormatter VLLM_DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
-    private RunScoring() {
-    }
+    private RunScoring() {}
 
     /**
      * The options that decide what a run's score shows.
@@ -55,8 +54,8 @@ public final class RunScoring {
          * summary that never comes.
          */
         public static Options storedIn(String runId, RunStarted config) {
-            return new Options(storedSelection(runId, config), storedPercentiles(runId, config),
-                    storedGoodput(runId, config));
+            return new Options(
+                    storedSelection(runId, config), storedPercentiles(runId, config), storedGoodput(runId, config));
         }
     }
 
@@ -81,12 +80,17 @@ public final class RunScoring {
      * @param scheduleStartEpochNs   the run's start: its duration counts from here
      * @param lastShardFinishEpochNs the run's end when it has no requests
      */
-    public static Scored score(Supplier<Stream<RequestMetrics>> requests, long scheduleStartEpochNs,
-                               long lastShardFinishEpochNs, Options options) {
+    public static Scored score(
+            Supplier<Stream<RequestMetrics>> requests,
+            long scheduleStartEpochNs,
+            long lastShardFinishEpochNs,
+            Options options) {
         long originNs;
         try (Stream<RequestMetrics> all = requests.get()) {
-            originNs = all.filter(RequestMetrics::getSuccess).mapToLong(RequestMetrics::getSentEpochNs)
-                    .min().orElse(scheduleStartEpochNs);
+            originNs = all.filter(RequestMetrics::getSuccess)
+                    .mapToLong(RequestMetrics::getSentEpochNs)
+                    .min()
+                    .orElse(scheduleStartEpochNs);
         }
         MetricsAccumulator run = new MetricsAccumulator(originNs, options.goodput());
         Map<String, Long> errors = new TreeMap<>();
@@ -106,15 +110,15 @@ public final class RunScoring {
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
-    public static RunSummary summarize(String runId, RunShards shards, Supplier<Stream<RequestMetrics>> requests,
-                                       Options options) {
+    public static RunSummary summarize(
+            String runId, RunShards shards, Supplier<Stream<RequestMetrics>> requests, Options options) {
         RunStarted config = shards.config();
         Scored scored = score(requests, shards.scheduleStartEpochNs(), shards.lastShardFinishEpochNs(), options);
         RunResult result = scored.result();
         return RunSummary.newBuilder()
                 .setRunId(runId)
-                .setDate(VLLM_DATE.format(Instant.ofEpochSecond(0, shards.scheduleStartEpochNs())
-                        .atZone(ZoneId.systemDefault())))
+                .setDate(VLLM_DATE.format(
+                        Instant.ofEpochSecond(0, shards.scheduleStartEpochNs()).atZone(ZoneId.systemDefault())))
                 .setBackend(config.getBackend())
                 .setModelId(config.getModelId())
                 .setTokenizerId(config.getTokenizerId())
@@ -128,7 +132,10 @@ public final class RunScoring {
                 .setTotalInputTokens(result.totalInputTokens())
                 .setTotalOutputTokens(result.totalOutputTokens())
                 .setRequestThroughput(result.requestThroughput())
-                .setRequestGoodput(result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null)
+                .setRequestGoodput(
+                        result.requestGoodput().isPresent()
+                                ? result.requestGoodput().getAsDouble()
+                                : null)
                 .setOutputThroughput(result.outputThroughput())
                 .setTotalTokenThroughput(result.totalTokenThroughput())
                 .setMaxOutputTokensPerS(result.maxOutputTokensPerS())
@@ -138,11 +145,11 @@ public final class RunScoring {
                 .setErrors(scored.errors())
                 .setShards(shards.started().size())
                 .setRecordsNotDelivered(shards.finished().stream()
-                        .mapToLong(RunFinished::getRecordsNotDelivered).sum())
+                        .mapToLong(RunFinished::getRecordsNotDelivered)
+                        .sum())
                 .setRecordsNotDeliveredByReason(shards.finished().stream()
                         .flatMap(f -> f.getRecordsNotDeliveredByReason().entrySet().stream())
-                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue,
-                                Long::sum, TreeMap::new)))
+                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum, TreeMap::new)))
                 .build();
     }
 

@@ -58,7 +58,8 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
                     return Optional.empty();
                 }
             }
-            return started.length == 0 ? Optional.empty()
+            return started.length == 0
+                    ? Optional.empty()
                     : Optional.of(new RunShards(List.of(started), List.of(finished)));
         }
     }
@@ -86,12 +87,18 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
 
     /** The earliest shard's schedule start: the run's start, ns since the epoch. */
     public long scheduleStartEpochNs() {
-        return started.stream().mapToLong(RunStarted::getScheduleStartEpochNs).min().orElseThrow();
+        return started.stream()
+                .mapToLong(RunStarted::getScheduleStartEpochNs)
+                .min()
+                .orElseThrow();
     }
 
     /** The latest shard's finish, ns since the epoch. */
     public long lastShardFinishEpochNs() {
-        return finished.stream().mapToLong(RunFinished::getFinishedEpochNs).max().orElseThrow();
+        return finished.stream()
+                .mapToLong(RunFinished::getFinishedEpochNs)
+                .max()
+                .orElseThrow();
     }
 
     /** Every shard carries the whole configuration; shard 0's is taken. */

@@ -36,10 +36,10 @@ public final class Aggregator implements AutoCloseable {
     }
 
     /** As {@link #start(Topics, StreamsSettings, Properties)}, with live metrics fed to {@code listener}. */
-    public static Aggregator start(Topics topics, StreamsSettings settings, Properties overrides,
-                                   TopologyListener listener) {
-        KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(topics, settings, listener),
-                settings.toProperties(overrides));
+    public static Aggregator start(
+            Topics topics, StreamsSettings settings, Properties overrides, TopologyListener listener) {
+        KafkaStreams streams = new KafkaStreams(
+                AggregatorTopology.build(topics, settings, listener), settings.toProperties(overrides));
         Aggregator aggregator = new Aggregator(streams);
         streams.setStateListener((now, before) -> aggregator.onStateChange(now, before));
         // A record that breaks the topology would break it again after a thread restart: stop
@@ -76,7 +76,8 @@ public final class Aggregator implements AutoCloseable {
     /** Stops and leaves the group (a static member stays in it otherwise), so its partitions move at once. */
     @Override
     public void close() {
-        if (!streams.close(new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true))) {
+        if (!streams.close(
+                new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true))) {
             LOG.warn("aggregator did not stop within {}", CLOSE_TIMEOUT);
         }
     }

@@ -27,7 +27,6 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
@@ -49,8 +48,7 @@ public final class AggregatorTopology {
     /** Name of the window store: {@code <application id>-run-windows-changelog}. */
     static final String WINDOW_STORE = "run-windows";
 
-    private AggregatorTopology() {
-    }
+    private AggregatorTopology() {}
 
     public static Topology build(Topics topics, StreamsSettings settings) {
         return build(topics, settings, TopologyListener.NONE);
@@ -78,14 +76,19 @@ public final class AggregatorTopology {
         // One request's chunks and finish share a key and a partition: join them into its metrics
         // once the finish and every chunk it announces are in, whatever the order. State that can
         // never complete expires after the join TTL (stream time) into the dead-letter topic.
-        RequestJoin.Expiry expiry = new RequestJoin.Expiry(settings.joinStateTtl(), topics.requests(),
-                topics.chunks().name());
-        KStream<String, RequestJoin.Outcome> joinedOrExpired = chunks
-                .peek((key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
+        RequestJoin.Expiry expiry = new RequestJoin.Expiry(
+                settings.joinStateTtl(), topics.requests(), topics.chunks().name());
+        KStream<String, RequestJoin.Outcome> joinedOrExpired = chunks.peek(
+                        (key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
                 .process(() -> new RequestJoin.ChunkSide(expiry), Named.as("join-chunks"), RequestJoin.storeNames())
-                .merge(finishes.process(() -> new RequestJoin.FinishSide(expiry), Named.as("join-finishes"),
-                        RequestJoin.storeNames()), Named.as("joined-requests"));
-        joinedOrExpired.filter((key, value) -> value instanceof RequestJoin.Expired, Named.as("join-expired"))
+                .merge(
+                        finishes.process(
+                                () -> new RequestJoin.FinishSide(expiry),
+                                Named.as("join-finishes"),
+                                RequestJoin.storeNames()),
+                        Named.as("joined-requests"));
+        joinedOrExpired
+                .filter((key, value) -> value instanceof RequestJoin.Expired, Named.as("join-expired"))
                 .mapValues(value -> ((RequestJoin.Expired) value).deadLetter(), Named.as("join-expired-bytes"))
                 .to(topics.deadLetter().name(), produced("join-dead-letter-sink", topics.deadLetter()));
         KStream<String, RequestMetrics> joined = joinedOrExpired
@@ -95,34 +98,43 @@ public final class AggregatorTopology {
         // The summarizer needs a run's requests and its shard records on one partition: key both by
         // run id through internal topics with the same partition count (the runs topic's own count
         // may differ from the request topics').
-        KStream<String, RequestMetrics> requestsByRun = joined
-                .selectKey((key, metrics) -> metrics.getRunId(), Named.as("key-requests-by-run"))
+        KStream<String, RequestMetrics> requestsByRun = joined.selectKey(
+                        (key, metrics) -> metrics.getRunId(), Named.as("key-requests-by-run"))
                 .repartition(Repartitioned.with(Serdes.String(), metricsSerde)
-                        .withName("requests-by-run").withNumberOfPartitions(settings.runPartitions()));
-        KStream<String, RunEvent> runsByRun = runs
-                .selectKey((key, event) -> event.getRunId(), Named.as("key-runs-by-run"))
+                        .withName("requests-by-run")
+                        .withNumberOfPartitions(settings.runPartitions()));
+        KStream<String, RunEvent> runsByRun = runs.selectKey(
+                        (key, event) -> event.getRunId(), Named.as("key-runs-by-run"))
                 .repartition(Repartitioned.with(Serdes.String(), runSerde)
-                        .withName("runs-by-run").withNumberOfPartitions(settings.runPartitions()))
+                        .withName("runs-by-run")
+                        .withNumberOfPartitions(settings.runPartitions()))
                 .peek((runId, event) -> listener.onRunEvent(event), Named.as("observe-runs"));
 
         // Per run: put epoch times on requests once their shard's start is known, keep them, and
         // summarize the run once every shard finished and every started request is in.
         Map<String, KStream<String, SpecificRecord>> runOutputs = runsByRun
                 .processValues(RunSummarizer.RunSide::new, Named.as("run-stage-runs"), RunSummarizer.storeNames())
-                .merge(requestsByRun.processValues(RunSummarizer.RequestSide::new, Named.as("run-stage-requests"),
-                        RunSummarizer.storeNames()), Named.as("run-stage"))
+                .merge(
+                        requestsByRun.processValues(
+                                RunSummarizer.RequestSide::new,
+                                Named.as("run-stage-requests"),
+                                RunSummarizer.storeNames()),
+                        Named.as("run-stage"))
                 .split(Named.as("run-output-"))
                 .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
                 .defaultBranch(Branched.as("summaries"));
-        KStream<String, RequestMetrics> resolved = runOutputs.get("run-output-requests")
+        KStream<String, RequestMetrics> resolved = runOutputs
+                .get("run-output-requests")
                 .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"))
                 .peek((runId, metrics) -> listener.onRequestMetrics(metrics), Named.as("observe-requests"));
-        KStream<String, RunSummary> summaries = runOutputs.get("run-output-summaries")
+        KStream<String, RunSummary> summaries = runOutputs
+                .get("run-output-summaries")
                 .mapValues(value -> (RunSummary) value, Named.as("run-summaries"))
                 .peek((runId, summary) -> listener.onRunSummary(summary), Named.as("observe-summaries"));
 
         // Per-request output keeps the inputs' key, so a consumer can find one request.
-        resolved.selectKey((runId, metrics) -> Topics.requestKey(metrics.getRunId(), metrics.getRequestIndex()),
+        resolved.selectKey(
+                        (runId, metrics) -> Topics.requestKey(metrics.getRunId(), metrics.getRequestIndex()),
                         Named.as("key-request-metrics"))
                 .to(topics.requestMetrics().name(), produced("request-metrics-sink", topics.requestMetrics()));
 
@@ -130,12 +142,16 @@ public final class AggregatorTopology {
         // the cached table emits each changed window at every commit, so dashboards stay fresh.
         resolved.groupByKey(Grouped.with("requests-per-run", Serdes.String(), metricsSerde))
                 .windowedBy(TimeWindows.ofSizeAndGrace(settings.windowSize(), settings.windowGrace()))
-                .aggregate(WindowRecords::empty, (runId, request, window) -> WindowRecords.add(window, request),
+                .aggregate(
+                        WindowRecords::empty,
+                        (runId, request, window) -> WindowRecords.add(window, request),
                         Named.as("window-aggregate"),
                         Materialized.<String, MetricsAccumulator, WindowStore<Bytes, byte[]>>as(WINDOW_STORE)
-                                .withKeySerde(Serdes.String()).withValueSerde(WindowRecords.serde()))
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(WindowRecords.serde()))
                 .toStream(Named.as("window-updates"))
-                .map((window, acc) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, acc)),
+                .map(
+                        (window, acc) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, acc)),
                         Named.as("window-metrics"))
                 .peek((runId, window) -> listener.onWindowMetrics(window), Named.as("observe-windows"))
                 .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));
@@ -146,12 +162,13 @@ public final class AggregatorTopology {
         return builder.build();
     }
 
-    private static <V> KStream<String, V> decodeOrDeadLetter(StreamsBuilder builder, String label,
-                                                             TopicSpec<V> topic, TopicSpec<byte[]> deadLetter) {
-        KStream<String, DeadLetters.Decoded<V>> decoded = builder
-                .stream(topic.name(), Consumed.with(topic.keySerde(), Serdes.ByteArray()).withName(label + "-source"))
-                .processValues(() -> new DeadLetters.Decode<>(topic.valueSerde().deserializer()),
-                        Named.as(label + "-decode"));
+    private static <V> KStream<String, V> decodeOrDeadLetter(
+            StreamsBuilder builder, String label, TopicSpec<V> topic, TopicSpec<byte[]> deadLetter) {
+        KStream<String, DeadLetters.Decoded<V>> decoded = builder.stream(
+                        topic.name(),
+                        Consumed.with(topic.keySerde(), Serdes.ByteArray()).withName(label + "-source"))
+                .processValues(
+                        () -> new DeadLetters.Decode<>(topic.valueSerde().deserializer()), Named.as(label + "-decode"));
         decoded.filterNot((key, value) -> value.ok(), Named.as(label + "-unreadable"))
                 .mapValues(DeadLetters.Decoded::raw, Named.as(label + "-raw-bytes"))
                 .to(deadLetter.name(), produced(label + "-dead-letter-sink", deadLetter));

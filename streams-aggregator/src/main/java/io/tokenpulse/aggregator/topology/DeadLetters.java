@@ -35,8 +35,7 @@ final class DeadLetters {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     /** A decoded value that goes on, or the raw bytes of one that could not be decoded. */
     record Decoded<V>(V value, byte[] raw) {
@@ -65,7 +64,9 @@ final class DeadLetters {
             Optional<String> failure = Optional.empty();
             V value = null;
             try {
-                value = record.value() == null ? null : deserializer.deserialize(topic, record.headers(), record.value());
+                value = record.value() == null
+                        ? null
+                        : deserializer.deserialize(topic, record.headers(), record.value());
                 if (value == null) {
                     failure = Optional.of("empty value (tombstone) where a record was expected");
                 }
@@ -91,7 +92,8 @@ final class DeadLetters {
             }
             deadLettered.record();
             LOG.warn("dead-lettered record {}-{}@{}: {}", topic, where.partition(), where.offset(), reason);
-            context.forward(record.withValue(new Decoded<>(null, record.value() == null ? new byte[0] : record.value())));
+            context.forward(
+                    record.withValue(new Decoded<>(null, record.value() == null ? new byte[0] : record.value())));
         }
     }
 

@@ -60,23 +60,19 @@ final class RequestJoin {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestJoin.class);
 
-    private RequestJoin() {
-    }
+    private RequestJoin() {}
 
     /** What the join emits for one request: its metrics, or the dead letter of its expired state. */
-    sealed interface Outcome permits Joined, Expired {
-    }
+    sealed interface Outcome permits Joined, Expired {}
 
     /** Every record of the request arrived: its metrics, times still relative to its shard. */
-    record Joined(RequestMetrics metrics) implements Outcome {
-    }
+    record Joined(RequestMetrics metrics) implements Outcome {}
 
     /**
      * The request's state expired: the value for the dead-letter topic (the finish's bytes, or empty
      * when only chunks were there); the reason is in the record's headers.
      */
-    record Expired(byte[] deadLetter) implements Outcome {
-    }
+    record Expired(byte[] deadLetter) implements Outcome {}
 
     /**
      * When join state expires and where it goes then.
@@ -101,14 +97,16 @@ final class RequestJoin {
 
     static List<StoreBuilder<?>> stores() {
         return List.of(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FINISHED_STORE),
-                        Serdes.String(), StoreSerdes.<RequestEvent>avro(RequestEvent.getClassSchema())),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHUNK_STORE),
-                        Serdes.String(), Serdes.Long()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNT_STORE),
-                        Serdes.String(), Serdes.Integer()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LAST_SEEN_STORE),
-                        Serdes.String(), Serdes.Long()));
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(FINISHED_STORE),
+                        Serdes.String(),
+                        StoreSerdes.<RequestEvent>avro(RequestEvent.getClassSchema())),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(CHUNK_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(COUNT_STORE), Serdes.String(), Serdes.Integer()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(LAST_SEEN_STORE), Serdes.String(), Serdes.Long()));
     }
 
     static String[] storeNames() {
@@ -210,7 +208,8 @@ final class RequestJoin {
             LOG.warn("dead-lettered the join state of request {}: {}", key, reason);
             DeadLetters.sensor(context.metrics(), topic).record();
             RecordHeaders headers = new RecordHeaders();
-            headers.add(DeadLetters.REASON, DeadLetters.utf8(reason)).add(DeadLetters.SOURCE_TOPIC, DeadLetters.utf8(topic));
+            headers.add(DeadLetters.REASON, DeadLetters.utf8(reason))
+                    .add(DeadLetters.SOURCE_TOPIC, DeadLetters.utf8(topic));
             context.forward(new Record<>(key, new Expired(value), streamTimeMs, headers));
         }
 

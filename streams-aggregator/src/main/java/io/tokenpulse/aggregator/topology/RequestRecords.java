@@ -14,8 +14,7 @@ import java.util.OptionalDouble;
  * {@link RequestMetricsMapper}, and every later step reads them back from the record the same way.
  */
 final class RequestRecords {
-    private RequestRecords() {
-    }
+    private RequestRecords() {}
 
     /**
      * The metrics of one finished request. {@code eventOffsetNs} are its chunks' {@code offset_ns}
@@ -37,12 +36,29 @@ final class RequestRecords {
         RequestValues values;
         String error = f.getError();
         try {
-            values = RequestValues.of(new RequestTiming(f.getSuccess(), f.getScheduledOffsetNs(), sentNs, eventNs,
-                    lastNs, finishedNs, f.getPromptLen(), f.getOutputTokens()));
+            values = RequestValues.of(new RequestTiming(
+                    f.getSuccess(),
+                    f.getScheduledOffsetNs(),
+                    sentNs,
+                    eventNs,
+                    lastNs,
+                    finishedNs,
+                    f.getPromptLen(),
+                    f.getOutputTokens()));
         } catch (IllegalArgumentException e) {
             error = "impossible timing from the load generator: " + e.getMessage();
-            values = new RequestValues(false, sentNs, Math.max(finishedNs, sentNs), 0, false, 0, 0,
-                    OptionalDouble.empty(), OptionalDouble.empty(), new long[0], Math.max(0, f.getPromptLen()),
+            values = new RequestValues(
+                    false,
+                    sentNs,
+                    Math.max(finishedNs, sentNs),
+                    0,
+                    false,
+                    0,
+                    0,
+                    OptionalDouble.empty(),
+                    OptionalDouble.empty(),
+                    new long[0],
+                    Math.max(0, f.getPromptLen()),
                     Math.max(0, f.getOutputTokens()));
         }
         return RequestMetricsMapper.record(values)

@@ -56,26 +56,32 @@ final class RunSummarizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunSummarizer.class);
 
-    private RunSummarizer() {
-    }
+    private RunSummarizer() {}
 
     static List<StoreBuilder<?>> stores() {
         return List.of(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RUN_EVENTS_STORE),
-                        Serdes.String(), StoreSerdes.<RunEvent>avro(RunEvent.getClassSchema())),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AWAITING_ANCHOR_STORE),
-                        Serdes.String(), StoreSerdes.<RequestMetrics>avro(RequestMetrics.getClassSchema())),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(REQUESTS_STORE),
-                        Serdes.String(), StoreSerdes.<RequestMetrics>avro(RequestMetrics.getClassSchema())),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(REQUEST_COUNT_STORE),
-                        Serdes.String(), Serdes.Long()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COMPLETED_STORE),
-                        Serdes.String(), Serdes.Long()));
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(RUN_EVENTS_STORE),
+                        Serdes.String(),
+                        StoreSerdes.<RunEvent>avro(RunEvent.getClassSchema())),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(AWAITING_ANCHOR_STORE),
+                        Serdes.String(),
+                        StoreSerdes.<RequestMetrics>avro(RequestMetrics.getClassSchema())),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(REQUESTS_STORE),
+                        Serdes.String(),
+                        StoreSerdes.<RequestMetrics>avro(RequestMetrics.getClassSchema())),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(REQUEST_COUNT_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(COMPLETED_STORE), Serdes.String(), Serdes.Long()));
     }
 
     static String[] storeNames() {
-        return new String[] {RUN_EVENTS_STORE, AWAITING_ANCHOR_STORE, REQUESTS_STORE, REQUEST_COUNT_STORE,
-            COMPLETED_STORE};
+        return new String[] {
+            RUN_EVENTS_STORE, AWAITING_ANCHOR_STORE, REQUESTS_STORE, REQUEST_COUNT_STORE, COMPLETED_STORE
+        };
     }
 
     private static String shardPrefix(String runId, int shard) {
@@ -133,15 +139,16 @@ final class RunSummarizer {
                 requestCounts.put(runId, before == null ? 1 : before + 1);
             }
             // The summary needs no text; keeping it would only grow the store.
-            requests.put(key, RequestMetrics.newBuilder(resolved).setGeneratedText(null).build());
-            context.forward(cause.<SpecificRecord>withValue(resolved)
-                    .withTimestamp(resolved.getFinishedEpochNs() / 1_000_000));
+            requests.put(
+                    key,
+                    RequestMetrics.newBuilder(resolved).setGeneratedText(null).build());
+            context.forward(
+                    cause.<SpecificRecord>withValue(resolved).withTimestamp(resolved.getFinishedEpochNs() / 1_000_000));
         }
 
         final Optional<Long> anchorOf(String runId, int shard) {
             RunEvent started = runEvents.get(startedKey(runId, shard));
-            return Optional.ofNullable(started)
-                    .map(e -> ((RunStarted) e.getEvent()).getScheduleStartEpochNs());
+            return Optional.ofNullable(started).map(e -> ((RunStarted) e.getEvent()).getScheduleStartEpochNs());
         }
 
         /** Forwards the run's summary and deletes its state once everything announced is in. */
@@ -155,12 +162,16 @@ final class RunSummarizer {
                 });
             }
             Optional<RunShards> shards = RunShards.ifComplete(events);
-            long resolvedRequests = Optional.ofNullable(requestCounts.get(runId)).orElse(0L);
+            long resolvedRequests =
+                    Optional.ofNullable(requestCounts.get(runId)).orElse(0L);
             if (shards.isEmpty() || resolvedRequests < shards.get().requestsStarted()) {
                 return;
             }
             Set<String> requestKeys = new HashSet<>();
-            var summary = RunScoring.summarize(runId, shards.get(), () -> runRequests(runId, requestKeys::add),
+            var summary = RunScoring.summarize(
+                    runId,
+                    shards.get(),
+                    () -> runRequests(runId, requestKeys::add),
                     RunScoring.Options.storedIn(runId, shards.get().config()));
             requestKeys.forEach(requests::delete);
             eventKeys.forEach(runEvents::delete);
@@ -199,11 +210,11 @@ final class RunSummarizer {
             summarizeIfComplete(record, runId);
         }
 
-        private void releaseAwaiting(FixedKeyRecord<String, RunEvent> cause, String runId, int shard,
-                                     long anchorEpochNs) {
+        private void releaseAwaiting(
+                FixedKeyRecord<String, RunEvent> cause, String runId, int shard, long anchorEpochNs) {
             List<String> released = new ArrayList<>();
             try (KeyValueIterator<String, RequestMetrics> it =
-                         awaitingAnchor.prefixScan(shardPrefix(runId, shard), new StringSerializer())) {
+                    awaitingAnchor.prefixScan(shardPrefix(runId, shard), new StringSerializer())) {
                 while (it.hasNext()) {
                     var kv = it.next();
                     released.add(kv.key);
@@ -226,8 +237,9 @@ final class RunSummarizer {
             Optional<Long> anchor = anchorOf(runId, partial.getShardIndex());
             if (anchor.isEmpty()) {
                 // The shard's RunStarted travels on another topic and may not be here yet.
-                awaitingAnchor.put(shardPrefix(runId, partial.getShardIndex())
-                        + String.format("%010d", partial.getRequestIndex()), partial);
+                awaitingAnchor.put(
+                        shardPrefix(runId, partial.getShardIndex()) + String.format("%010d", partial.getRequestIndex()),
+                        partial);
                 return;
             }
             resolve(record, partial, anchor.get());

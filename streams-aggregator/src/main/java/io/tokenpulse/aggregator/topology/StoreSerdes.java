@@ -21,8 +21,7 @@ import org.apache.kafka.common.serialization.Serdes;
  * and a restore must not depend on the registry being up.
  */
 final class StoreSerdes {
-    private StoreSerdes() {
-    }
+    private StoreSerdes() {}
 
     static <T extends SpecificRecord> Serde<T> avro(Schema schema) {
         SpecificDatumWriter<T> writer = new SpecificDatumWriter<>(schema);

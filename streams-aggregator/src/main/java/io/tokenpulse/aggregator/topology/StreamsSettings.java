@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -59,7 +59,8 @@ public record StreamsSettings(
         Objects.requireNonNull(windowGrace, "windowGrace");
         Objects.requireNonNull(joinStateTtl, "joinStateTtl");
         if (applicationId.isBlank()) {
-            throw new IllegalArgumentException("application id is blank; give a name such as " + DEFAULT_APPLICATION_ID);
+            throw new IllegalArgumentException(
+                    "application id is blank; give a name such as " + DEFAULT_APPLICATION_ID);
         }
         if (commitIntervalMs <= 0) {
             throw new IllegalArgumentException("commit interval must be > 0 ms, got " + commitIntervalMs);
@@ -99,33 +100,81 @@ public record StreamsSettings(
     }
 
     public StreamsSettings withApplicationId(String id) {
-        return new StreamsSettings(id, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions, joinStateTtl);
+        return new StreamsSettings(
+                id,
+                bootstrapServers,
+                stateDir,
+                commitIntervalMs,
+                replicationFactor,
+                windowSize,
+                windowGrace,
+                runPartitions,
+                joinStateTtl);
     }
 
     public StreamsSettings withStateDir(Path dir) {
-        return new StreamsSettings(applicationId, bootstrapServers, dir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions, joinStateTtl);
+        return new StreamsSettings(
+                applicationId,
+                bootstrapServers,
+                dir,
+                commitIntervalMs,
+                replicationFactor,
+                windowSize,
+                windowGrace,
+                runPartitions,
+                joinStateTtl);
     }
 
     public StreamsSettings withWindow(Duration size, Duration grace) {
-        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                size, grace, runPartitions, joinStateTtl);
+        return new StreamsSettings(
+                applicationId,
+                bootstrapServers,
+                stateDir,
+                commitIntervalMs,
+                replicationFactor,
+                size,
+                grace,
+                runPartitions,
+                joinStateTtl);
     }
 
     public StreamsSettings withReplicationFactor(int factor) {
-        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, factor,
-                windowSize, windowGrace, runPartitions, joinStateTtl);
+        return new StreamsSettings(
+                applicationId,
+                bootstrapServers,
+                stateDir,
+                commitIntervalMs,
+                factor,
+                windowSize,
+                windowGrace,
+                runPartitions,
+                joinStateTtl);
     }
 
     public StreamsSettings withRunPartitions(int partitions) {
-        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, partitions, joinStateTtl);
+        return new StreamsSettings(
+                applicationId,
+                bootstrapServers,
+                stateDir,
+                commitIntervalMs,
+                replicationFactor,
+                windowSize,
+                windowGrace,
+                partitions,
+                joinStateTtl);
     }
 
     public StreamsSettings withJoinStateTtl(Duration ttl) {
-        return new StreamsSettings(applicationId, bootstrapServers, stateDir, commitIntervalMs, replicationFactor,
-                windowSize, windowGrace, runPartitions, ttl);
+        return new StreamsSettings(
+                applicationId,
+                bootstrapServers,
+                stateDir,
+                commitIntervalMs,
+                replicationFactor,
+                windowSize,
+                windowGrace,
+                runPartitions,
+                ttl);
     }
 
     /**
@@ -142,8 +191,8 @@ public record StreamsSettings(
         String host = hostName.replaceAll("[^a-zA-Z0-9._-]", "_");
         byte[] digest;
         try {
-            digest = MessageDigest.getInstance("SHA-256").digest(stateDir.toAbsolutePath().normalize().toString()
-                    .getBytes(StandardCharsets.UTF_8));
+            digest = MessageDigest.getInstance("SHA-256")
+                    .digest(stateDir.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
@@ -183,9 +232,11 @@ public record StreamsSettings(
         props.putIfAbsent(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         // Request records carry the generated text (up to Topics.MAX_RECORD_BYTES): the changelogs and
         // repartition topics that hold them, and the producer writing them, need more than 1 MiB.
-        props.putIfAbsent(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+        props.putIfAbsent(
+                StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
                 Integer.toString(Topics.MAX_RECORD_BYTES));
-        props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        props.putIfAbsent(
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 Integer.toString(Topics.MAX_RECORD_BYTES));
         // One bounded native-memory budget for all state stores, so a long run's RSS levels off.
         props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
@@ -195,8 +246,10 @@ public record StreamsSettings(
         // state dir: one instance holds a state dir at a time) takes over its old member at once. A
         // dynamic member killed without a close (kill -9) held the next start in a rebalance until
         // its 45 s session expired; a clean close leaves the group (Aggregator.close).
-        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                staticMemberId(props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+        props.putIfAbsent(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                staticMemberId(
+                        props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
                         Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG))));
         return props;
     }

@@ -17,26 +17,20 @@ import io.tokenpulse.schemas.avro.WindowMetrics;
 public interface TopologyListener {
 
     /** Listens to nothing. */
-    TopologyListener NONE = new TopologyListener() {
-    };
+    TopologyListener NONE = new TopologyListener() {};
 
     /** A decoded chunk, before the request join. */
-    default void onChunk(Chunk chunk) {
-    }
+    default void onChunk(Chunk chunk) {}
 
     /** A shard's run record, on the instance that runs that run's summary stage. */
-    default void onRunEvent(RunEvent event) {
-    }
+    default void onRunEvent(RunEvent event) {}
 
     /** A request's metrics with epoch times resolved, as written to the request-metrics topic. */
-    default void onRequestMetrics(RequestMetrics metrics) {
-    }
+    default void onRequestMetrics(RequestMetrics metrics) {}
 
     /** An update of one run's window, as written to the window-metrics topic. */
-    default void onWindowMetrics(WindowMetrics window) {
-    }
+    default void onWindowMetrics(WindowMetrics window) {}
 
     /** A run's summary, as written to the run-summaries topic. */
-    default void onRunSummary(RunSummary summary) {
-    }
+    default void onRunSummary(RunSummary summary) {}
 }

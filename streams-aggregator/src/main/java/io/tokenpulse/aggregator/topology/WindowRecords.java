@@ -23,13 +23,13 @@ final class WindowRecords {
      * x 8 bytes stay under Kafka's 1 MB record limit on the window store's changelog.
      */
     static final int WINDOW_EXACT_LIMIT = 8192;
+
     private static final List<Metric> WINDOW_METRICS =
             List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2EL, Metric.QUEUE_DELAY);
     private static final List<Double> WINDOW_PERCENTILES = List.of(90.0, 99.0);
     private static final long NS_PER_MS = 1_000_000L;
 
-    private WindowRecords() {
-    }
+    private WindowRecords() {}
 
     static Serde<MetricsAccumulator> serde() {
         return Serdes.serdeFrom(
@@ -62,7 +62,9 @@ final class WindowRecords {
                 .setRequestThroughput(rates.requestThroughput())
                 .setOutputThroughput(rates.outputThroughput())
                 .setTotalTokenThroughput(rates.totalTokenThroughput())
-                .setLatencies(WINDOW_METRICS.stream().map(m -> latency(acc.stats(m, WINDOW_PERCENTILES))).toList())
+                .setLatencies(WINDOW_METRICS.stream()
+                        .map(m -> latency(acc.stats(m, WINDOW_PERCENTILES)))
+                        .toList())
                 .build();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
@@ -14,7 +15,6 @@ import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +38,8 @@ class AggregatorMetersTest {
     static final long EPOCH_MS = 1_700_000_000_000L;
 
     final MockClock clock = new MockClock();
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
-            new PrometheusRegistry(), clock);
+    final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), clock);
     final AggregatorMeters meters = new AggregatorMeters(registry, Duration.ofMinutes(5), clock, null);
 
     @AfterEach
@@ -79,10 +79,10 @@ class AggregatorMetersTest {
         RunEvent start = started(RUN, 4.0);
         ((RunStarted) start.getEvent()).setGoodput("ttft:150 e2el:2000");
         meters.onRunEvent(start);
-        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2));   // meets both
-        meters.onRequestMetrics(success(RUN, 1, 150 * MS, 2_000 * MS, List.of(MS), 2));   // equal to both: meets
-        meters.onRequestMetrics(success(RUN, 2, 151 * MS, 1_000 * MS, List.of(MS), 2));   // TTFT too slow
-        meters.onRequestMetrics(success(RUN, 3, 100 * MS, 2_001 * MS, List.of(MS), 2));   // E2EL too slow
+        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2)); // meets both
+        meters.onRequestMetrics(success(RUN, 1, 150 * MS, 2_000 * MS, List.of(MS), 2)); // equal to both: meets
+        meters.onRequestMetrics(success(RUN, 2, 151 * MS, 1_000 * MS, List.of(MS), 2)); // TTFT too slow
+        meters.onRequestMetrics(success(RUN, 3, 100 * MS, 2_001 * MS, List.of(MS), 2)); // E2EL too slow
         meters.onRequestMetrics(failure(RUN, 4, 503));
 
         assertThat(registry.scrape()).contains("tokenpulse_goodput_requests_total{" + TAGS + "} 2.0");
@@ -99,12 +99,25 @@ class AggregatorMetersTest {
     @Test
     void aFinishedRunsSummaryBecomesGaugesOfItsFinalNumbers() {
         meters.onRunEvent(started(RUN, 4.0));
-        RunSummary summary = RunSummary.newBuilder(summaryTemplate()).setCompleted(98).setFailed(2)
-                .setDurationNs(12_500_000_000L).setTotalInputTokens(9_800).setTotalOutputTokens(4_900)
-                .setRequestThroughput(7.84).setRequestGoodput(6.5).setOutputThroughput(392.0)
-                .setTotalTokenThroughput(1176.0).setMaxOutputTokensPerS(450.0).setMaxConcurrentRequests(12)
+        RunSummary summary = RunSummary.newBuilder(summaryTemplate())
+                .setCompleted(98)
+                .setFailed(2)
+                .setDurationNs(12_500_000_000L)
+                .setTotalInputTokens(9_800)
+                .setTotalOutputTokens(4_900)
+                .setRequestThroughput(7.84)
+                .setRequestGoodput(6.5)
+                .setOutputThroughput(392.0)
+                .setTotalTokenThroughput(1176.0)
+                .setMaxOutputTokensPerS(450.0)
+                .setMaxConcurrentRequests(12)
                 .setRecordsNotDelivered(3)
-                .setMetrics(List.of(new MetricSummary("ttft", 98L, 52.0, 50.0, 4.0,
+                .setMetrics(List.of(new MetricSummary(
+                        "ttft",
+                        98L,
+                        52.0,
+                        50.0,
+                        4.0,
                         List.of(new PercentileValue(90.0, 58.0), new PercentileValue(99.9, 75.0)))))
                 .build();
 
@@ -115,7 +128,8 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_summary_requests{" + TAGS + ",status=\"success\"} 98.0")
                 .contains("tokenpulse_summary_requests{" + TAGS + ",status=\"failure\"} 2.0")
                 .contains("tokenpulse_summary_duration_seconds{" + TAGS + "} 12.5")
-                .contains("tokenpulse_summary_tokens{" + TAGS.replace("backend=\"vllm\",", "backend=\"vllm\",kind=\"output\",") + "} 4900.0")
+                .contains("tokenpulse_summary_tokens{"
+                        + TAGS.replace("backend=\"vllm\",", "backend=\"vllm\",kind=\"output\",") + "} 4900.0")
                 .contains("tokenpulse_summary_requests_per_second{" + TAGS + "} 7.84")
                 .contains("tokenpulse_summary_goodput_requests_per_second{" + TAGS + "} 6.5")
                 .contains("tokenpulse_summary_output_tokens_per_second{" + TAGS + "} 392.0")
@@ -126,8 +140,10 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.5") + "} 0.05")
                 .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.9") + "} 0.058")
                 .contains("tokenpulse_summary_latency_seconds{" + TTFT_TAGS.formatted("0.999") + "} 0.075")
-                .contains("tokenpulse_summary_latency_mean_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model") + "} 0.052")
-                .contains("tokenpulse_summary_latency_std_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model") + "} 0.004");
+                .contains("tokenpulse_summary_latency_mean_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model")
+                        + "} 0.052")
+                .contains("tokenpulse_summary_latency_std_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model")
+                        + "} 0.004");
     }
 
     @ParameterizedTest(name = "percentile {0} -> quantile {1}")
@@ -145,7 +161,8 @@ class AggregatorMetersTest {
 
         double largestFiniteLe = 0;
         double smallestLe = Double.MAX_VALUE;
-        Matcher le = Pattern.compile("tokenpulse_request_e2el_seconds_bucket\\{[^}]*le=\"([0-9.eE+-]+)\"").matcher(scrape);
+        Matcher le = Pattern.compile("tokenpulse_request_e2el_seconds_bucket\\{[^}]*le=\"([0-9.eE+-]+)\"")
+                .matcher(scrape);
         int buckets = 0;
         while (le.find()) {
             double bound = Double.parseDouble(le.group(1));
@@ -193,17 +210,19 @@ class AggregatorMetersTest {
     void requestsOfARunWhoseStartWasNeverSeenAreTaggedUnknown() {
         meters.onRequestMetrics(success(RUN, 0, 100 * MS, 200 * MS, List.of(), 1));
 
-        assertThat(registry.scrape()).contains(
-                "tokenpulse_request_ttft_seconds_count{backend=\"unknown\",model=\"unknown\",run_id=\"r1\"} 1");
+        assertThat(registry.scrape())
+                .contains(
+                        "tokenpulse_request_ttft_seconds_count{backend=\"unknown\",model=\"unknown\",run_id=\"r1\"} 1");
     }
 
     @Test
     void freshnessIsNowMinusTheNewestChunkArrival() {
         clock.add(EPOCH_MS - clock.wallTime(), TimeUnit.MILLISECONDS);
-        assertThat(registry.get("tokenpulse.aggregator.freshness").gauge().value()).isNaN();
+        assertThat(registry.get("tokenpulse.aggregator.freshness").gauge().value())
+                .isNaN();
 
         meters.onChunk(chunk(RUN, (EPOCH_MS - 2_000) * MS));
-        meters.onChunk(chunk(RUN, (EPOCH_MS - 7_000) * MS));   // older: not newer than what was processed
+        meters.onChunk(chunk(RUN, (EPOCH_MS - 7_000) * MS)); // older: not newer than what was processed
         clock.add(Duration.ofMillis(3_500));
 
         assertThat(registry.scrape()).contains("tokenpulse_aggregator_freshness_seconds 5.5");
@@ -215,7 +234,8 @@ class AggregatorMetersTest {
         meters.onRunEvent(started("r2", 1.0));
         meters.onRequestMetrics(success(RUN, 0, 100 * MS, 200 * MS, List.of(MS), 2));
         meters.onWindowMetrics(window(RUN, EPOCH_MS, 1.0, 1.0));
-        meters.onRunSummary(RunSummary.newBuilder(summaryTemplate()).setRunId(RUN).build());
+        meters.onRunSummary(
+                RunSummary.newBuilder(summaryTemplate()).setRunId(RUN).build());
 
         clock.add(Duration.ofMinutes(4));
         meters.removeExpiredRuns();
@@ -223,16 +243,21 @@ class AggregatorMetersTest {
 
         clock.add(Duration.ofMinutes(1));
         meters.removeExpiredRuns();
-        meters.onRequestMetrics(success(RUN, 1, 100 * MS, 200 * MS, List.of(), 1));   // late record
+        meters.onRequestMetrics(success(RUN, 1, 100 * MS, 200 * MS, List.of(), 1)); // late record
         String scrape = registry.scrape();
 
-        assertThat(scrape).doesNotContain("run_id=\"r1\"").contains("run_id=\"r2\"").contains("tokenpulse_runs_active 1");
+        assertThat(scrape)
+                .doesNotContain("run_id=\"r1\"")
+                .contains("run_id=\"r2\"")
+                .contains("tokenpulse_runs_active 1");
     }
 
     @Test
     void deadLetteredRecordsAreSummedOverStreamThreadsPerSourceTopic() {
-        Map<MetricName, Metric> metrics = Map.ofEntries(deadLetterMetric("chunks", "thread-1", 2),
-                deadLetterMetric("chunks", "thread-2", 3), deadLetterMetric("runs", "thread-1", 1));
+        Map<MetricName, Metric> metrics = Map.ofEntries(
+                deadLetterMetric("chunks", "thread-1", 2),
+                deadLetterMetric("chunks", "thread-2", 3),
+                deadLetterMetric("runs", "thread-1", 1));
         meters.bindDeadLetters(() -> metrics, List.of("runs", "requests", "chunks"));
 
         assertThat(registry.scrape())
@@ -259,12 +284,14 @@ class AggregatorMetersTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "success                         | true  | 200 | none",
-        "server said 503                 | false | 503 | http_503",
-        "200 then the stream broke       | false | 200 | stream",
-        "no status (connect, reset)      | false | 0   | no_response",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "success                         | true  | 200 | none",
+                "server said 503                 | false | 503 | http_503",
+                "200 then the stream broke       | false | 200 | stream",
+                "no status (connect, reset)      | false | 0   | no_response",
+            })
     void failureReasonIsABoundedClassOfTheOutcome(String why, boolean success, int status, String reason) {
         RequestMetrics m = success ? success(RUN, 0, MS, 2 * MS, List.of(), 1) : failure(RUN, 0, status);
         m.setHttpStatus(status);
@@ -275,29 +302,72 @@ class AggregatorMetersTest {
     // ---- records ----
 
     static RunEvent started(String run, double rate) {
-        return new RunEvent(run, 0, 1, RunStarted.newBuilder()
-                .setScheduleStartEpochNs(EPOCH_MS * MS).setBackend("vllm").setModelId("m").setTokenizerId("t")
-                .setEndpointUrl("http://127.0.0.1:8000/v1/completions").setNumPrompts(3).setRequestRate(rate)
-                .setBurstiness(1.0).setMaxConcurrency(null).setPercentileMetrics("ttft,tpot,itl")
-                .setMetricPercentiles("99").setGoodput(null).setConfigJson("{}").setTokenpulseVersion("test").build());
+        return new RunEvent(
+                run,
+                0,
+                1,
+                RunStarted.newBuilder()
+                        .setScheduleStartEpochNs(EPOCH_MS * MS)
+                        .setBackend("vllm")
+                        .setModelId("m")
+                        .setTokenizerId("t")
+                        .setEndpointUrl("http://127.0.0.1:8000/v1/completions")
+                        .setNumPrompts(3)
+                        .setRequestRate(rate)
+                        .setBurstiness(1.0)
+                        .setMaxConcurrency(null)
+                        .setPercentileMetrics("ttft,tpot,itl")
+                        .setMetricPercentiles("99")
+                        .setGoodput(null)
+                        .setConfigJson("{}")
+                        .setTokenpulseVersion("test")
+                        .build());
     }
 
     static RequestMetrics success(String run, int index, long ttftNs, long e2elNs, List<Long> itlNs, int outputTokens) {
-        return RequestMetrics.newBuilder().setRunId(run).setShardIndex(0).setRequestIndex(index)
-                .setRequestId("req-" + index).setSuccess(true).setHttpStatus(200).setError("").setPromptLen(100)
-                .setOutputTokens(outputTokens).setTtftNs(ttftNs).setE2elNs(e2elNs)
+        return RequestMetrics.newBuilder()
+                .setRunId(run)
+                .setShardIndex(0)
+                .setRequestIndex(index)
+                .setRequestId("req-" + index)
+                .setSuccess(true)
+                .setHttpStatus(200)
+                .setError("")
+                .setPromptLen(100)
+                .setOutputTokens(outputTokens)
+                .setTtftNs(ttftNs)
+                .setE2elNs(e2elNs)
                 .setTpotNs(outputTokens > 1 ? (double) (e2elNs - ttftNs) / (outputTokens - 1) : null)
                 .setTokenLatencyNs(outputTokens > 0 ? (double) e2elNs / outputTokens : null)
-                .setQueueDelayNs(2 * MS).setConnectNs(0).setItlNs(itlNs)
-                .setSentEpochNs(EPOCH_MS * MS).setFinishedEpochNs(EPOCH_MS * MS + e2elNs).build();
+                .setQueueDelayNs(2 * MS)
+                .setConnectNs(0)
+                .setItlNs(itlNs)
+                .setSentEpochNs(EPOCH_MS * MS)
+                .setFinishedEpochNs(EPOCH_MS * MS + e2elNs)
+                .build();
     }
 
     static RequestMetrics failure(String run, int index, int status) {
-        return RequestMetrics.newBuilder().setRunId(run).setShardIndex(0).setRequestIndex(index)
-                .setRequestId("req-" + index).setSuccess(false).setHttpStatus(status).setError("HTTP " + status + ": busy")
-                .setPromptLen(100).setOutputTokens(0).setTtftNs(null).setE2elNs(null).setTpotNs(null)
-                .setTokenLatencyNs(null).setQueueDelayNs(0).setConnectNs(0).setItlNs(List.of())
-                .setSentEpochNs(EPOCH_MS * MS).setFinishedEpochNs(EPOCH_MS * MS + MS).build();
+        return RequestMetrics.newBuilder()
+                .setRunId(run)
+                .setShardIndex(0)
+                .setRequestIndex(index)
+                .setRequestId("req-" + index)
+                .setSuccess(false)
+                .setHttpStatus(status)
+                .setError("HTTP " + status + ": busy")
+                .setPromptLen(100)
+                .setOutputTokens(0)
+                .setTtftNs(null)
+                .setE2elNs(null)
+                .setTpotNs(null)
+                .setTokenLatencyNs(null)
+                .setQueueDelayNs(0)
+                .setConnectNs(0)
+                .setItlNs(List.of())
+                .setSentEpochNs(EPOCH_MS * MS)
+                .setFinishedEpochNs(EPOCH_MS * MS + MS)
+                .build();
     }
 
     static Chunk chunk(String run, long arrivedEpochNs) {
@@ -307,23 +377,58 @@ class AggregatorMetersTest {
     /** A window whose TTFT and queue delay are median 100 ms, P90 200 ms, P99 {@code p99Ms}, mean 120 ms. */
     static WindowMetrics window(String run, long startMs, double p99Ms, double requestsPerSecond) {
         List<WindowLatency> latencies = List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
-                .map(metric -> new WindowLatency(metric, 10L, 120.0, 100.0, 200.0, p99Ms, 5.0)).toList();
-        return new WindowMetrics(run, startMs, startMs + 10_000, 25L, 0L, 2_500L, 250L, requestsPerSecond,
-                requestsPerSecond * 10, requestsPerSecond * 110, latencies);
+                .map(metric -> new WindowLatency(metric, 10L, 120.0, 100.0, 200.0, p99Ms, 5.0))
+                .toList();
+        return new WindowMetrics(
+                run,
+                startMs,
+                startMs + 10_000,
+                25L,
+                0L,
+                2_500L,
+                250L,
+                requestsPerSecond,
+                requestsPerSecond * 10,
+                requestsPerSecond * 110,
+                latencies);
     }
 
     static RunSummary summaryTemplate() {
-        return RunSummary.newBuilder().setRunId(RUN).setDate("20240101-000000").setBackend("vllm").setModelId("m")
-                .setTokenizerId("t").setNumPrompts(1).setRequestRate(1.0).setBurstiness(1.0).setMaxConcurrency(null)
-                .setDurationNs(1).setCompleted(1).setFailed(0).setTotalInputTokens(1).setTotalOutputTokens(1)
-                .setRequestThroughput(1).setRequestGoodput(null).setOutputThroughput(1).setTotalTokenThroughput(1)
-                .setMaxOutputTokensPerS(1).setMaxConcurrentRequests(1).setItlExact(true).setMetrics(List.of())
-                .setErrors(Map.of()).setShards(1).setRecordsNotDelivered(0).build();
+        return RunSummary.newBuilder()
+                .setRunId(RUN)
+                .setDate("20240101-000000")
+                .setBackend("vllm")
+                .setModelId("m")
+                .setTokenizerId("t")
+                .setNumPrompts(1)
+                .setRequestRate(1.0)
+                .setBurstiness(1.0)
+                .setMaxConcurrency(null)
+                .setDurationNs(1)
+                .setCompleted(1)
+                .setFailed(0)
+                .setTotalInputTokens(1)
+                .setTotalOutputTokens(1)
+                .setRequestThroughput(1)
+                .setRequestGoodput(null)
+                .setOutputThroughput(1)
+                .setTotalTokenThroughput(1)
+                .setMaxOutputTokensPerS(1)
+                .setMaxConcurrentRequests(1)
+                .setItlExact(true)
+                .setMetrics(List.of())
+                .setErrors(Map.of())
+                .setShards(1)
+                .setRecordsNotDelivered(0)
+                .build();
     }
 
     static Map.Entry<MetricName, Metric> deadLetterMetric(String topic, String thread, double value) {
-        MetricName name = new MetricName("dead-lettered-records-total", "stream-tokenpulse-metrics",
-                "", Map.of("thread-id", thread, "tokenpulse-id", topic));
+        MetricName name = new MetricName(
+                "dead-lettered-records-total",
+                "stream-tokenpulse-metrics",
+                "",
+                Map.of("thread-id", thread, "tokenpulse-id", topic));
         Metric metric = new Metric() {
             @Override
             public MetricName metricName() {

@@ -51,7 +51,9 @@ class MetricsEndpointTest {
         HttpResponse<String> response = get(endpoint.uri(), accept);
 
         assertThat(response.headers().firstValue("Content-Type")).hasValue(MetricsEndpoint.OPEN_METRICS);
-        assertThat(response.body()).contains("tokenpulse_requests_total{status=\"success\"} 1.0").endsWith("# EOF\n");
+        assertThat(response.body())
+                .contains("tokenpulse_requests_total{status=\"success\"} 1.0")
+                .endsWith("# EOF\n");
     }
 
     @Test
@@ -76,16 +78,19 @@ class MetricsEndpointTest {
         long startNs = System.nanoTime();
 
         assertThat(endpoint.awaitNextScrape(Duration.ofSeconds(30))).isTrue();
-        assertThat(System.nanoTime() - startNs).isGreaterThanOrEqualTo(Duration.ofMillis(250).toNanos());
+        assertThat(System.nanoTime() - startNs)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(250).toNanos());
         assertThat(later.get().statusCode()).isEqualTo(200);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "one scrape seen: bounded by max               | 0   | 500 | 500",
-        "scrapes 100 ms apart: two intervals           | 100 | 5000 | 200",
-        "scrapes 10 s apart, max lower: max            | 10000 | 300 | 300",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "one scrape seen: bounded by max               | 0   | 500 | 500",
+                "scrapes 100 ms apart: two intervals           | 100 | 5000 | 200",
+                "scrapes 10 s apart, max lower: max            | 10000 | 300 | 300",
+            })
     void awaitNextScrapeGivesUpAfterTwoScrapeIntervalsOrMax(String why, long intervalMs, long maxMs, long waitedMs)
             throws Exception {
         MetricsEndpoint.Scrapes scrapes = new MetricsEndpoint.Scrapes();
@@ -119,7 +124,7 @@ class MetricsEndpointTest {
     }
 
     private HttpResponse<String> get(URI uri, String accept) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri).header("Accept", accept).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(uri).header("Accept", accept).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -45,10 +45,11 @@ class PrometheusScrapeIT {
     @Test
     void prometheusScrapesTheEndpointAndQueriesHistogramsCountersAndWindowGauges() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-             MetricsEndpoint endpoint = MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, 0)) {
+        try (AggregatorMeters meters =
+                        AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+                MetricsEndpoint endpoint = MetricsEndpoint.start(registry, MetricsEndpoint.DEFAULT_HOST, 0)) {
             meters.onRunEvent(started("r1", 4.0));
-            for (int i = 1; i <= 5; i++) {   // TTFT 100, 200, ..., 500 ms
+            for (int i = 1; i <= 5; i++) { // TTFT 100, 200, ..., 500 ms
                 meters.onRequestMetrics(success("r1", i, 100L * i * MS, 1_000L * i * MS, List.of(20 * MS), 3));
             }
             meters.onWindowMetrics(window("r1", System.currentTimeMillis(), 250.0, 2.5));
@@ -61,10 +62,15 @@ class PrometheusScrapeIT {
                 assertThat(count.get(0).get("metric").get("model").asText()).isEqualTo("m");
                 assertThat(value(count)).isEqualTo(5.0);
                 assertThat(value(query(api, "up{job=\"tokenpulse\"}"))).isEqualTo(1.0);
-                assertThat(value(query(api, "sum(tokenpulse_requests_total{status=\"success\"})"))).isEqualTo(5.0);
-                assertThat(value(query(api, "tokenpulse_window_ttft_seconds{quantile=\"0.99\"}"))).isEqualTo(0.25);
-                assertThat(value(query(api,
-                        "histogram_quantile(0.5, sum by (le) (tokenpulse_request_ttft_seconds_bucket{run_id=\"r1\"}))")))
+                assertThat(value(query(api, "sum(tokenpulse_requests_total{status=\"success\"})")))
+                        .isEqualTo(5.0);
+                assertThat(value(query(api, "tokenpulse_window_ttft_seconds{quantile=\"0.99\"}")))
+                        .isEqualTo(0.25);
+                assertThat(
+                                value(
+                                        query(
+                                                api,
+                                                "histogram_quantile(0.5, sum by (le) (tokenpulse_request_ttft_seconds_bucket{run_id=\"r1\"}))")))
                         .isBetween(0.2, 0.4);
             } finally {
                 stop(prometheus);
@@ -85,11 +91,17 @@ class PrometheusScrapeIT {
                 """.formatted(targetPort));
         File log = dir.resolve("prometheus.log").toFile();
         try {
-            return new ProcessBuilder("prometheus", "--config.file=" + config,
-                    "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + webPort)
-                    .redirectErrorStream(true).redirectOutput(log).start();
+            return new ProcessBuilder(
+                            "prometheus",
+                            "--config.file=" + config,
+                            "--storage.tsdb.path=" + dir.resolve("data"),
+                            "--web.listen-address=127.0.0.1:" + webPort)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log)
+                    .start();
         } catch (java.io.IOException e) {
-            throw new AssertionError("Debian's prometheus is needed: apt-get install prometheus (scripts/test does)", e);
+            throw new AssertionError(
+                    "Debian's prometheus is needed: apt-get install prometheus (scripts/test does)", e);
         }
     }
 
@@ -109,14 +121,18 @@ class PrometheusScrapeIT {
             }
             Thread.sleep(250);
         }
-        return fail("no " + promql + " after " + SCRAPE_TIMEOUT + "; log: " + Files.readString(dir.resolve("prometheus.log")));
+        return fail("no " + promql + " after " + SCRAPE_TIMEOUT + "; log: "
+                + Files.readString(dir.resolve("prometheus.log")));
     }
 
     private JsonNode query(URI api, String promql) throws Exception {
         URI uri = URI.create(api + "?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
         JsonNode body = json.readTree(response.body());
-        assertThat(body.get("status").asText()).as(promql + ": " + response.body()).isEqualTo("success");
+        assertThat(body.get("status").asText())
+                .as(promql + ": " + response.body())
+                .isEqualTo("success");
         return body.get("data").get("result");
     }
 

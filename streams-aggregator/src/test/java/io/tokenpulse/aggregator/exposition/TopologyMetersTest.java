@@ -36,18 +36,24 @@ class TopologyMetersTest {
         Topics topics = Topics.create(new InMemorySchemaRegistry(), true);
         StreamsSettings settings = StreamsSettings.defaults("unused:9092").withStateDir(stateDir);
         MockClock clock = new MockClock();
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT,
-                new PrometheusRegistry(), clock);
+        PrometheusMeterRegistry registry =
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), clock);
         try (AggregatorMeters meters = new AggregatorMeters(registry, Duration.ofMinutes(5), clock, null);
-             TopologyTestDriver driver = new TopologyTestDriver(AggregatorTopology.build(topics, settings, meters),
-                     settings.toProperties(new Properties()))) {
-            meters.bindDeadLetters(driver::metrics, List.of(topics.runs().name(), topics.chunks().name()));
-            var runs = driver.createInputTopic(topics.runs().name(), new StringSerializer(),
+                TopologyTestDriver driver = new TopologyTestDriver(
+                        AggregatorTopology.build(topics, settings, meters), settings.toProperties(new Properties()))) {
+            meters.bindDeadLetters(
+                    driver::metrics,
+                    List.of(topics.runs().name(), topics.chunks().name()));
+            var runs = driver.createInputTopic(
+                    topics.runs().name(),
+                    new StringSerializer(),
                     topics.runs().valueSerde().serializer());
-            var chunks = driver.createInputTopic(topics.chunks().name(), new StringSerializer(),
+            var chunks = driver.createInputTopic(
+                    topics.chunks().name(),
+                    new StringSerializer(),
                     topics.chunks().valueSerde().serializer());
-            var rawChunks = driver.createInputTopic(topics.chunks().name(), new StringSerializer(),
-                    new ByteArraySerializer());
+            var rawChunks =
+                    driver.createInputTopic(topics.chunks().name(), new StringSerializer(), new ByteArraySerializer());
 
             runs.pipeInput("r1", started("r1", 4.0), EPOCH_MS);
             chunks.pipeInput("r1/0", chunk("r1", (EPOCH_MS + 100) * MS), EPOCH_MS + 100);

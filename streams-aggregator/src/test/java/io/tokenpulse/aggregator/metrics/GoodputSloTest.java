@@ -23,15 +23,17 @@ class GoodputSloTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "unknown key          | itl:5       | unknown metric 'itl': use one of ttft, tpot, e2el",
-        "no colon             | ttft500     | bad --goodput pair 'ttft500': write KEY:VALUE with KEY one of ttft, tpot, e2el",
-        "two colons           | ttft:5:6    | bad --goodput pair",
-        "not a number         | ttft:fast   | bad --goodput pair",
-        "java-only number     | ttft:5d     | bad --goodput pair",
-        "negative             | tpot:-1     | is negative",
-        "repeated key         | ttft:1 ttft:2 | names ttft twice",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "unknown key          | itl:5       | unknown metric 'itl': use one of ttft, tpot, e2el",
+                "no colon             | ttft500     | bad --goodput pair 'ttft500': write KEY:VALUE with KEY one of ttft, tpot, e2el",
+                "two colons           | ttft:5:6    | bad --goodput pair",
+                "not a number         | ttft:fast   | bad --goodput pair",
+                "java-only number     | ttft:5d     | bad --goodput pair",
+                "negative             | tpot:-1     | is negative",
+                "repeated key         | ttft:1 ttft:2 | names ttft twice",
+            })
     void badInputFailsWithOneLineSayingWhatToWrite(String why, String input, String message) {
         assertThatThrownBy(() -> GoodputSlo.parse(List.of(input)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -40,20 +42,22 @@ class GoodputSloTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        // why                               | slo                    | ttft | e2el | n | met
-        "exactly at the TTFT SLO meets it    | ttft:100               | 100  | 500  | 5 | true",
-        "1 ns over the TTFT SLO fails        | ttft:99.999999         | 100  | 500  | 5 | false",
-        "TPOT (500-100)/4 = 100 meets 100    | tpot:100               | 100  | 500  | 5 | true",
-        "TPOT 100 misses 99                  | tpot:99                | 100  | 500  | 5 | false",
-        "n = 1: TPOT counts as 0             | tpot:0                 | 100  | 500  | 1 | true",
-        "n = 0: TPOT counts as 0             | tpot:0                 | 100  | 500  | 0 | true",
-        "every SLO must hold                 | ttft:200 e2el:400      | 100  | 500  | 5 | false",
-        "all three hold                      | ttft:200 tpot:100 e2el:500 | 100 | 500 | 5 | true",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // why                               | slo                    | ttft | e2el | n | met
+                "exactly at the TTFT SLO meets it    | ttft:100               | 100  | 500  | 5 | true",
+                "1 ns over the TTFT SLO fails        | ttft:99.999999         | 100  | 500  | 5 | false",
+                "TPOT (500-100)/4 = 100 meets 100    | tpot:100               | 100  | 500  | 5 | true",
+                "TPOT 100 misses 99                  | tpot:99                | 100  | 500  | 5 | false",
+                "n = 1: TPOT counts as 0             | tpot:0                 | 100  | 500  | 1 | true",
+                "n = 0: TPOT counts as 0             | tpot:0                 | 100  | 500  | 0 | true",
+                "every SLO must hold                 | ttft:200 e2el:400      | 100  | 500  | 5 | false",
+                "all three hold                      | ttft:200 tpot:100 e2el:500 | 100 | 500 | 5 | true",
+            })
     void requestMeetsEverySloGiven(String why, String slo, long ttftMs, long e2elMs, int n, boolean met) {
-        RequestValues v = RequestValues.of(new RequestTiming(true, 0, 0, new long[] {ttftMs * MS}, e2elMs * MS,
-                e2elMs * MS, 1, n));
+        RequestValues v = RequestValues.of(
+                new RequestTiming(true, 0, 0, new long[] {ttftMs * MS}, e2elMs * MS, e2elMs * MS, 1, n));
         assertThat(GoodputSlo.parse(List.of(slo)).isMetBy(v)).isEqualTo(met);
     }
 }

@@ -18,23 +18,23 @@ class MetricsAccumulatorTest {
         for (int i = 0; i < events.length; i++) {
             events[i] = eventsMs[i] * MS;
         }
-        return RequestValues.of(new RequestTiming(success, sentMs * MS, sentMs * MS, events, lastMs * MS,
-                lastMs * MS, 10, success ? n : 0));
+        return RequestValues.of(new RequestTiming(
+                success, sentMs * MS, sentMs * MS, events, lastMs * MS, lastMs * MS, 10, success ? n : 0));
     }
 
     // Buckets from the origin 0: [0,1) s, [1,2) s, ...
     private static final List<RequestValues> PEAK_RUN = List.of(
-            request(true, 200, 2300, 4, 500, 900, 1100, 1950),   // events in buckets 0,0,1,1; in flight 0..2
-            request(true, 800, 1400, 3, 1200, 1300, 1400),       // events in bucket 1;       in flight 0..1
-            request(true, 2000, 3000, 1, 2600),                  // event in bucket 2;        in flight 2..3
-            request(false, 0, 3500, 0, 100, 1000, 1500));        // a failure counts in no bucket
+            request(true, 200, 2300, 4, 500, 900, 1100, 1950), // events in buckets 0,0,1,1; in flight 0..2
+            request(true, 800, 1400, 3, 1200, 1300, 1400), // events in bucket 1;       in flight 0..1
+            request(true, 2000, 3000, 1, 2600), // event in bucket 2;        in flight 2..3
+            request(false, 0, 3500, 0, 100, 1000, 1500)); // a failure counts in no bucket
 
     @Test
     void peakBucketsCountEventsAndRequestsInFlightPerSecondFromOrigin() {
         MetricsAccumulator acc = new MetricsAccumulator(0, GoodputSlo.NONE);
         PEAK_RUN.forEach(acc::add);
-        assertThat(acc.peakEventsPerSecond()).isEqualTo(5);      // bucket 1: 1100, 1950, 1200, 1300, 1400
-        assertThat(acc.peakConcurrentRequests()).isEqualTo(2);   // 2 in buckets 0, 1 and 2; never 3
+        assertThat(acc.peakEventsPerSecond()).isEqualTo(5); // bucket 1: 1100, 1950, 1200, 1300, 1400
+        assertThat(acc.peakConcurrentRequests()).isEqualTo(2); // 2 in buckets 0, 1 and 2; never 3
         assertThat(acc.completed()).isEqualTo(3);
         assertThat(acc.failed()).isEqualTo(1);
         assertThat(acc.lastFinishedNs()).isEqualTo(3500 * MS);
@@ -42,9 +42,9 @@ class MetricsAccumulatorTest {
 
     @ParameterizedTest(name = "origin {0} ms")
     @CsvSource({
-        "0,   3",   // [0,1) s holds 600, 700, 800; [1,2) s holds 1100, 1200
-        "500, 5",   // [0.5,1.5) s holds all five
-        "900, 3",   // [-0.1,0.9) s holds 600, 700, 800; [0.9,1.9) s holds 1100, 1200
+        "0,   3", // [0,1) s holds 600, 700, 800; [1,2) s holds 1100, 1200
+        "500, 5", // [0.5,1.5) s holds all five
+        "900, 3", // [-0.1,0.9) s holds 600, 700, 800; [0.9,1.9) s holds 1100, 1200
     })
     void bucketsStartAtTheOrigin(long originMs, long peakEvents) {
         MetricsAccumulator acc = new MetricsAccumulator(originMs * MS, GoodputSlo.NONE);
@@ -129,7 +129,8 @@ class MetricsAccumulatorTest {
         assertThat(actual.peakConcurrentRequests()).isEqualTo(expected.peakConcurrentRequests());
         for (Metric metric : Metric.values()) {
             assertThat(actual.stats(metric, List.of(50.0, 99.0)))
-                    .usingRecursiveComparison().withComparatorForType(
+                    .usingRecursiveComparison()
+                    .withComparatorForType(
                             (a, b) -> Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)) ? 0 : Double.compare(a, b),
                             Double.class)
                     .isEqualTo(expected.stats(metric, List.of(50.0, 99.0)));

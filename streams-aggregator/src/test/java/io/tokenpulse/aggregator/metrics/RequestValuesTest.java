@@ -15,8 +15,8 @@ class RequestValuesTest {
     @Test
     void itlIsPerStreamedEventNotPerToken() {
         // 3 events carrying 10 tokens between them: 2 ITL samples, not 9.
-        RequestTiming t = new RequestTiming(true, 0, 10 * MS, new long[] {110 * MS, 150 * MS, 210 * MS}, 210 * MS,
-                210 * MS, 7, 10);
+        RequestTiming t = new RequestTiming(
+                true, 0, 10 * MS, new long[] {110 * MS, 150 * MS, 210 * MS}, 210 * MS, 210 * MS, 7, 10);
         RequestValues v = RequestValues.of(t);
         assertThat(v.itlNs()).containsExactly(40 * MS, 60 * MS);
         assertThat(v.ttftNs()).isEqualTo(100 * MS);
@@ -25,14 +25,17 @@ class RequestValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        // why                          | n | TPOT ms (-1: none)  | token latency ms (-1: none)
-        "n = 0: neither                 | 0 | -1                   | -1",
-        "n = 1: no TPOT                 | 1 | -1                   | 300",
-        "n = 2: (300-100)/1             | 2 | 200                  | 150",
-        "n = 5: (300-100)/4             | 5 | 50                   | 60",
-    })
-    void tpotOnlyForMoreThanOneTokenAndTokenLatencyIsE2elOverN(String why, int n, double tpotMs, double tokenLatencyMs) {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // why                          | n | TPOT ms (-1: none)  | token latency ms (-1: none)
+                "n = 0: neither                 | 0 | -1                   | -1",
+                "n = 1: no TPOT                 | 1 | -1                   | 300",
+                "n = 2: (300-100)/1             | 2 | 200                  | 150",
+                "n = 5: (300-100)/4             | 5 | 50                   | 60",
+            })
+    void tpotOnlyForMoreThanOneTokenAndTokenLatencyIsE2elOverN(
+            String why, int n, double tpotMs, double tokenLatencyMs) {
         RequestTiming t = new RequestTiming(true, 0, 0, new long[] {100 * MS}, 300 * MS, 300 * MS, 1, n);
         RequestValues v = RequestValues.of(t);
         assertThat(v.tpotNs()).isEqualTo(tpotMs < 0 ? OptionalDouble.empty() : OptionalDouble.of(tpotMs * MS));
@@ -58,15 +61,18 @@ class RequestValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "sent before its slot         | 10 | 5  | 20 | 30 | 30 | scheduledNs",
-        "event before the send        | 0  | 10 | 5  | 30 | 30 | not before sentNs",
-        "last before the last event   | 0  | 0  | 20 | 10 | 30 | lastNs",
-        "finished before last event   | 0  | 0  | 20 | 30 | 25 | finishedNs",
-    })
-    void impossibleTimingsAreRejected(String why, long scheduled, long sent, long event, long last, long finished,
-                                      String message) {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "sent before its slot         | 10 | 5  | 20 | 30 | 30 | scheduledNs",
+                "event before the send        | 0  | 10 | 5  | 30 | 30 | not before sentNs",
+                "last before the last event   | 0  | 0  | 20 | 10 | 30 | lastNs",
+                "finished before last event   | 0  | 0  | 20 | 30 | 25 | finishedNs",
+            })
+    void impossibleTimingsAreRejected(
+            String why, long scheduled, long sent, long event, long last, long finished, String message) {
         assertThatThrownBy(() -> new RequestTiming(true, scheduled, sent, new long[] {event}, last, finished, 1, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
     }
 }

@@ -18,29 +18,34 @@ class SelectionParsingTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "unknown name        | ttft,foo     | unknown metric 'foo': use one of ttft, tpot, itl, e2el, token_latency",
-        "extension not here  | queue_delay  | unknown metric 'queue_delay'",
-        "empty               | ' '          | --percentile-metrics is empty",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "unknown name        | ttft,foo     | unknown metric 'foo': use one of ttft, tpot, itl, e2el, token_latency",
+                "extension not here  | queue_delay  | unknown metric 'queue_delay'",
+                "empty               | ' '          | --percentile-metrics is empty",
+            })
     void unknownPercentileMetricListsTheAllowedOnes(String why, String input, String message) {
         assertThatThrownBy(() -> PercentileMetrics.parse(input)).hasMessageContaining(message);
     }
 
     @Test
     void percentilesKeepTheirOrder() {
-        assertThat(MetricPercentiles.parse("99, 50,99.9,0,100").percentiles()).containsExactly(99.0, 50.0, 99.9, 0.0, 100.0);
+        assertThat(MetricPercentiles.parse("99, 50,99.9,0,100").percentiles())
+                .containsExactly(99.0, 50.0, 99.9, 0.0, 100.0);
         assertThat(MetricPercentiles.parse("99")).isEqualTo(MetricPercentiles.DEFAULT);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "above 100        | 99,101  | '101' is not a number in [0, 100]",
-        "negative         | -1      | '-1' is not a number in [0, 100]",
-        "not a number     | p99     | 'p99' is not a number",
-        "empty element    | 50,     | '' is not a number",
-        "repeated         | 99,99.0 | percentiles repeat",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "above 100        | 99,101  | '101' is not a number in [0, 100]",
+                "negative         | -1      | '-1' is not a number in [0, 100]",
+                "not a number     | p99     | 'p99' is not a number",
+                "empty element    | 50,     | '' is not a number",
+                "repeated         | 99,99.0 | percentiles repeat",
+            })
     void badPercentilesFail(String why, String input, String message) {
         assertThatThrownBy(() -> MetricPercentiles.parse(input)).hasMessageContaining(message);
     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ConsoleReportTest {
 
-    private static final RunConfig SEED_000_CONFIG = new RunConfig("20250515-134619", "vllm", "facebook/opt-6.7b",
-            "facebook/opt-6.7b", 4800, 4.0, 1.0, OptionalInt.empty());
+    private static final RunConfig SEED_000_CONFIG = new RunConfig(
+            "20250515-134619", "vllm", "facebook/opt-6.7b", "facebook/opt-6.7b", 4800, 4.0, 1.0, OptionalInt.empty());
 
     private static MetricStats stats(Metric metric, double mean, double median, double p99) {
         return new MetricStats(metric, 1, mean, median, 0, List.of(new PercentileValue(99, p99)), true);
@@ -29,8 +29,20 @@ class ConsoleReportTest {
 
     /** The figures of seed 000 (20-minute run, all five metrics). */
     private static RunResult seed000(long failed, OptionalDouble goodput) {
-        return new RunResult(1_200_210_000_000L, 4762, failed, 1_083_600, 1_108_608, 3.97, goodput, 923.68, 1826.52,
-                1234.0, 37, true, List.of(
+        return new RunResult(
+                1_200_210_000_000L,
+                4762,
+                failed,
+                1_083_600,
+                1_108_608,
+                3.97,
+                goodput,
+                923.68,
+                1826.52,
+                1234.0,
+                37,
+                true,
+                List.of(
                         stats(Metric.TTFT, 98.30, 86.98, 248.21),
                         stats(Metric.TPOT, 39.74, 38.43, 73.69),
                         stats(Metric.ITL, 71.59, 59.64, 256.77),
@@ -57,16 +69,20 @@ class ConsoleReportTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "goodput line under --goodput, after request throughput | Request throughput (req/s):      | 'Request goodput (req/s):                 2.50      '",
-        "failed line only when a request failed                 | Successful requests:             | 'Failed requests:                         3         '",
-        "max concurrency line under --max-concurrency           | Failed requests:                 | 'Maximum request concurrency:             8         '",
-        "peak lines when asked, after output throughput         | Output token throughput (tok/s): | 'Peak output token throughput (tok/s):    1234.00   '",
-        "peak concurrency printed with 2 decimals as vLLM does  | Peak output token throughput     | 'Peak concurrent requests:                37.00     '",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "goodput line under --goodput, after request throughput | Request throughput (req/s):      | 'Request goodput (req/s):                 2.50      '",
+                "failed line only when a request failed                 | Successful requests:             | 'Failed requests:                         3         '",
+                "max concurrency line under --max-concurrency           | Failed requests:                 | 'Maximum request concurrency:             8         '",
+                "peak lines when asked, after output throughput         | Output token throughput (tok/s): | 'Peak output token throughput (tok/s):    1234.00   '",
+                "peak concurrency printed with 2 decimals as vLLM does  | Peak output token throughput     | 'Peak concurrent requests:                37.00     '",
+            })
     void optionalLinesAppearUnderTheirOptionInVllmOrder(String why, String previousLabel, String line) {
         RunConfig config = new RunConfig("20250515-134619", "vllm", "m", "m", 10, 4.0, 1.0, OptionalInt.of(8));
-        List<String> lines = print(new ConsoleReport(true), config, seed000(3, OptionalDouble.of(2.5))).lines().toList();
+        List<String> lines = print(new ConsoleReport(true), config, seed000(3, OptionalDouble.of(2.5)))
+                .lines()
+                .toList();
         int at = lines.indexOf(line);
         assertThat(at).as(line).isPositive();
         assertThat(lines.get(at - 1)).startsWith(previousLabel);
@@ -88,9 +104,27 @@ class ConsoleReportTest {
 
     @Test
     void fractionalPercentileLabelKeepsItsDecimals() {
-        RunResult result = new RunResult(1_000_000_000L, 1, 0, 1, 1, 1, OptionalDouble.empty(), 1, 2, 1, 1, true,
-                List.of(new MetricStats(Metric.ITL, 1, 1, 1, 0,
-                        List.of(new PercentileValue(99.9, 3.14159), new PercentileValue(50, 2)), true)));
+        RunResult result = new RunResult(
+                1_000_000_000L,
+                1,
+                0,
+                1,
+                1,
+                1,
+                OptionalDouble.empty(),
+                1,
+                2,
+                1,
+                1,
+                true,
+                List.of(new MetricStats(
+                        Metric.ITL,
+                        1,
+                        1,
+                        1,
+                        0,
+                        List.of(new PercentileValue(99.9, 3.14159), new PercentileValue(50, 2)),
+                        true)));
         assertThat(print(new ConsoleReport(false), SEED_000_CONFIG, result))
                 .contains("P99.9 ITL (ms):                          3.14      \n")
                 .contains("P50 ITL (ms):                            2.00      \n");

@@ -32,14 +32,21 @@ class GoldenReportTest {
 
     private static final long MS = 1_000_000L;
 
-    private static RequestTiming timing(boolean success, long scheduledMs, long sentMs, long lastMs, long finishedMs,
-                                        int prompt, int n, long... eventsMs) {
+    private static RequestTiming timing(
+            boolean success,
+            long scheduledMs,
+            long sentMs,
+            long lastMs,
+            long finishedMs,
+            int prompt,
+            int n,
+            long... eventsMs) {
         long[] events = new long[eventsMs.length];
         for (int i = 0; i < events.length; i++) {
             events[i] = eventsMs[i] * MS;
         }
-        return new RequestTiming(success, scheduledMs * MS, sentMs * MS, events, lastMs * MS, finishedMs * MS,
-                prompt, n);
+        return new RequestTiming(
+                success, scheduledMs * MS, sentMs * MS, events, lastMs * MS, finishedMs * MS, prompt, n);
     }
 
     // Request 2 waited 200 ms for its send and ended with a usage-only event; request 3 failed.
@@ -51,11 +58,10 @@ class GoldenReportTest {
     private static final List<String> TEXTS = List.of("Hello world", "\u00e9t\u00e9", "a\"b\n", "");
     private static final List<String> ERRORS = List.of("", "", "", "Internal Server Error");
 
-    private static final RunConfig CONFIG = new RunConfig("20250515-134619", "vllm", "facebook/opt-125m",
-            "facebook/opt-125m", 4, 4.0, 1.0, OptionalInt.of(2));
+    private static final RunConfig CONFIG = new RunConfig(
+            "20250515-134619", "vllm", "facebook/opt-125m", "facebook/opt-125m", 4, 4.0, 1.0, OptionalInt.of(2));
 
-    private record Run(RunResult result, List<RequestDetail> details) {
-    }
+    private record Run(RunResult result, List<RequestDetail> details) {}
 
     private static Run run() {
         GoodputSlo slo = GoodputSlo.parse(List.of("ttft:100", "tpot:60", "e2el:400"));
@@ -67,8 +73,11 @@ class GoldenReportTest {
             details.add(RequestDetail.of(values, TEXTS.get(i), ERRORS.get(i)));
         }
         long scheduleStartNs = 0;
-        RunResult result = RunResult.of(acc, acc.lastFinishedNs() - scheduleStartNs,
-                PercentileMetrics.parse("ttft,tpot,itl,e2el,token_latency"), MetricPercentiles.parse("50,90,99.9"));
+        RunResult result = RunResult.of(
+                acc,
+                acc.lastFinishedNs() - scheduleStartNs,
+                PercentileMetrics.parse("ttft,tpot,itl,e2el,token_latency"),
+                MetricPercentiles.parse("50,90,99.9"));
         return new Run(result, details);
     }
 
@@ -82,7 +91,8 @@ class GoldenReportTest {
     @Test
     void detailedResultFileMatchesGoldenFile(@TempDir Path dir) throws IOException {
         Run run = run();
-        ResultJson json = ResultJson.of(CONFIG, run.result(), ResultJson.parseMetadata(List.of("version=0.3.3", " tp = 1")))
+        ResultJson json = ResultJson.of(
+                        CONFIG, run.result(), ResultJson.parseMetadata(List.of("version=0.3.3", " tp = 1")))
                 .withDetails(run.details());
         Path file = ResultFile.path(CONFIG, Optional.of(dir.resolve("results")), Optional.empty());
         ResultFile.write(file, json, false);
@@ -113,26 +123,36 @@ class GoldenReportTest {
     @Test
     void withoutSaveDetailedThePerRequestListsAreLeftOut() {
         String text = ResultJson.of(CONFIG, run().result(), Map.of()).toJson();
-        assertThat(text).doesNotContain("\"ttfts\"", "\"itls\"", "\"input_lens\"", "\"errors\"")
+        assertThat(text)
+                .doesNotContain("\"ttfts\"", "\"itls\"", "\"input_lens\"", "\"errors\"")
                 .contains("\"request_goodput\": 1.25, ");
     }
 
     @Test
     void undeliveredRecordsAreWrittenWithTheirReasonsBeforeTheMetricKeysAndOnlyWhenSomeWereLost() {
-        String lost = ResultJson.of(CONFIG, run().result(), Map.of(),
-                new ResultJson.Delivery(7, Map.of("BUFFER_FULL", 7L))).toJson();
-        assertThat(lost).contains("\"itl_exact\": true, \"records_not_delivered\": 7, "
-                + "\"records_not_delivered_by_reason\": {\"BUFFER_FULL\": 7}, \"mean_ttft_ms\"");
+        String lost = ResultJson.of(
+                        CONFIG, run().result(), Map.of(), new ResultJson.Delivery(7, Map.of("BUFFER_FULL", 7L)))
+                .toJson();
+        assertThat(lost)
+                .contains("\"itl_exact\": true, \"records_not_delivered\": 7, "
+                        + "\"records_not_delivered_by_reason\": {\"BUFFER_FULL\": 7}, \"mean_ttft_ms\"");
         assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("records_not_delivered");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultJson.of(CONFIG, run().result(),
-                        ResultJson.parseMetadata(List.of("records_not_delivered=0"))))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultJson.of(
+                        CONFIG, run().result(), ResultJson.parseMetadata(List.of("records_not_delivered=0"))))
                 .hasMessageContaining("would overwrite a result key");
     }
 
     @Test
     void infiniteRateIsNamedAndSavedAsInf() {
-        RunConfig inf = new RunConfig("20250101-000000", "openai-chat", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B", 4,
-                Double.POSITIVE_INFINITY, 1.0, OptionalInt.empty());
+        RunConfig inf = new RunConfig(
+                "20250101-000000",
+                "openai-chat",
+                "Qwen/Qwen3-8B",
+                "Qwen/Qwen3-8B",
+                4,
+                Double.POSITIVE_INFINITY,
+                1.0,
+                OptionalInt.empty());
         assertThat(ResultFile.defaultName(inf)).isEqualTo("openai-chat-infqps-Qwen3-8B-20250101-000000.json");
         assertThat(ResultJson.of(inf, run().result(), Map.of()).toJson())
                 .contains("\"request_rate\": \"inf\", \"burstiness\": 1.0, \"max_concurrency\": null, ");
@@ -140,8 +160,8 @@ class GoldenReportTest {
 
     @Test
     void metadataThatWouldOverwriteAResultKeyIsRejected() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-                        ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("backend=x"))))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("backend=x"))))
                 .hasMessage("--metadata key 'backend' would overwrite a result key: rename it");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultJson.parseMetadata(List.of("novalue")))
                 .hasMessageContaining("write KEY=VALUE");

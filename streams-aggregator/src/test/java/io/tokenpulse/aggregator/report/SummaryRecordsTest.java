@@ -22,19 +22,36 @@ class SummaryRecordsTest {
     /** The run-summary record a run like seed 000 produces. */
     private static RunSummary seed000Summary() {
         return RunSummary.newBuilder()
-                .setRunId("r1").setDate("20250515-134619").setBackend("vllm").setModelId("facebook/opt-6.7b")
-                .setTokenizerId("facebook/opt-6.7b").setNumPrompts(4800).setRequestRate(4.0).setBurstiness(1.0)
-                .setMaxConcurrency(null).setDurationNs(1_200_210_000_000L).setCompleted(4762).setFailed(0)
-                .setTotalInputTokens(1_083_600).setTotalOutputTokens(1_108_608).setRequestThroughput(3.97)
-                .setRequestGoodput(null).setOutputThroughput(923.68).setTotalTokenThroughput(1826.52)
-                .setMaxOutputTokensPerS(1234.0).setMaxConcurrentRequests(37).setItlExact(true)
+                .setRunId("r1")
+                .setDate("20250515-134619")
+                .setBackend("vllm")
+                .setModelId("facebook/opt-6.7b")
+                .setTokenizerId("facebook/opt-6.7b")
+                .setNumPrompts(4800)
+                .setRequestRate(4.0)
+                .setBurstiness(1.0)
+                .setMaxConcurrency(null)
+                .setDurationNs(1_200_210_000_000L)
+                .setCompleted(4762)
+                .setFailed(0)
+                .setTotalInputTokens(1_083_600)
+                .setTotalOutputTokens(1_108_608)
+                .setRequestThroughput(3.97)
+                .setRequestGoodput(null)
+                .setOutputThroughput(923.68)
+                .setTotalTokenThroughput(1826.52)
+                .setMaxOutputTokensPerS(1234.0)
+                .setMaxConcurrentRequests(37)
+                .setItlExact(true)
                 .setMetrics(List.of(
                         metric("ttft", 98.30, 86.98, 248.21),
                         metric("tpot", 39.74, 38.43, 73.69),
                         metric("itl", 71.59, 59.64, 256.77),
                         metric("e2el", 8663.06, 5606.85, 41893.83),
                         metric("token_latency", 41.71, 39.85, 82.11)))
-                .setErrors(Map.of()).setShards(1).setRecordsNotDelivered(0)
+                .setErrors(Map.of())
+                .setShards(1)
+                .setRecordsNotDelivered(0)
                 .build();
     }
 
@@ -42,19 +59,36 @@ class SummaryRecordsTest {
     void theBlockPrintedFromASummaryRecordIsSeed000s() throws Exception {
         RunSummary summary = seed000Summary();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ConsoleReport(false).print(SummaryRecords.config(summary), SummaryRecords.result(summary),
-                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new ConsoleReport(false)
+                .print(
+                        SummaryRecords.config(summary),
+                        SummaryRecords.result(summary),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(ConsoleReportTest.resource("seed000-block.txt"));
     }
 
     @Test
     void detailedEntryIsInSecondsAndAFailureCountsNoOutputTokens() {
         RequestMetrics failed = RequestMetrics.newBuilder()
-                .setRunId("r1").setShardIndex(0).setRequestIndex(3).setRequestId("benchmark-serving3")
-                .setSuccess(false).setHttpStatus(500).setError("HTTP 500: boom").setPromptLen(80).setOutputTokens(7)
-                .setTtftNs(250_000_000L).setE2elNs(null).setTpotNs(null).setTokenLatencyNs(null)
-                .setQueueDelayNs(0).setConnectNs(0).setItlNs(List.of(20_000_000L, 30_000_000L))
-                .setSentEpochNs(0).setFinishedEpochNs(1).setGeneratedText(null)
+                .setRunId("r1")
+                .setShardIndex(0)
+                .setRequestIndex(3)
+                .setRequestId("benchmark-serving3")
+                .setSuccess(false)
+                .setHttpStatus(500)
+                .setError("HTTP 500: boom")
+                .setPromptLen(80)
+                .setOutputTokens(7)
+                .setTtftNs(250_000_000L)
+                .setE2elNs(null)
+                .setTpotNs(null)
+                .setTokenLatencyNs(null)
+                .setQueueDelayNs(0)
+                .setConnectNs(0)
+                .setItlNs(List.of(20_000_000L, 30_000_000L))
+                .setSentEpochNs(0)
+                .setFinishedEpochNs(1)
+                .setGeneratedText(null)
                 .build();
         RequestDetail detail = SummaryRecords.detail(failed);
         assertThat(detail.inputLen()).isEqualTo(80);

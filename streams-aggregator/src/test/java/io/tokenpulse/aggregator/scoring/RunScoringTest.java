@@ -31,17 +31,18 @@ class RunScoringTest {
     private static final String RUN = "r1";
     private static final long ANCHOR_NS = 1_700_000_000_000_000_000L;
     private static final long MS = 1_000_000L;
-    private static final double SECONDS = 3.05;   // schedule start to the failure's end at 3050 ms
+    private static final double SECONDS = 3.05; // schedule start to the failure's end at 3050 ms
 
     /** scheduled 900 ms, sent 1000 ms, events at +100, +150, +250 ms, n = 3, prompt 10. */
-    private static final RequestMetrics REQUEST_0 = request(0, true, "", 10, 3, 100L, 250L, 75.0 * MS, 250.0 / 3 * MS,
-            100, List.of(50L, 100L), 1000, 1250);
+    private static final RequestMetrics REQUEST_0 =
+            request(0, true, "", 10, 3, 100L, 250L, 75.0 * MS, 250.0 / 3 * MS, 100, List.of(50L, 100L), 1000, 1250);
     /** sent 2000 ms, one event at +200 ms, n = 1, prompt 20. */
-    private static final RequestMetrics REQUEST_1 = request(1, true, "", 20, 1, 200L, 200L, null, 200.0 * MS,
-            0, List.of(), 2000, 2200);
+    private static final RequestMetrics REQUEST_1 =
+            request(1, true, "", 20, 1, 200L, 200L, null, 200.0 * MS, 0, List.of(), 2000, 2200);
     /** HTTP 500 after 50 ms, prompt 30. */
-    private static final RequestMetrics REQUEST_2 = request(2, false, "HTTP 500", 30, 0, null, null, null, null,
-            0, List.of(), 3000, 3050);
+    private static final RequestMetrics REQUEST_2 =
+            request(2, false, "HTTP 500", 30, 0, null, null, null, null, 0, List.of(), 3000, 3050);
+
     private static final List<RequestMetrics> REQUESTS = List.of(REQUEST_2, REQUEST_0, REQUEST_1);
 
     static Stream<Arguments> summaryFields() {
@@ -56,15 +57,20 @@ class RunScoringTest {
                 row("output throughput", RunSummary::getOutputThroughput, 4 / SECONDS),
                 row("total token throughput", RunSummary::getTotalTokenThroughput, 34 / SECONDS),
                 row("goodput: ttft:150 met by request 0 only", RunSummary::getRequestGoodput, 1 / SECONDS),
-                row("peak output tokens/s: request 0's three events in second 0",
-                        RunSummary::getMaxOutputTokensPerS, 3),
+                row(
+                        "peak output tokens/s: request 0's three events in second 0",
+                        RunSummary::getMaxOutputTokensPerS,
+                        3),
                 row("peak concurrency", RunSummary::getMaxConcurrentRequests, 1),
                 row("shards", RunSummary::getShards, 1),
                 row("records not delivered", RunSummary::getRecordsNotDelivered, 2),
                 row("mean ttft [100, 200]", s -> metric(s, "ttft").getMeanMs(), 150),
                 row("std ttft", s -> metric(s, "ttft").getStdMs(), 50),
                 row("p99 ttft", s -> p(s, "ttft", 1), 199),
-                row("mean tpot [75]: request 1 has n = 1", s -> metric(s, "tpot").getMeanMs(), 75),
+                row(
+                        "mean tpot [75]: request 1 has n = 1",
+                        s -> metric(s, "tpot").getMeanMs(),
+                        75),
                 row("count tpot", s -> metric(s, "tpot").getCount(), 1),
                 row("mean itl [50, 100]", s -> metric(s, "itl").getMeanMs(), 75),
                 row("p99 itl", s -> p(s, "itl", 1), 99.5),
@@ -74,17 +80,17 @@ class RunScoringTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("summaryFields")
-    void summaryOfStoredRequestsHasTheTopologysHandWorkedNumbers(String field, Function<RunSummary, Number> value,
-                                                                 double expected) {
-        RunSummary s = RunScoring.summarize(RUN, shards(), REQUESTS::stream,
-                RunScoring.Options.storedIn(RUN, shards().config()));
+    void summaryOfStoredRequestsHasTheTopologysHandWorkedNumbers(
+            String field, Function<RunSummary, Number> value, double expected) {
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
         assertThat(value.apply(s).doubleValue()).as(field).isCloseTo(expected, within(1e-9));
     }
 
     @Test
     void summaryCarriesTheRunsIdentityFailuresAndSelection() {
-        RunSummary s = RunScoring.summarize(RUN, shards(), REQUESTS::stream,
-                RunScoring.Options.storedIn(RUN, shards().config()));
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
         assertThat(s.getRunId()).isEqualTo(RUN);
         assertThat(s.getBackend()).isEqualTo("vllm");
         assertThat(s.getDate()).matches("\\d{8}-\\d{6}");
@@ -95,39 +101,73 @@ class RunScoringTest {
 
     @Test
     void failuresOfOneCauseCountOnOneLineWhateverTheirByteCounts() {
-        RequestMetrics reset672 = request(3, false, "connection to 127.0.0.1:41234 failed after 672 body bytes: "
-                + "Connection reset by peer", 30, 0, null, null, null, null, 0, List.of(), 3000, 3050);
-        RequestMetrics reset675 = request(4, false, "connection to 127.0.0.1:41234 failed after 675 body bytes: "
-                + "Connection reset by peer", 30, 0, null, null, null, null, 0, List.of(), 3000, 3050);
-        RunScoring.Scored scored = RunScoring.score(List.of(REQUEST_2, reset672, reset675)::stream, ANCHOR_NS,
-                ANCHOR_NS + 3050 * MS, RunScoring.Options.storedIn(RUN, shards().config()));
+        RequestMetrics reset672 = request(
+                3,
+                false,
+                "connection to 127.0.0.1:41234 failed after 672 body bytes: " + "Connection reset by peer",
+                30,
+                0,
+                null,
+                null,
+                null,
+                null,
+                0,
+                List.of(),
+                3000,
+                3050);
+        RequestMetrics reset675 = request(
+                4,
+                false,
+                "connection to 127.0.0.1:41234 failed after 675 body bytes: " + "Connection reset by peer",
+                30,
+                0,
+                null,
+                null,
+                null,
+                null,
+                0,
+                List.of(),
+                3000,
+                3050);
+        RunScoring.Scored scored = RunScoring.score(
+                List.of(REQUEST_2, reset672, reset675)::stream,
+                ANCHOR_NS,
+                ANCHOR_NS + 3050 * MS,
+                RunScoring.Options.storedIn(RUN, shards().config()));
 
-        assertThat(scored.errors()).containsExactly(
-                Map.entry("HTTP 500", 1L),
-                Map.entry("connection to HOST:PORT failed after N body bytes: Connection reset by peer", 2L));
+        assertThat(scored.errors())
+                .containsExactly(
+                        Map.entry("HTTP 500", 1L),
+                        Map.entry("connection to HOST:PORT failed after N body bytes: Connection reset by peer", 2L));
     }
 
     @ParameterizedTest(name = "--goodput {0} -> {1} good of 2")
     @CsvSource({
-        "ttft:250,  2",   // ttft 100 and 200
+        "ttft:250,  2", // ttft 100 and 200
         "ttft:199,  1",
-        "e2el:220,  1",   // e2el 250 misses, 200 meets
-        "tpot:50,   1",   // request 0's tpot 75 misses; request 1 (n = 1) counts as tpot 0
+        "e2el:220,  1", // e2el 250 misses, 200 meets
+        "tpot:50,   1", // request 0's tpot 75 misses; request 1 (n = 1) counts as tpot 0
         "'ttft:250 e2el:249', 1",
         "ttft:0,    0"
     })
     void rescoringWithAnotherGoodputCountsTheRequestsMeetingIt(String goodput, int good) {
-        RunScoring.Scored scored = RunScoring.score(REQUESTS::stream, ANCHOR_NS, ANCHOR_NS + 3050 * MS,
-                new RunScoring.Options(PercentileMetrics.DEFAULT, MetricPercentiles.DEFAULT,
-                        GoodputSlo.parse(List.of(goodput))));
+        RunScoring.Scored scored = RunScoring.score(
+                REQUESTS::stream,
+                ANCHOR_NS,
+                ANCHOR_NS + 3050 * MS,
+                new RunScoring.Options(
+                        PercentileMetrics.DEFAULT, MetricPercentiles.DEFAULT, GoodputSlo.parse(List.of(goodput))));
         assertThat(scored.result().requestGoodput().getAsDouble()).isCloseTo(good / SECONDS, within(1e-9));
     }
 
     @Test
     void rescoringWithOtherPercentilesAndMetricsChangesOnlyTheStatistics() {
-        RunScoring.Scored scored = RunScoring.score(REQUESTS::stream, ANCHOR_NS, ANCHOR_NS + 3050 * MS,
-                new RunScoring.Options(PercentileMetrics.parse("e2el,ttft"), MetricPercentiles.parse("90"),
-                        GoodputSlo.NONE));
+        RunScoring.Scored scored = RunScoring.score(
+                REQUESTS::stream,
+                ANCHOR_NS,
+                ANCHOR_NS + 3050 * MS,
+                new RunScoring.Options(
+                        PercentileMetrics.parse("e2el,ttft"), MetricPercentiles.parse("90"), GoodputSlo.NONE));
         var result = scored.result();
         assertThat(result.requestGoodput()).isEmpty();
         assertThat(result.completed()).isEqualTo(2);
@@ -140,8 +180,8 @@ class RunScoringTest {
 
     @Test
     void runWithoutRequestsLastsUntilItsLastShardFinished() {
-        RunScoring.Scored scored = RunScoring.score(Stream::empty, ANCHOR_NS, ANCHOR_NS + 2000 * MS,
-                RunScoring.Options.storedIn(RUN, shards().config()));
+        RunScoring.Scored scored = RunScoring.score(
+                Stream::empty, ANCHOR_NS, ANCHOR_NS + 2000 * MS, RunScoring.Options.storedIn(RUN, shards().config()));
         assertThat(scored.result().durationNs()).isEqualTo(2000 * MS);
         assertThat(scored.result().requestThroughput()).isZero();
     }
@@ -150,10 +190,14 @@ class RunScoringTest {
     void everyStreamOpenedIsClosedSoAStoreScanIsReleased() {
         AtomicInteger opened = new AtomicInteger();
         AtomicInteger closed = new AtomicInteger();
-        RunScoring.score(() -> {
-            opened.incrementAndGet();
-            return REQUESTS.stream().onClose(closed::incrementAndGet);
-        }, ANCHOR_NS, ANCHOR_NS, RunScoring.Options.storedIn(RUN, shards().config()));
+        RunScoring.score(
+                () -> {
+                    opened.incrementAndGet();
+                    return REQUESTS.stream().onClose(closed::incrementAndGet);
+                },
+                ANCHOR_NS,
+                ANCHOR_NS,
+                RunScoring.Options.storedIn(RUN, shards().config()));
         assertThat(opened.get()).isPositive();
         assertThat(closed.get()).isEqualTo(opened.get());
     }
@@ -174,7 +218,10 @@ class RunScoringTest {
     }
 
     private static MetricSummary metric(RunSummary s, String key) {
-        return s.getMetrics().stream().filter(m -> m.getMetric().equals(key)).findFirst().orElseThrow();
+        return s.getMetrics().stream()
+                .filter(m -> m.getMetric().equals(key))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static double p(RunSummary s, String key, int index) {
@@ -186,31 +233,77 @@ class RunScoringTest {
     }
 
     private static RunEvent started(int shard, int shardCount) {
-        return new RunEvent(RUN, shard, shardCount, RunStarted.newBuilder()
-                .setScheduleStartEpochNs(ANCHOR_NS).setBackend("vllm").setModelId("m").setTokenizerId("t")
-                .setEndpointUrl("http://127.0.0.1:8000/v1/completions").setNumPrompts(3).setRequestRate(1.0)
-                .setBurstiness(1.0).setMaxConcurrency(null).setPercentileMetrics("ttft,tpot,itl,e2el")
-                .setMetricPercentiles("50,99").setGoodput("ttft:150").setConfigJson("{}")
-                .setTokenpulseVersion("test").build());
+        return new RunEvent(
+                RUN,
+                shard,
+                shardCount,
+                RunStarted.newBuilder()
+                        .setScheduleStartEpochNs(ANCHOR_NS)
+                        .setBackend("vllm")
+                        .setModelId("m")
+                        .setTokenizerId("t")
+                        .setEndpointUrl("http://127.0.0.1:8000/v1/completions")
+                        .setNumPrompts(3)
+                        .setRequestRate(1.0)
+                        .setBurstiness(1.0)
+                        .setMaxConcurrency(null)
+                        .setPercentileMetrics("ttft,tpot,itl,e2el")
+                        .setMetricPercentiles("50,99")
+                        .setGoodput("ttft:150")
+                        .setConfigJson("{}")
+                        .setTokenpulseVersion("test")
+                        .build());
     }
 
     private static RunEvent finished(int shard, int shardCount, long requestsStarted) {
-        return new RunEvent(RUN, shard, shardCount, RunFinished.newBuilder()
-                .setFinishedEpochNs(ANCHOR_NS + 3050 * MS).setRequestsStarted(requestsStarted).setRequestsSucceeded(0)
-                .setRequestsFailed(0).setChunkEvents(0).setRecordsNotDelivered(2).build());
+        return new RunEvent(
+                RUN,
+                shard,
+                shardCount,
+                RunFinished.newBuilder()
+                        .setFinishedEpochNs(ANCHOR_NS + 3050 * MS)
+                        .setRequestsStarted(requestsStarted)
+                        .setRequestsSucceeded(0)
+                        .setRequestsFailed(0)
+                        .setChunkEvents(0)
+                        .setRecordsNotDelivered(2)
+                        .build());
     }
 
-    private static RequestMetrics request(int index, boolean success, String error, int promptLen, int outputTokens,
-                                          Long ttftMs, Long e2elMs, Double tpotNs, Double tokenLatencyNs,
-                                          long queueDelayMs, List<Long> itlMs, long sentMs, long finishedMs) {
+    private static RequestMetrics request(
+            int index,
+            boolean success,
+            String error,
+            int promptLen,
+            int outputTokens,
+            Long ttftMs,
+            Long e2elMs,
+            Double tpotNs,
+            Double tokenLatencyNs,
+            long queueDelayMs,
+            List<Long> itlMs,
+            long sentMs,
+            long finishedMs) {
         return RequestMetrics.newBuilder()
-                .setRunId(RUN).setShardIndex(0).setRequestIndex(index).setRequestId("id-" + index)
-                .setSuccess(success).setHttpStatus(success ? 200 : 500).setError(error)
-                .setPromptLen(promptLen).setOutputTokens(outputTokens)
-                .setTtftNs(ttftMs == null ? null : ttftMs * MS).setE2elNs(e2elMs == null ? null : e2elMs * MS)
-                .setTpotNs(tpotNs).setTokenLatencyNs(tokenLatencyNs).setQueueDelayNs(queueDelayMs * MS)
-                .setConnectNs(0).setItlNs(itlMs.stream().map(ms -> ms * MS).toList())
-                .setSentEpochNs(ANCHOR_NS + sentMs * MS).setFinishedEpochNs(ANCHOR_NS + finishedMs * MS)
-                .setGeneratedText("text").build();
+                .setRunId(RUN)
+                .setShardIndex(0)
+                .setRequestIndex(index)
+                .setRequestId("id-" + index)
+                .setSuccess(success)
+                .setHttpStatus(success ? 200 : 500)
+                .setError(error)
+                .setPromptLen(promptLen)
+                .setOutputTokens(outputTokens)
+                .setTtftNs(ttftMs == null ? null : ttftMs * MS)
+                .setE2elNs(e2elMs == null ? null : e2elMs * MS)
+                .setTpotNs(tpotNs)
+                .setTokenLatencyNs(tokenLatencyNs)
+                .setQueueDelayNs(queueDelayMs * MS)
+                .setConnectNs(0)
+                .setItlNs(itlMs.stream().map(ms -> ms * MS).toList())
+                .setSentEpochNs(ANCHOR_NS + sentMs * MS)
+                .setFinishedEpochNs(ANCHOR_NS + finishedMs * MS)
+                .setGeneratedText("text")
+                .build();
     }
 }

@@ -15,8 +15,7 @@ import java.util.Properties;
 final class AggregatorChildMain {
     static final String RUNNING = "aggregator-child-running";
 
-    private AggregatorChildMain() {
-    }
+    private AggregatorChildMain() {}
 
     public static void main(String[] args) throws Exception {
         Topics topics = Topics.create(args[2], new SchemaRegistryClient(SchemaRegistrySettings.of(args[1])), true);

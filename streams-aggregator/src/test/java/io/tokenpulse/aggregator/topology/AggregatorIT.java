@@ -49,26 +49,34 @@ class AggregatorIT {
     @Test
     void smallRunGivesOneMetricsRecordPerRequestAndExactlyOneSummary() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dir.resolve("kafka")));
-             LocalSchemaRegistry registryServer = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
-            Topics topics = Topics.create("it.", new SchemaRegistryClient(
-                    SchemaRegistrySettings.of(registryServer.url().toString())), true);
+                LocalSchemaRegistry registryServer = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = Topics.create(
+                    "it.",
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(registryServer.url().toString())),
+                    true);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
                 // Three partitions for the request topics, one for runs: the summarizer must cope.
                 admin.createTopics(topics.all().stream()
-                        .map(t -> new NewTopic(t.name(), t == topics.runs() ? 1 : 3, (short) 1)).toList())
-                        .all().get();
+                                .map(t -> new NewTopic(t.name(), t == topics.runs() ? 1 : 3, (short) 1))
+                                .toList())
+                        .all()
+                        .get();
             }
             String run = "run-" + UUID.randomUUID();
             produceRun(kafka.bootstrapServers(), topics, run);
 
             StreamsSettings settings = StreamsSettings.defaults(kafka.bootstrapServers())
-                    .withStateDir(dir.resolve("state")).withRunPartitions(2);
+                    .withStateDir(dir.resolve("state"))
+                    .withRunPartitions(2);
             try (Aggregator aggregator = Aggregator.start(topics, settings, new Properties())) {
                 List<RequestMetrics> metrics = new ArrayList<>();
                 List<RunSummary> summaries = new ArrayList<>();
                 List<ConsumerRecord<String, Object>> deadLetters = new ArrayList<>();
                 try (KafkaConsumer<String, Object> consumer = consumer(kafka.bootstrapServers())) {
-                    consumer.subscribe(List.of(topics.requestMetrics().name(), topics.runSummaries().name(),
+                    consumer.subscribe(List.of(
+                            topics.requestMetrics().name(),
+                            topics.runSummaries().name(),
                             topics.deadLetter().name()));
                     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
                     while (System.nanoTime() < deadline && (metrics.size() < REQUESTS || summaries.isEmpty())) {
@@ -76,10 +84,14 @@ class AggregatorIT {
                             if (r.topic().equals(topics.deadLetter().name())) {
                                 deadLetters.add(r);
                             } else if (r.topic().equals(topics.requestMetrics().name())) {
-                                metrics.add(topics.requestMetrics().valueSerde().deserializer()
+                                metrics.add(topics.requestMetrics()
+                                        .valueSerde()
+                                        .deserializer()
                                         .deserialize(r.topic(), (byte[]) r.value()));
                             } else {
-                                summaries.add(topics.runSummaries().valueSerde().deserializer()
+                                summaries.add(topics.runSummaries()
+                                        .valueSerde()
+                                        .deserializer()
                                         .deserialize(r.topic(), (byte[]) r.value()));
                             }
                         }
@@ -92,11 +104,14 @@ class AggregatorIT {
                     });
                 }
                 assertThat(metrics).hasSize(REQUESTS);
-                assertThat(metrics).filteredOn(RequestMetrics::getSuccess).hasSize(REQUESTS - FAILURES)
+                assertThat(metrics)
+                        .filteredOn(RequestMetrics::getSuccess)
+                        .hasSize(REQUESTS - FAILURES)
                         .allSatisfy(m -> assertThat(m.getItlNs()).hasSize(CHUNKS_PER_REQUEST - 1));
                 assertThat(summaries).hasSize(1);
                 assertThat(deadLetters).hasSize(1);
-                assertThat(deadLetters.get(0).headers().lastHeader(DeadLetters.REASON)).isNotNull();
+                assertThat(deadLetters.get(0).headers().lastHeader(DeadLetters.REASON))
+                        .isNotNull();
                 RunSummary s = summaries.get(0);
                 assertThat(s.getRunId()).isEqualTo(run);
                 assertThat(s.getNumPrompts()).isEqualTo(REQUESTS);
@@ -109,56 +124,103 @@ class AggregatorIT {
     }
 
     private static void produceRun(String bootstrap, Topics topics, String run) throws Exception {
-        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         long anchorNs = System.currentTimeMillis() * MS;
         try (KafkaProducer<String, byte[]> producer =
-                     new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
-            send(producer, topics.runs(), run, new RunEvent(run, 0, 1, RunStarted.newBuilder()
-                    .setScheduleStartEpochNs(anchorNs).setBackend("vllm").setModelId("m").setTokenizerId("t")
-                    .setEndpointUrl("http://127.0.0.1:8000/v1/completions").setNumPrompts(REQUESTS)
-                    .setRequestRate(Double.POSITIVE_INFINITY).setBurstiness(1.0)
-                    .setPercentileMetrics("ttft,tpot,itl").setMetricPercentiles("99").setConfigJson("{}")
-                    .setTokenpulseVersion("it").build()));
+                new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+            send(
+                    producer,
+                    topics.runs(),
+                    run,
+                    new RunEvent(
+                            run,
+                            0,
+                            1,
+                            RunStarted.newBuilder()
+                                    .setScheduleStartEpochNs(anchorNs)
+                                    .setBackend("vllm")
+                                    .setModelId("m")
+                                    .setTokenizerId("t")
+                                    .setEndpointUrl("http://127.0.0.1:8000/v1/completions")
+                                    .setNumPrompts(REQUESTS)
+                                    .setRequestRate(Double.POSITIVE_INFINITY)
+                                    .setBurstiness(1.0)
+                                    .setPercentileMetrics("ttft,tpot,itl")
+                                    .setMetricPercentiles("99")
+                                    .setConfigJson("{}")
+                                    .setTokenpulseVersion("it")
+                                    .build()));
             for (int i = 0; i < REQUESTS; i++) {
                 String key = run + "/" + i;
                 boolean fails = i < FAILURES;
                 long sentMs = 10L * i;
                 if (!fails) {
-                    for (int seq = CHUNKS_PER_REQUEST - 1; seq >= 0; seq--) {   // reversed: order must not matter
-                        send(producer, topics.chunks(), key, new Chunk(run, 0, i, seq, (100 + 20L * seq) * MS,
-                                seq == 0 ? 0 : 20 * MS, anchorNs + (sentMs + 100 + 20L * seq) * MS, 1, 10));
+                    for (int seq = CHUNKS_PER_REQUEST - 1; seq >= 0; seq--) { // reversed: order must not matter
+                        send(
+                                producer,
+                                topics.chunks(),
+                                key,
+                                new Chunk(
+                                        run,
+                                        0,
+                                        i,
+                                        seq,
+                                        (100 + 20L * seq) * MS,
+                                        seq == 0 ? 0 : 20 * MS,
+                                        anchorNs + (sentMs + 100 + 20L * seq) * MS,
+                                        1,
+                                        10));
                     }
                 }
-                var finish = fails ? TopologyFixture.failure(sentMs, sentMs + 5, "HTTP 503")
+                var finish = fails
+                        ? TopologyFixture.failure(sentMs, sentMs + 5, "HTTP 503")
                         : TopologyFixture.success(sentMs, sentMs, 10, CHUNKS_PER_REQUEST, 100, 120, 140, 160, 180);
                 send(producer, topics.requests(), key, new RequestEvent(run, 0, i, "id-" + i, finish.build()));
             }
             // A record no serde can read: it must land on the dead-letter topic, not stop anything.
-            producer.send(new ProducerRecord<>(topics.chunks().name(), run + "/0", new byte[] {9, 9, 9})).get();
-            send(producer, topics.runs(), run, new RunEvent(run, 0, 1, RunFinished.newBuilder()
-                    .setFinishedEpochNs(anchorNs + (10L * REQUESTS + 300) * MS).setRequestsStarted(REQUESTS)
-                    .setRequestsSucceeded(REQUESTS - FAILURES).setRequestsFailed(FAILURES)
-                    .setChunkEvents((long) (REQUESTS - FAILURES) * CHUNKS_PER_REQUEST).setRecordsNotDelivered(0)
-                    .build()));
+            producer.send(new ProducerRecord<>(topics.chunks().name(), run + "/0", new byte[] {9, 9, 9}))
+                    .get();
+            send(
+                    producer,
+                    topics.runs(),
+                    run,
+                    new RunEvent(
+                            run,
+                            0,
+                            1,
+                            RunFinished.newBuilder()
+                                    .setFinishedEpochNs(anchorNs + (10L * REQUESTS + 300) * MS)
+                                    .setRequestsStarted(REQUESTS)
+                                    .setRequestsSucceeded(REQUESTS - FAILURES)
+                                    .setRequestsFailed(FAILURES)
+                                    .setChunkEvents((long) (REQUESTS - FAILURES) * CHUNKS_PER_REQUEST)
+                                    .setRecordsNotDelivered(0)
+                                    .build()));
             producer.flush();
         }
     }
 
     private static <V> void send(KafkaProducer<String, byte[]> producer, TopicSpec<V> topic, String key, V value)
             throws Exception {
-        producer.send(new ProducerRecord<>(topic.name(), key,
-                topic.valueSerde().serializer().serialize(topic.name(), value))).get();
+        producer.send(new ProducerRecord<>(
+                        topic.name(), key, topic.valueSerde().serializer().serialize(topic.name(), value)))
+                .get();
     }
 
     private static KafkaConsumer<String, Object> consumer(String bootstrap) {
         return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "it-reader",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "it-reader",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
                 // Only committed transactions: what exactly-once promises to readers.
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "org.apache.kafka.common.serialization.StringDeserializer",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                "org.apache.kafka.common.serialization.StringDeserializer",
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
                 "org.apache.kafka.common.serialization.ByteArrayDeserializer"));
     }

@@ -32,8 +32,11 @@ class AggregatorKillIT {
     @Test
     void theNextAggregatorRunsWithinSecondsOfAKilledOne() throws Exception {
         try (Platform platform = Platform.start(new Platform.Settings(dir.resolve("kafka"), 0, 0))) {
-            Topics topics = Topics.create(PREFIX, new SchemaRegistryClient(
-                    SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
+            Topics topics = Topics.create(
+                    PREFIX,
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
             Properties client = new Properties();
             client.put("bootstrap.servers", platform.bootstrapServers());
             TopicAdmin.ensureExist(topics, client, 1, (short) 1, Duration.ofSeconds(30));
@@ -41,7 +44,9 @@ class AggregatorKillIT {
 
             Process child = startChild(platform, stateDir);
             try {
-                assertThat(awaitRunningLine(child)).as("the child aggregator printed that it runs").isTrue();
+                assertThat(awaitRunningLine(child))
+                        .as("the child aggregator printed that it runs")
+                        .isTrue();
                 child.destroyForcibly(); // SIGKILL: no close, no leave-group
                 assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
             } finally {
@@ -49,8 +54,10 @@ class AggregatorKillIT {
             }
 
             long startNs = System.nanoTime();
-            try (Aggregator next = Aggregator.start(topics, StreamsSettings.defaults(platform.bootstrapServers())
-                    .withStateDir(stateDir), new Properties())) {
+            try (Aggregator next = Aggregator.start(
+                    topics,
+                    StreamsSettings.defaults(platform.bootstrapServers()).withStateDir(stateDir),
+                    new Properties())) {
                 boolean running = next.awaitRunning(Duration.ofSeconds(90));
                 double seconds = (System.nanoTime() - startNs) / 1e9;
                 System.out.printf("aggregator after a kill -9: RUNNING after %.1f s%n", seconds);
@@ -61,17 +68,24 @@ class AggregatorKillIT {
     }
 
     private static Process startChild(Platform platform, Path stateDir) throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                AggregatorChildMain.class.getName(), platform.bootstrapServers(), platform.registryUrl().toString(),
-                PREFIX, stateDir.toString());
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AggregatorChildMain.class.getName(),
+                platform.bootstrapServers(),
+                platform.registryUrl().toString(),
+                PREFIX,
+                stateDir.toString());
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
     private static boolean awaitRunningLine(Process child) throws Exception {
         CompletableFuture<Boolean> running = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = out.readLine()) != null) {
                     if (line.equals(AggregatorChildMain.RUNNING)) {

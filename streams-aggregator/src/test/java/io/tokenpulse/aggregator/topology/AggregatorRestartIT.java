@@ -22,13 +22,16 @@ class AggregatorRestartIT {
     @Test
     void theNextAggregatorRunsWithinSecondsOfThePreviousOneClosing() throws Exception {
         try (Platform platform = Platform.start(new Platform.Settings(dir.resolve("kafka"), 0, 0))) {
-            Topics topics = Topics.create("it.", new SchemaRegistryClient(
-                    SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
+            Topics topics = Topics.create(
+                    "it.",
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
             Properties client = new Properties();
             client.put("bootstrap.servers", platform.bootstrapServers());
             TopicAdmin.ensureExist(topics, client, 1, (short) 1, Duration.ofSeconds(30));
-            StreamsSettings settings = StreamsSettings.defaults(platform.bootstrapServers())
-                    .withStateDir(dir.resolve("state"));
+            StreamsSettings settings =
+                    StreamsSettings.defaults(platform.bootstrapServers()).withStateDir(dir.resolve("state"));
             try (Aggregator first = Aggregator.start(topics, settings, new Properties())) {
                 assertThat(first.awaitRunning(Duration.ofSeconds(60))).isTrue();
             }

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AggregatorTopologyTest {
     @TempDir
     Path stateDir;
+
     TopologyFixture f;
 
     @BeforeEach
@@ -59,12 +60,12 @@ class AggregatorTopologyTest {
         assertThat(out.get(0).key).isEqualTo(key(RUN, 0));
         RequestMetrics m = out.get(0).value;
         assertThat(m.getSuccess()).isTrue();
-        assertThat(m.getTtftNs()).isEqualTo(100 * MS);                 // first - sent
-        assertThat(m.getItlNs()).containsExactly(50 * MS, 100 * MS);   // one sample per event after the first
-        assertThat(m.getE2elNs()).isEqualTo(250 * MS);                 // last - sent
-        assertThat(m.getTpotNs()).isEqualTo(75.0 * MS);                // (250 - 100) / (3 - 1)
+        assertThat(m.getTtftNs()).isEqualTo(100 * MS); // first - sent
+        assertThat(m.getItlNs()).containsExactly(50 * MS, 100 * MS); // one sample per event after the first
+        assertThat(m.getE2elNs()).isEqualTo(250 * MS); // last - sent
+        assertThat(m.getTpotNs()).isEqualTo(75.0 * MS); // (250 - 100) / (3 - 1)
         assertThat(m.getTokenLatencyNs()).isCloseTo(250.0 * MS / 3, within(1e-6));
-        assertThat(m.getQueueDelayNs()).isEqualTo(100 * MS);           // sent 1000 - scheduled 900
+        assertThat(m.getQueueDelayNs()).isEqualTo(100 * MS); // sent 1000 - scheduled 900
         assertThat(m.getSentEpochNs()).isEqualTo(ANCHOR_NS + 1000 * MS);
         assertThat(m.getFinishedEpochNs()).isEqualTo(ANCHOR_NS + 1250 * MS);
         assertThat(m.getOutputTokens()).isEqualTo(3);
@@ -103,7 +104,7 @@ class AggregatorTopologyTest {
         RequestMetrics m = f.requestMetrics.readValue();
         assertThat(m.getOutputTokens()).isEqualTo(1);
         assertThat(m.getTpotNs()).isNull();
-        assertThat(m.getTokenLatencyNs()).isEqualTo(200.0 * MS);   // E2EL 200 ms / n 1
+        assertThat(m.getTokenLatencyNs()).isEqualTo(200.0 * MS); // E2EL 200 ms / n 1
         assertThat(m.getTtftNs()).isEqualTo(200 * MS);
         assertThat(m.getItlNs()).isEmpty();
 
@@ -148,18 +149,18 @@ class AggregatorTopologyTest {
         assertThat(out).hasSize(1);
         assertThat(out.get(0).key).isEqualTo(RUN);
         RunSummary s = out.get(0).value;
-        double seconds = 3.05;   // schedule start to the failure's end at 3050 ms
+        double seconds = 3.05; // schedule start to the failure's end at 3050 ms
         assertThat(s.getDurationNs()).isEqualTo(3050 * MS);
         assertThat(s.getNumPrompts()).isEqualTo(3);
         assertThat(s.getCompleted()).isEqualTo(2);
         assertThat(s.getFailed()).isEqualTo(1);
-        assertThat(s.getTotalInputTokens()).isEqualTo(30);     // 10 + 20; the failure's 30 not counted
-        assertThat(s.getTotalOutputTokens()).isEqualTo(4);     // 3 + 1
+        assertThat(s.getTotalInputTokens()).isEqualTo(30); // 10 + 20; the failure's 30 not counted
+        assertThat(s.getTotalOutputTokens()).isEqualTo(4); // 3 + 1
         assertThat(s.getRequestThroughput()).isCloseTo(2 / seconds, within(1e-9));
         assertThat(s.getOutputThroughput()).isCloseTo(4 / seconds, within(1e-9));
         assertThat(s.getTotalTokenThroughput()).isCloseTo(34 / seconds, within(1e-9));
-        assertThat(s.getRequestGoodput()).isCloseTo(1 / seconds, within(1e-9));   // ttft:150 met by request 0 only
-        assertThat(s.getMaxOutputTokensPerS()).isEqualTo(3.0);   // request 0's three events in second 0
+        assertThat(s.getRequestGoodput()).isCloseTo(1 / seconds, within(1e-9)); // ttft:150 met by request 0 only
+        assertThat(s.getMaxOutputTokensPerS()).isEqualTo(3.0); // request 0's three events in second 0
         assertThat(s.getMaxConcurrentRequests()).isEqualTo(1);
         assertThat(s.getItlExact()).isTrue();
         assertThat(s.getErrors()).isEqualTo(Map.of("HTTP 500", 1L));
@@ -182,9 +183,15 @@ class AggregatorTopologyTest {
         assertThat(m.getMeanMs()).as(m.getMetric() + " mean").isCloseTo(mean, within(1e-9));
         assertThat(m.getMedianMs()).as(m.getMetric() + " median").isCloseTo(median, within(1e-9));
         assertThat(m.getStdMs()).as(m.getMetric() + " std").isCloseTo(std, within(1e-9));
-        assertThat(m.getPercentiles()).extracting(PercentileValue::getPercentile).containsExactly(50.0, 99.0);
-        assertThat(m.getPercentiles().get(0).getValueMs()).as(m.getMetric() + " p50").isCloseTo(p50, within(1e-9));
-        assertThat(m.getPercentiles().get(1).getValueMs()).as(m.getMetric() + " p99").isCloseTo(p99, within(1e-9));
+        assertThat(m.getPercentiles())
+                .extracting(PercentileValue::getPercentile)
+                .containsExactly(50.0, 99.0);
+        assertThat(m.getPercentiles().get(0).getValueMs())
+                .as(m.getMetric() + " p50")
+                .isCloseTo(p50, within(1e-9));
+        assertThat(m.getPercentiles().get(1).getValueMs())
+                .as(m.getMetric() + " p99")
+                .isCloseTo(p99, within(1e-9));
     }
 
     @Test
@@ -208,11 +215,11 @@ class AggregatorTopologyTest {
         assertThat(s.getNumPrompts()).isEqualTo(2);
         assertThat(s.getCompleted()).isEqualTo(2);
         assertThat(s.getTotalInputTokens()).isEqualTo(17);
-        assertThat(s.getDurationNs()).isEqualTo(1250 * MS);   // both end at +1250 ms of shard 0's start
+        assertThat(s.getDurationNs()).isEqualTo(1250 * MS); // both end at +1250 ms of shard 0's start
         assertThat(s.getRecordsNotDelivered()).isEqualTo(4);
 
-        f.runFinished(RUN, 1, 2, 1, anchor1 + 300 * MS);   // a duplicate
-        f.request1();                                     // a request nobody announced
+        f.runFinished(RUN, 1, 2, 1, anchor1 + 300 * MS); // a duplicate
+        f.request1(); // a request nobody announced
         assertThat(f.summaries.isEmpty()).isTrue();
     }
 
@@ -251,7 +258,7 @@ class AggregatorTopologyTest {
         assertThat(w.getFailed()).isEqualTo(1);
         assertThat(w.getInputTokens()).isEqualTo(30);
         assertThat(w.getOutputTokens()).isEqualTo(4);
-        assertThat(w.getRequestThroughput()).isCloseTo(0.2, within(1e-12));    // 2 / 10 s
+        assertThat(w.getRequestThroughput()).isCloseTo(0.2, within(1e-12)); // 2 / 10 s
         assertThat(w.getOutputThroughput()).isCloseTo(0.4, within(1e-12));
         assertThat(w.getTotalTokenThroughput()).isCloseTo(3.4, within(1e-12));
         Map<String, WindowLatency> byMetric = new java.util.HashMap<>();
@@ -259,10 +266,10 @@ class AggregatorTopologyTest {
         assertThat(byMetric.keySet()).containsExactlyInAnyOrder("ttft", "tpot", "itl", "e2el", "queue_delay");
         assertThat(byMetric.get("ttft").getCount()).isEqualTo(2);
         assertThat(byMetric.get("ttft").getMeanMs()).isCloseTo(150, within(1e-9));
-        assertThat(byMetric.get("ttft").getP90Ms()).isCloseTo(190, within(1e-9));   // 100 + 0.9 * 100
+        assertThat(byMetric.get("ttft").getP90Ms()).isCloseTo(190, within(1e-9)); // 100 + 0.9 * 100
         assertThat(byMetric.get("itl").getCount()).isEqualTo(2);
         assertThat(byMetric.get("itl").getP99Ms()).isCloseTo(99.5, within(1e-9));
-        assertThat(byMetric.get("queue_delay").getMeanMs()).isCloseTo(50, within(1e-9));   // 100 and 0
+        assertThat(byMetric.get("queue_delay").getMeanMs()).isCloseTo(50, within(1e-9)); // 100 and 0
     }
 
     @Test
@@ -270,11 +277,11 @@ class AggregatorTopologyTest {
         f.close();
         f = new TopologyFixture(TopologyFixture.plainTopics(), stateDir.resolve("no-grace"), Duration.ZERO);
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
-        f.request0();                                                        // finishes at +1.25 s
-        f.finished(RUN, 0, 9, success(25_000, 25_000, 1, 1, 100));            // finishes at +25.1 s
+        f.request0(); // finishes at +1.25 s
+        f.finished(RUN, 0, 9, success(25_000, 25_000, 1, 1, 100)); // finishes at +25.1 s
         f.chunk(RUN, 0, 9, 0, 100 * MS);
         f.windowMetrics.readKeyValuesToList();
-        f.request1();                                                        // finishes at +2.2 s: late
+        f.request1(); // finishes at +2.2 s: late
         f.runFinished(RUN, 0, 1, 3, ANCHOR_NS + 25_100 * MS);
 
         assertThat(f.windowMetrics.readKeyValuesToList()).isEmpty();

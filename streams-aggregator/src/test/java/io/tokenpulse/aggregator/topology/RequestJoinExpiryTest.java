@@ -30,12 +30,13 @@ class RequestJoinExpiryTest {
 
     @TempDir
     Path stateDir;
+
     TopologyFixture f;
 
     @BeforeEach
     void start() {
         f = new TopologyFixture(stateDir);
-        f.runStarted(RUN, 0, 1, ANCHOR_NS);   // the summarizer emits a request once its shard started
+        f.runStarted(RUN, 0, 1, ANCHOR_NS); // the summarizer emits a request once its shard started
     }
 
     @AfterEach
@@ -59,7 +60,7 @@ class RequestJoinExpiryTest {
     @Test
     void aChunkArrivingAfterItsRequestWasEmittedExpiresIntoTheDeadLetterTopic() {
         emitRequest0();
-        f.chunkAt(T0_MS + MINUTE_MS, RUN, 0, 2, 200 * MS);   // late: its request is already out
+        f.chunkAt(T0_MS + MINUTE_MS, RUN, 0, 2, 200 * MS); // late: its request is already out
         assertThat(keysIn(RequestJoin.LAST_SEEN_STORE)).containsExactly(key(RUN, 0));
 
         streamTimeReaches(T0_MS + MINUTE_MS + TTL_MS + MINUTE_MS);
@@ -69,10 +70,12 @@ class RequestJoinExpiryTest {
         assertThat(dead.value()).isEmpty();
         assertThat(header(dead.headers(), DeadLetters.SOURCE_TOPIC)).isEqualTo("chunks");
         assertThat(header(dead.headers(), DeadLetters.REASON))
-                .contains("1 chunks without a pending finish").contains("PT30M of stream time");
+                .contains("1 chunks without a pending finish")
+                .contains("PT30M of stream time");
         assertThat(f.deadLetters.isEmpty()).isTrue();
         assertThat(f.requestMetrics.isEmpty()).isTrue();
-        for (String store : new String[] {RequestJoin.CHUNK_STORE, RequestJoin.COUNT_STORE, RequestJoin.LAST_SEEN_STORE}) {
+        for (String store :
+                new String[] {RequestJoin.CHUNK_STORE, RequestJoin.COUNT_STORE, RequestJoin.LAST_SEEN_STORE}) {
             assertThat(keysIn(store)).as(store).allSatisfy(k -> assertThat(k).startsWith(key(RUN, 9)));
         }
         assertThat(deadLetteredTotal()).isEqualTo(1.0);
@@ -81,7 +84,7 @@ class RequestJoinExpiryTest {
     @Test
     void aFinishWhoseChunksNeverAllArriveExpiresWithItsOwnBytes() {
         f.finishedAt(T0_MS, RUN, 1, success(900, 1000, 10, 3, 100, 150, 250));
-        f.chunkAt(T0_MS, RUN, 1, 0, 100 * MS);                // 1 of the 3 announced chunks
+        f.chunkAt(T0_MS, RUN, 1, 0, 100 * MS); // 1 of the 3 announced chunks
 
         streamTimeReaches(T0_MS + TTL_MS + 2 * MINUTE_MS);
 

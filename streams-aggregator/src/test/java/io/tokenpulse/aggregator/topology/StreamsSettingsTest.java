@@ -23,28 +23,33 @@ class StreamsSettingsTest {
 
         // Kafka Streams suffixes the thread index
         assertThat(id).isEqualTo(StreamsSettings.staticMemberId(settings.applicationId(), Path.of("/tmp/a")) + "-0");
-        assertThat(id).isEqualTo(mainConsumerInstanceId(settings.withStateDir(Path.of("/tmp/../tmp/a")), new Properties()));
+        assertThat(id)
+                .isEqualTo(mainConsumerInstanceId(settings.withStateDir(Path.of("/tmp/../tmp/a")), new Properties()));
         assertThat(id).isNotEqualTo(mainConsumerInstanceId(settings.withStateDir(Path.of("/tmp/b")), new Properties()));
         assertThat(id).isNotEqualTo(mainConsumerInstanceId(settings.withApplicationId("other"), new Properties()));
     }
 
     @Test
     void everyStateStoreSharesOneBoundedRocksDbBudget() {
-        StreamsConfig config = new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
-        assertThat(config.getClass(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)).isEqualTo(BoundedRocksDbMemory.class);
+        StreamsConfig config =
+                new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
+        assertThat(config.getClass(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG))
+                .isEqualTo(BoundedRocksDbMemory.class);
         try (org.rocksdb.Options options = new org.rocksdb.Options()) {
             options.setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig());
             new BoundedRocksDbMemory().setConfig("store", options, java.util.Map.of());
             assertThat(options.writeBufferSize()).isEqualTo(4L * 1024 * 1024);
             assertThat(options.maxWriteBufferNumber()).isEqualTo(2);
-            assertThat(((org.rocksdb.BlockBasedTableConfig) options.tableFormatConfig()).cacheIndexAndFilterBlocks()).isTrue();
+            assertThat(((org.rocksdb.BlockBasedTableConfig) options.tableFormatConfig()).cacheIndexAndFilterBlocks())
+                    .isTrue();
         }
     }
 
     @Test
     void theInstanceIdHoldsOnlyCharactersKafkaAccepts() {
         assertThat(StreamsSettings.staticMemberId("tokenpulse-aggregator", "bench host:1/é", Path.of("/tmp/a b")))
-                .startsWith("tokenpulse-aggregator-bench_host_1__-").matches("[a-zA-Z0-9._-]+");
+                .startsWith("tokenpulse-aggregator-bench_host_1__-")
+                .matches("[a-zA-Z0-9._-]+");
     }
 
     @Test
@@ -52,13 +57,16 @@ class StreamsSettingsTest {
         Properties overrides = new Properties();
         overrides.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "mine");
 
-        assertThat(mainConsumerInstanceId(StreamsSettings.defaults("127.0.0.1:9092"), overrides)).isEqualTo("mine-0");
+        assertThat(mainConsumerInstanceId(StreamsSettings.defaults("127.0.0.1:9092"), overrides))
+                .isEqualTo("mine-0");
     }
 
     @Test
     void theRestoreConsumerHasNoInstanceIdItHasNoGroup() {
-        StreamsConfig config = new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
+        StreamsConfig config =
+                new StreamsConfig(StreamsSettings.defaults("127.0.0.1:9092").toProperties(new Properties()));
 
-        assertThat(config.getRestoreConsumerConfigs("client")).doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        assertThat(config.getRestoreConsumerConfigs("client"))
+                .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     }
 }

@@ -53,29 +53,51 @@ final class TopologyFixture implements AutoCloseable {
 
     TopologyFixture(Topics topics, Path stateDir, Duration grace) {
         this.topics = topics;
-        StreamsSettings settings = StreamsSettings.defaults("unused:9092").withStateDir(stateDir)
+        StreamsSettings settings = StreamsSettings.defaults("unused:9092")
+                .withStateDir(stateDir)
                 .withWindow(Duration.ofSeconds(10), grace);
-        driver = new TopologyTestDriver(AggregatorTopology.build(topics, settings), settings.toProperties(new Properties()));
-        runs = driver.createInputTopic(topics.runs().name(), new StringSerializer(), topics.runs().valueSerde().serializer());
-        requests = driver.createInputTopic(topics.requests().name(), new StringSerializer(),
+        driver = new TopologyTestDriver(
+                AggregatorTopology.build(topics, settings), settings.toProperties(new Properties()));
+        runs = driver.createInputTopic(
+                topics.runs().name(),
+                new StringSerializer(),
+                topics.runs().valueSerde().serializer());
+        requests = driver.createInputTopic(
+                topics.requests().name(),
+                new StringSerializer(),
                 topics.requests().valueSerde().serializer());
-        chunks = driver.createInputTopic(topics.chunks().name(), new StringSerializer(),
+        chunks = driver.createInputTopic(
+                topics.chunks().name(),
+                new StringSerializer(),
                 topics.chunks().valueSerde().serializer());
-        rawChunks = driver.createInputTopic(topics.chunks().name(), new StringSerializer(),
+        rawChunks = driver.createInputTopic(
+                topics.chunks().name(),
+                new StringSerializer(),
                 Serdes.ByteArray().serializer());
-        requestMetrics = driver.createOutputTopic(topics.requestMetrics().name(), new StringDeserializer(),
+        requestMetrics = driver.createOutputTopic(
+                topics.requestMetrics().name(),
+                new StringDeserializer(),
                 topics.requestMetrics().valueSerde().deserializer());
-        windowMetrics = driver.createOutputTopic(topics.windowMetrics().name(), new StringDeserializer(),
+        windowMetrics = driver.createOutputTopic(
+                topics.windowMetrics().name(),
+                new StringDeserializer(),
                 topics.windowMetrics().valueSerde().deserializer());
-        summaries = driver.createOutputTopic(topics.runSummaries().name(), new StringDeserializer(),
+        summaries = driver.createOutputTopic(
+                topics.runSummaries().name(),
+                new StringDeserializer(),
                 topics.runSummaries().valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter().name(), new StringDeserializer(),
+        deadLetters = driver.createOutputTopic(
+                topics.deadLetter().name(),
+                new StringDeserializer(),
                 Serdes.ByteArray().deserializer());
     }
 
     static Topics plainTopics() {
-        return new Topics(plain("runs", RunEvent.getClassSchema()), plain("requests", RequestEvent.getClassSchema()),
-                plain("chunks", Chunk.getClassSchema()), plain("request-metrics", RequestMetrics.getClassSchema()),
+        return new Topics(
+                plain("runs", RunEvent.getClassSchema()),
+                plain("requests", RequestEvent.getClassSchema()),
+                plain("chunks", Chunk.getClassSchema()),
+                plain("request-metrics", RequestMetrics.getClassSchema()),
                 plain("window-metrics", WindowMetrics.getClassSchema()),
                 plain("run-summaries", RunSummary.getClassSchema()),
                 new TopicSpec<>("dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
@@ -88,18 +110,47 @@ final class TopologyFixture implements AutoCloseable {
     // ---- input records ----
 
     void runStarted(String run, int shard, int shardCount, long anchorNs) {
-        runs.pipeInput(run, new RunEvent(run, shard, shardCount, RunStarted.newBuilder()
-                .setScheduleStartEpochNs(anchorNs).setBackend("vllm").setModelId("m").setTokenizerId("t")
-                .setEndpointUrl("http://127.0.0.1:8000/v1/completions").setNumPrompts(3).setRequestRate(1.0)
-                .setBurstiness(1.0).setMaxConcurrency(null).setPercentileMetrics("ttft,tpot,itl,e2el")
-                .setMetricPercentiles("50,99").setGoodput("ttft:150").setConfigJson("{}")
-                .setTokenpulseVersion("test").build()), anchorNs / MS);
+        runs.pipeInput(
+                run,
+                new RunEvent(
+                        run,
+                        shard,
+                        shardCount,
+                        RunStarted.newBuilder()
+                                .setScheduleStartEpochNs(anchorNs)
+                                .setBackend("vllm")
+                                .setModelId("m")
+                                .setTokenizerId("t")
+                                .setEndpointUrl("http://127.0.0.1:8000/v1/completions")
+                                .setNumPrompts(3)
+                                .setRequestRate(1.0)
+                                .setBurstiness(1.0)
+                                .setMaxConcurrency(null)
+                                .setPercentileMetrics("ttft,tpot,itl,e2el")
+                                .setMetricPercentiles("50,99")
+                                .setGoodput("ttft:150")
+                                .setConfigJson("{}")
+                                .setTokenpulseVersion("test")
+                                .build()),
+                anchorNs / MS);
     }
 
     void runFinished(String run, int shard, int shardCount, long requestsStarted, long finishedEpochNs) {
-        runs.pipeInput(run, new RunEvent(run, shard, shardCount, RunFinished.newBuilder()
-                .setFinishedEpochNs(finishedEpochNs).setRequestsStarted(requestsStarted).setRequestsSucceeded(0)
-                .setRequestsFailed(0).setChunkEvents(0).setRecordsNotDelivered(2).build()), finishedEpochNs / MS);
+        runs.pipeInput(
+                run,
+                new RunEvent(
+                        run,
+                        shard,
+                        shardCount,
+                        RunFinished.newBuilder()
+                                .setFinishedEpochNs(finishedEpochNs)
+                                .setRequestsStarted(requestsStarted)
+                                .setRequestsSucceeded(0)
+                                .setRequestsFailed(0)
+                                .setChunkEvents(0)
+                                .setRecordsNotDelivered(2)
+                                .build()),
+                finishedEpochNs / MS);
     }
 
     static String key(String run, int index) {
@@ -107,8 +158,14 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     void started(String run, int shard, int index, long sentOffsetNs) {
-        requests.pipeInput(key(run, index), new RequestEvent(run, shard, index, "id-" + index,
-                new RequestStarted(10, 100, sentOffsetNs, sentOffsetNs, sentOffsetNs, 0L)));
+        requests.pipeInput(
+                key(run, index),
+                new RequestEvent(
+                        run,
+                        shard,
+                        index,
+                        "id-" + index,
+                        new RequestStarted(10, 100, sentOffsetNs, sentOffsetNs, sentOffsetNs, 0L)));
     }
 
     void finished(String run, int shard, int index, RequestFinished.Builder finish) {
@@ -126,26 +183,48 @@ final class TopologyFixture implements AutoCloseable {
 
     /** A finish of shard 0 published at {@code timestampMs}. */
     void finishedAt(long timestampMs, String run, int index, RequestFinished.Builder finish) {
-        requests.pipeInput(key(run, index), new RequestEvent(run, 0, index, "id-" + index, finish.build()), timestampMs);
+        requests.pipeInput(
+                key(run, index), new RequestEvent(run, 0, index, "id-" + index, finish.build()), timestampMs);
     }
 
     /** A successful finish: sent at {@code sentMs} after schedule start, events {@code eventMs} after sent. */
-    static RequestFinished.Builder success(long scheduledMs, long sentMs, int promptLen, int outputTokens,
-                                           long... eventMs) {
+    static RequestFinished.Builder success(
+            long scheduledMs, long sentMs, int promptLen, int outputTokens, long... eventMs) {
         long lastMs = eventMs[eventMs.length - 1];
-        return RequestFinished.newBuilder().setSuccess(true).setHttpStatus(200).setError("")
-                .setPromptLen(promptLen).setOutputTokens(outputTokens).setUsagePromptTokens(promptLen)
-                .setUsageCompletionTokens(outputTokens).setChunkEvents(eventMs.length)
-                .setScheduledOffsetNs(scheduledMs * MS).setPermitOffsetNs(sentMs * MS).setSentOffsetNs(sentMs * MS)
-                .setConnectNs(0).setFirstNs(eventMs[0] * MS).setLastNs(lastMs * MS)
-                .setFinishedOffsetNs((sentMs + lastMs) * MS).setGeneratedText("text");
+        return RequestFinished.newBuilder()
+                .setSuccess(true)
+                .setHttpStatus(200)
+                .setError("")
+                .setPromptLen(promptLen)
+                .setOutputTokens(outputTokens)
+                .setUsagePromptTokens(promptLen)
+                .setUsageCompletionTokens(outputTokens)
+                .setChunkEvents(eventMs.length)
+                .setScheduledOffsetNs(scheduledMs * MS)
+                .setPermitOffsetNs(sentMs * MS)
+                .setSentOffsetNs(sentMs * MS)
+                .setConnectNs(0)
+                .setFirstNs(eventMs[0] * MS)
+                .setLastNs(lastMs * MS)
+                .setFinishedOffsetNs((sentMs + lastMs) * MS)
+                .setGeneratedText("text");
     }
 
     static RequestFinished.Builder failure(long sentMs, long finishedMs, String error) {
-        return RequestFinished.newBuilder().setSuccess(false).setHttpStatus(500).setError(error)
-                .setPromptLen(30).setOutputTokens(0).setChunkEvents(0).setScheduledOffsetNs(sentMs * MS)
-                .setPermitOffsetNs(sentMs * MS).setSentOffsetNs(sentMs * MS).setConnectNs(0)
-                .setFirstNs(null).setLastNs(null).setFinishedOffsetNs(finishedMs * MS);
+        return RequestFinished.newBuilder()
+                .setSuccess(false)
+                .setHttpStatus(500)
+                .setError(error)
+                .setPromptLen(30)
+                .setOutputTokens(0)
+                .setChunkEvents(0)
+                .setScheduledOffsetNs(sentMs * MS)
+                .setPermitOffsetNs(sentMs * MS)
+                .setSentOffsetNs(sentMs * MS)
+                .setConnectNs(0)
+                .setFirstNs(null)
+                .setLastNs(null)
+                .setFinishedOffsetNs(finishedMs * MS);
     }
 
     /** The worked example of the tests, all on shard 0 of {@link #RUN}. */
@@ -159,7 +238,11 @@ final class TopologyFixture implements AutoCloseable {
 
     void request1() {
         // sent 2000 ms, one event at +200 ms, n = 1 from the tokenizer (no usage), prompt 20
-        finished(RUN, 0, 1, success(2000, 2000, 20, 1, 200).setUsageCompletionTokens(null).setUsagePromptTokens(null));
+        finished(
+                RUN,
+                0,
+                1,
+                success(2000, 2000, 20, 1, 200).setUsageCompletionTokens(null).setUsagePromptTokens(null));
         chunk(RUN, 0, 1, 0, 200 * MS);
     }
 

@@ -2,7 +2,6 @@ package io.tokenpulse.bench.httpclient;
 
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
-
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -10,7 +9,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,16 +29,29 @@ import java.util.regex.Pattern;
  */
 public final class HttpClientBench {
 
-    private HttpClientBench() {
-    }
+    private HttpClientBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new HashMap<>(Map.of("clients", "netty,jdk", "streams", "400,2000", "ttftMs", "50",
-                "gapMs", "20", "tokens", "50", "rounds", "3", "threads", "2"));
+        Map<String, String> opts = new HashMap<>(Map.of(
+                "clients",
+                "netty,jdk",
+                "streams",
+                "400,2000",
+                "ttftMs",
+                "50",
+                "gapMs",
+                "20",
+                "tokens",
+                "50",
+                "rounds",
+                "3",
+                "threads",
+                "2"));
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !opts.containsKey(kv[0])) {
-                throw new IllegalArgumentException("unknown argument '" + arg + "'; use key=value with keys " + opts.keySet());
+                throw new IllegalArgumentException(
+                        "unknown argument '" + arg + "'; use key=value with keys " + opts.keySet());
             }
             opts.put(kv[0], kv[1]);
         }
@@ -49,23 +60,42 @@ public final class HttpClientBench {
         int threads = Integer.parseInt(opts.get("threads"));
         Map<String, AtomicLongArray> sent = new ConcurrentHashMap<>();
         List<Long> latenessNs = java.util.Collections.synchronizedList(new ArrayList<>());
-        SimulatorConfig config = SimulatorConfig.deterministic(Duration.ofMillis(Long.parseLong(opts.get("ttftMs"))),
+        SimulatorConfig config = SimulatorConfig.deterministic(
+                        Duration.ofMillis(Long.parseLong(opts.get("ttftMs"))),
                         Duration.ofMillis(Long.parseLong(opts.get("gapMs"))))
                 .withIoThreads(threads)
                 .withSendListener((id, seq, dueNs, sentNs) -> {
-                    sent.computeIfAbsent(id, k -> new AtomicLongArray(tokens + 1)).set(seq, sentNs);
+                    sent.computeIfAbsent(id, k -> new AtomicLongArray(tokens + 1))
+                            .set(seq, sentNs);
                     latenessNs.add(sentNs - dueNs);
                 });
-        System.out.printf("# %s, %d cores, ttft %s ms, gap %s ms, %d tokens/stream, %d measured rounds, %d io threads each side%n",
+        System.out.printf(
+                "# %s, %d cores, ttft %s ms, gap %s ms, %d tokens/stream, %d measured rounds, %d io threads each side%n",
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), opts.get("ttftMs"), opts.get("gapMs"), tokens, rounds, threads);
-        System.out.printf("%-6s %6s %9s %9s %9s %9s %8s %8s %10s %9s%n", "client", "streams", "events", "err_p50ms",
-                "err_p99ms", "err_maxms", "failed", "cpu_s", "cpu_us/ev", "late_p99");
+                Runtime.getRuntime().availableProcessors(),
+                opts.get("ttftMs"),
+                opts.get("gapMs"),
+                tokens,
+                rounds,
+                threads);
+        System.out.printf(
+                "%-6s %6s %9s %9s %9s %9s %8s %8s %10s %9s%n",
+                "client",
+                "streams",
+                "events",
+                "err_p50ms",
+                "err_p99ms",
+                "err_maxms",
+                "failed",
+                "cpu_s",
+                "cpu_us/ev",
+                "late_p99");
         try (SimulatorServer server = SimulatorServer.start(config)) {
             URI uri = server.baseUri().resolve("/v1/completions");
             for (String clientName : opts.get("clients").split(",")) {
                 for (String streams : opts.get("streams").split(",")) {
-                    try (BenchClient client = clientName.equals("jdk") ? new JdkBenchClient(threads) : new NettyBenchClient(threads)) {
+                    try (BenchClient client =
+                            clientName.equals("jdk") ? new JdkBenchClient(threads) : new NettyBenchClient(threads)) {
                         int n = Integer.parseInt(streams);
                         round(client, uri, n, tokens, "warm", sent); // unmeasured
                         sent.clear();
@@ -80,11 +110,26 @@ public final class HttpClientBench {
                             failed += result.failed;
                         }
                         long cpuNs = cpuDelta(cpuBefore, threadCpu(clientThreads));
-                        long[] sorted = errors.stream().mapToLong(Long::longValue).sorted().toArray();
-                        long[] late = latenessNs.stream().mapToLong(Long::longValue).sorted().toArray();
-                        System.out.printf("%-6s %6d %9d %9.3f %9.3f %9.3f %8d %8.2f %10.1f %9.3f%n", client.name(), n, sorted.length,
-                                ms(percentile(sorted, 50)), ms(percentile(sorted, 99)), ms(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
-                                failed, cpuNs / 1e9, sorted.length == 0 ? 0 : cpuNs / 1e3 / sorted.length, ms(percentile(late, 99)));
+                        long[] sorted = errors.stream()
+                                .mapToLong(Long::longValue)
+                                .sorted()
+                                .toArray();
+                        long[] late = latenessNs.stream()
+                                .mapToLong(Long::longValue)
+                                .sorted()
+                                .toArray();
+                        System.out.printf(
+                                "%-6s %6d %9d %9.3f %9.3f %9.3f %8d %8.2f %10.1f %9.3f%n",
+                                client.name(),
+                                n,
+                                sorted.length,
+                                ms(percentile(sorted, 50)),
+                                ms(percentile(sorted, 99)),
+                                ms(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
+                                failed,
+                                cpuNs / 1e9,
+                                sorted.length == 0 ? 0 : cpuNs / 1e3 / sorted.length,
+                                ms(percentile(late, 99)));
                         sent.clear();
                     }
                 }
@@ -92,12 +137,13 @@ public final class HttpClientBench {
         }
     }
 
-    private record RoundResult(List<Long> errorsNs, long failed) {
-    }
+    private record RoundResult(List<Long> errorsNs, long failed) {}
 
-    private static RoundResult round(BenchClient client, URI uri, int streams, int tokens, String tag,
-                                     Map<String, AtomicLongArray> sent) throws Exception {
-        byte[] body = ("{\"model\":\"m\",\"prompt\":\"benchmark prompt\",\"max_tokens\":" + tokens + ",\"stream\":true}")
+    private static RoundResult round(
+            BenchClient client, URI uri, int streams, int tokens, String tag, Map<String, AtomicLongArray> sent)
+            throws Exception {
+        byte[] body = ("{\"model\":\"m\",\"prompt\":\"benchmark prompt\",\"max_tokens\":" + tokens
+                        + ",\"stream\":true}")
                 .getBytes(StandardCharsets.UTF_8);
         List<CompletableFuture<String>> results = new ArrayList<>(streams);
         List<EventSplitter> splitters = new ArrayList<>(streams);

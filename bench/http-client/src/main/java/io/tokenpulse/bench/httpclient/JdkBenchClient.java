@@ -28,7 +28,10 @@ final class JdkBenchClient implements BenchClient {
             thread.setDaemon(true);
             return thread;
         });
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor).build();
+        client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .executor(executor)
+                .build();
     }
 
     @Override
@@ -84,11 +87,9 @@ final class JdkBenchClient implements BenchClient {
         }
 
         @Override
-        public void onError(Throwable throwable) {
-        }
+        public void onError(Throwable throwable) {}
 
         @Override
-        public void onComplete() {
-        }
+        public void onComplete() {}
     }
 }

@@ -5,7 +5,6 @@ import io.tokenpulse.producer.http.StreamError;
 import io.tokenpulse.producer.http.StreamListener;
 import io.tokenpulse.producer.http.StreamRequest;
 import io.tokenpulse.producer.http.StreamingHttpClient;
-
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Map;

@@ -6,8 +6,7 @@ import java.util.Map;
 /** {@code key=value} arguments over defaults; an unknown key fails with the list of known ones. */
 final class Args {
 
-    private Args() {
-    }
+    private Args() {}
 
     static Map<String, String> parse(String[] args, Map<String, String> defaults) {
         Map<String, String> opts = new HashMap<>(defaults);

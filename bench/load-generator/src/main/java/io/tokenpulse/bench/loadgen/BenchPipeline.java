@@ -37,8 +37,11 @@ final class BenchPipeline implements AutoCloseable {
         Path dir = Files.createTempDirectory("tokenpulse-bench-");
         Platform platform = Platform.start(new Platform.Settings(dir.resolve("platform"), 0, 0));
         try {
-            Topics topics = Topics.create(Topics.DEFAULT_PREFIX,
-                    new SchemaRegistryClient(SchemaRegistrySettings.of(platform.registryUrl().toString())), true);
+            Topics topics = Topics.create(
+                    Topics.DEFAULT_PREFIX,
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
             topics.resolveSchemaIds();
             BenchPipeline pipeline = new BenchPipeline(platform, topics, dir);
             TopicAdmin.ensureExist(topics, pipeline.clientProperties(), 3, (short) 1, Duration.ofSeconds(30));

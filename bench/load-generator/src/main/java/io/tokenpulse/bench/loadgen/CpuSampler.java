@@ -26,9 +26,12 @@ final class CpuSampler implements AutoCloseable {
      * when it runs in this one), and the whole machine (every process, from /proc/stat; -1 when
      * unreadable), which shows how much CPU others took during a run.
      */
-    record Sample(long atNs, long processCpuNs, Map<String, Long> groupCpuNs, long simulatorProcessCpuNs,
-                  long machineCpuNs) {
-    }
+    record Sample(
+            long atNs,
+            long processCpuNs,
+            Map<String, Long> groupCpuNs,
+            long simulatorProcessCpuNs,
+            long machineCpuNs) {}
 
     private final Map<String, String> groups;
     private final long periodMs;
@@ -38,6 +41,7 @@ final class CpuSampler implements AutoCloseable {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     /** Last CPU time seen per thread id, kept after the thread died. */
     private final Map<Long, Long> lastCpuNs = new HashMap<>();
+
     private final Map<Long, String> groupOf = new HashMap<>();
     private final List<Sample> samples = new ArrayList<>();
     private final Thread thread;
@@ -81,8 +85,8 @@ final class CpuSampler implements AutoCloseable {
         }
         Map<String, Long> byGroup = new HashMap<>();
         lastCpuNs.forEach((id, cpu) -> byGroup.merge(groupOf.get(id), cpu, Long::sum));
-        samples.add(new Sample(System.nanoTime(), os.getProcessCpuTime(), byGroup,
-                simulatorProcessCpuNs.getAsLong(), machineCpuNs()));
+        samples.add(new Sample(
+                System.nanoTime(), os.getProcessCpuTime(), byGroup, simulatorProcessCpuNs.getAsLong(), machineCpuNs()));
     }
 
     /** Busy time of all CPUs: the first line of /proc/stat without idle and iowait, in USER_HZ (10 ms) ticks. */

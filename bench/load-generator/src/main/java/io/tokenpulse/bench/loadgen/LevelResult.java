@@ -26,12 +26,30 @@ import org.HdrHistogram.Histogram;
  *       cores busy with other processes of the machine meanwhile (it is shared).</li>
  * </ul>
  */
-record LevelResult(int streams, long failed, long chunksRead, long chunksExpected, long notDelivered,
-                   double offeredRps, double achievedRps, double offeredEps, double achievedEps,
-                   Histogram ttftErrorNs, Histogram itlErrorNs, Histogram gapErrorNs, Histogram ttftExcessNs,
-                   Histogram scheduleLagNs, Histogram serverLatenessNs, long missingServerRows,
-                   double cpuCores, double clientUsPerEvent, double producerUsPerEvent, double simulatorUsPerEvent,
-                   double otherUsPerEvent, double foreignCores, long clockDriftNs) {
+record LevelResult(
+        int streams,
+        long failed,
+        long chunksRead,
+        long chunksExpected,
+        long notDelivered,
+        double offeredRps,
+        double achievedRps,
+        double offeredEps,
+        double achievedEps,
+        Histogram ttftErrorNs,
+        Histogram itlErrorNs,
+        Histogram gapErrorNs,
+        Histogram ttftExcessNs,
+        Histogram scheduleLagNs,
+        Histogram serverLatenessNs,
+        long missingServerRows,
+        double cpuCores,
+        double clientUsPerEvent,
+        double producerUsPerEvent,
+        double simulatorUsPerEvent,
+        double otherUsPerEvent,
+        double foreignCores,
+        long clockDriftNs) {
 
     static Histogram histogram() {
         return new Histogram(3);

@@ -35,12 +35,26 @@ public final class LoadGeneratorBench {
 
     private static final String MODEL = "facebook/opt-125m";
 
-    private LoadGeneratorBench() {
-    }
+    private LoadGeneratorBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = Args.parse(args, Map.of("streams", "100,400,1600", "events", "50",
-                "ttftMs", "50", "gapMs", "20", "seconds", "10", "warmupSeconds", "3", "simulator", "inproc"));
+        Map<String, String> opts = Args.parse(
+                args,
+                Map.of(
+                        "streams",
+                        "100,400,1600",
+                        "events",
+                        "50",
+                        "ttftMs",
+                        "50",
+                        "gapMs",
+                        "20",
+                        "seconds",
+                        "10",
+                        "warmupSeconds",
+                        "3",
+                        "simulator",
+                        "inproc"));
         int events = Integer.parseInt(opts.get("events"));
         Duration ttft = Duration.ofMillis(Long.parseLong(opts.get("ttftMs")));
         Duration gap = Duration.ofMillis(Long.parseLong(opts.get("gapMs")));
@@ -48,21 +62,28 @@ public final class LoadGeneratorBench {
         boolean ownProcess = switch (opts.get("simulator")) {
             case "inproc" -> false;
             case "process" -> true;
-            default -> throw new IllegalArgumentException("simulator must be inproc or process, got "
-                    + opts.get("simulator"));
+            default ->
+                throw new IllegalArgumentException("simulator must be inproc or process, got " + opts.get("simulator"));
         };
         Tokenizer tokenizer = TokenizerLoader.fromEnvironment().load(MODEL);
-        System.out.printf("# %s %s, %d cores; deterministic simulator (TTFT %d ms, gap %d ms) in %s; embedded"
+        System.out.printf(
+                "# %s %s, %d cores; deterministic simulator (TTFT %d ms, gap %d ms) in %s; embedded"
                         + " broker in this JVM; %d events/request, %.0f s schedule per level%n",
-                System.getProperty("java.vm.name"), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), ttft.toMillis(), gap.toMillis(),
-                ownProcess ? "a child JVM" : "this JVM", events, seconds);
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                ttft.toMillis(),
+                gap.toMillis(),
+                ownProcess ? "a child JVM" : "this JVM",
+                events,
+                seconds);
         try (BenchPipeline pipeline = BenchPipeline.start();
-             SimulatorTarget server = ownProcess ? SimulatorTarget.childProcess(events, ttft, gap)
-                     : SimulatorTarget.inProcess(events, ttft, gap);
-             EventPublisher publisher = pipeline.openPublisher()) {
-            Level warmup = new Level(100, events, ttft.toNanos(), gap.toNanos(),
-                    Double.parseDouble(opts.get("warmupSeconds")));
+                SimulatorTarget server = ownProcess
+                        ? SimulatorTarget.childProcess(events, ttft, gap)
+                        : SimulatorTarget.inProcess(events, ttft, gap);
+                EventPublisher publisher = pipeline.openPublisher()) {
+            Level warmup = new Level(
+                    100, events, ttft.toNanos(), gap.toNanos(), Double.parseDouble(opts.get("warmupSeconds")));
             runLevel(warmup, "warmup", pipeline, server, publisher, tokenizer); // unmeasured: JIT, connections
             List<LevelResult> results = new ArrayList<>();
             for (String n : opts.get("streams").split(",")) {
@@ -88,30 +109,61 @@ public final class LoadGeneratorBench {
         }
     }
 
-    private static LevelResult runLevel(Level level, String tag, BenchPipeline pipeline, SimulatorTarget server,
-                                        EventPublisher publisher, Tokenizer tokenizer) throws Exception {
+    private static LevelResult runLevel(
+            Level level,
+            String tag,
+            BenchPipeline pipeline,
+            SimulatorTarget server,
+            EventPublisher publisher,
+            Tokenizer tokenizer)
+            throws Exception {
         String runId = "bench-loadgen-" + tag + "-" + System.currentTimeMillis();
         String prefix = tag + "-";
-        LoadSettings settings = settings(runId, prefix, level.events, server.baseUri(), level.requestRate(),
-                level.requests());
+        LoadSettings settings =
+                settings(runId, prefix, level.events, server.baseUri(), level.requestRate(), level.requests());
         server.takeLog(); // drop what earlier runs left
         long offsetBeforeNs = WallToMonotonic.offsetNs();
         LoadResult load;
-        CpuSampler cpu = new CpuSampler(Map.of("tp-http", "client", "kafka-producer-network-thread", "producer",
-                "tp-sim", "simulator", "bench-cpu-sampler", "sampler"), 250, server::processCpuNs);
+        CpuSampler cpu = new CpuSampler(
+                Map.of(
+                        "tp-http",
+                        "client",
+                        "kafka-producer-network-thread",
+                        "producer",
+                        "tp-sim",
+                        "simulator",
+                        "bench-cpu-sampler",
+                        "sampler"),
+                250,
+                server::processCpuNs);
         try {
-            load = new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream())).run(settings);
+            load = new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                    .run(settings);
         } finally {
             cpu.close();
         }
         long offsetAfterNs = WallToMonotonic.offsetNs();
-        System.err.printf("[%s] %d requests sent, %d failed, %d chunk events, %d records not delivered; reading back%n",
+        System.err.printf(
+                "[%s] %d requests sent, %d failed, %d chunk events, %d records not delivered; reading back%n",
                 tag, load.started(), load.failed(), load.chunkEvents(), load.recordsNotDelivered());
         SendLog sendLog = server.takeLog();
-        RunRecords records = RunRecords.read(pipeline.topics(), pipeline.clientProperties(), runId, level.events,
-                level.requests(), (long) level.requests() * level.events, Duration.ofSeconds(15));
-        return analyze(level, load, records, sendLog, prefix, (offsetBeforeNs + offsetAfterNs) / 2,
-                offsetAfterNs - offsetBeforeNs, cpu);
+        RunRecords records = RunRecords.read(
+                pipeline.topics(),
+                pipeline.clientProperties(),
+                runId,
+                level.events,
+                level.requests(),
+                (long) level.requests() * level.events,
+                Duration.ofSeconds(15));
+        return analyze(
+                level,
+                load,
+                records,
+                sendLog,
+                prefix,
+                (offsetBeforeNs + offsetAfterNs) / 2,
+                offsetAfterNs - offsetBeforeNs,
+                cpu);
     }
 
     /**
@@ -119,10 +171,21 @@ public final class LoadGeneratorBench {
      * prompts, ignore_eos), evenly spaced at {@code rate} per second, no progress bar.
      */
     static LoadSettings settings(String runId, String prefix, int events, URI target, double rate, int requests) {
-        LoadSettings.Target t = new LoadSettings.Target("vllm", target, "/v1/completions", MODEL, null, null, Map.of(),
+        LoadSettings.Target t = new LoadSettings.Target(
+                "vllm",
+                target,
+                "/v1/completions",
+                MODEL,
+                null,
+                null,
+                Map.of(),
                 new BackendSettings.Sampling(null, null, null, null, null, true));
-        DatasetOptions dataset = new DatasetOptions("random", null, PromptStyle.COMPLETION,
-                new DatasetOptions.Random(32, events, 0.0, 0), DatasetOptions.Sonnet.DEFAULTS);
+        DatasetOptions dataset = new DatasetOptions(
+                "random",
+                null,
+                PromptStyle.COMPLETION,
+                new DatasetOptions.Random(32, events, 0.0, 0),
+                DatasetOptions.Sonnet.DEFAULTS);
         // Infinite burstiness spaces requests evenly: a steady N in flight, no Poisson clumps.
         ArrivalSettings arrivals = ArrivalSettings.constant(rate, Double.POSITIVE_INFINITY, 0);
         LoadSettings.Workload workload = new LoadSettings.Workload(dataset, MODEL, requests, null, arrivals, null);
@@ -130,8 +193,15 @@ public final class LoadGeneratorBench {
         return new LoadSettings(runId, 0, 1, t, workload, reporting, prefix, Duration.ofSeconds(30), true, false);
     }
 
-    private static LevelResult analyze(Level level, LoadResult load, RunRecords records, SendLog sendLog,
-                                       String prefix, long wallMinusMonoNs, long driftNs, CpuSampler cpu) {
+    private static LevelResult analyze(
+            Level level,
+            LoadResult load,
+            RunRecords records,
+            SendLog sendLog,
+            String prefix,
+            long wallMinusMonoNs,
+            long driftNs,
+            CpuSampler cpu) {
         Histogram ttftError = LevelResult.histogram();
         Histogram itlError = LevelResult.histogram();
         Histogram gapError = LevelResult.histogram();
@@ -140,8 +210,10 @@ public final class LoadGeneratorBench {
         Histogram lateness = LevelResult.histogram();
         long startNs = records.scheduleStartEpochNs - wallMinusMonoNs;
         long windowStartNs = level.requestDurationNs();
-        long lastSlotNs = records.requests.values().stream().mapToLong(RunRecords.Request::scheduledOffsetNs)
-                .max().orElse(0);
+        long lastSlotNs = records.requests.values().stream()
+                .mapToLong(RunRecords.Request::scheduledOffsetNs)
+                .max()
+                .orElse(0);
         long offered = 0;
         long achieved = 0;
         long missingRows = 0;
@@ -198,21 +270,37 @@ public final class LoadGeneratorBench {
         long wallNs = Math.max(1, to.atNs() - from.atNs());
         long chunks = records.chunks;
         boolean ownProcess = from.simulatorProcessCpuNs() >= 0;
-        long simulatorCpuNs = ownProcess ? to.simulatorProcessCpuNs() - from.simulatorProcessCpuNs()
+        long simulatorCpuNs = ownProcess
+                ? to.simulatorProcessCpuNs() - from.simulatorProcessCpuNs()
                 : groupCpuNs(from, to, "simulator");
         long oursNs = to.processCpuNs() - from.processCpuNs() + (ownProcess ? simulatorCpuNs : 0);
-        double foreignCores = from.machineCpuNs() < 0 ? Double.NaN
+        double foreignCores = from.machineCpuNs() < 0
+                ? Double.NaN
                 : (double) (to.machineCpuNs() - from.machineCpuNs() - oursNs) / wallNs;
-        return new LevelResult(level.streams, load.failed(), chunks,
-                (long) level.requests() * level.events, load.recordsNotDelivered(),
-                level.requestRate(), (n - 1) * 1e9 / Math.max(1, maxSentNs - minSentNs),
-                offered / windowS, achieved / windowS,
-                ttftError, itlError, gapError, ttftExcess, scheduleLag, lateness, missingRows,
+        return new LevelResult(
+                level.streams,
+                load.failed(),
+                chunks,
+                (long) level.requests() * level.events,
+                load.recordsNotDelivered(),
+                level.requestRate(),
+                (n - 1) * 1e9 / Math.max(1, maxSentNs - minSentNs),
+                offered / windowS,
+                achieved / windowS,
+                ttftError,
+                itlError,
+                gapError,
+                ttftExcess,
+                scheduleLag,
+                lateness,
+                missingRows,
                 (double) oursNs / wallNs,
                 perEvent(groupCpuNs(from, to, "client"), achieved, windowS, wallNs),
                 perEvent(groupCpuNs(from, to, "producer"), achieved, windowS, wallNs),
                 perEvent(simulatorCpuNs, achieved, windowS, wallNs),
-                perEvent(groupCpuNs(from, to, "other"), achieved, windowS, wallNs), foreignCores, driftNs);
+                perEvent(groupCpuNs(from, to, "other"), achieved, windowS, wallNs),
+                foreignCores,
+                driftNs);
     }
 
     private static long groupCpuNs(CpuSampler.Sample from, CpuSampler.Sample to, String group) {
@@ -227,41 +315,89 @@ public final class LoadGeneratorBench {
 
     private static void print(List<LevelResult> results, PrintStream out) {
         out.println();
-        out.printf("%7s %8s %8s %9s %9s %6s | %8s %8s %8s %8s %8s | %8s %8s | %8s %8s | %9s %7s%n",
-                "streams", "req/s", "req/s", "events/s", "events/s", "ach",
-                "ttft_err", "ttft_err", "itl_err", "itl_err", "gap_err", "ttft+", "ttft+", "sched", "srv_late",
-                "chunks", "failed");
-        out.printf("%7s %8s %8s %9s %9s %6s | %8s %8s %8s %8s %8s | %8s %8s | %8s %8s | %9s %7s%n",
-                "", "offered", "achieved", "offered", "achieved", "%",
-                "p50 ms", "p99 ms", "p50 ms", "p99 ms", "p99 ms", "p50 ms", "p99 ms", "lag p99", "p99 ms",
-                "in Kafka", "");
+        out.printf(
+                "%7s %8s %8s %9s %9s %6s | %8s %8s %8s %8s %8s | %8s %8s | %8s %8s | %9s %7s%n",
+                "streams",
+                "req/s",
+                "req/s",
+                "events/s",
+                "events/s",
+                "ach",
+                "ttft_err",
+                "ttft_err",
+                "itl_err",
+                "itl_err",
+                "gap_err",
+                "ttft+",
+                "ttft+",
+                "sched",
+                "srv_late",
+                "chunks",
+                "failed");
+        out.printf(
+                "%7s %8s %8s %9s %9s %6s | %8s %8s %8s %8s %8s | %8s %8s | %8s %8s | %9s %7s%n",
+                "",
+                "offered",
+                "achieved",
+                "offered",
+                "achieved",
+                "%",
+                "p50 ms",
+                "p99 ms",
+                "p50 ms",
+                "p99 ms",
+                "p99 ms",
+                "p50 ms",
+                "p99 ms",
+                "lag p99",
+                "p99 ms",
+                "in Kafka",
+                "");
         for (LevelResult r : results) {
-            out.printf("%7d %8.1f %8.1f %9.0f %9.0f %6.2f | %8.3f %8.3f %8.3f %8.3f %8.3f | %8.3f %8.3f | %8.3f %8.3f"
+            out.printf(
+                    "%7d %8.1f %8.1f %9.0f %9.0f %6.2f | %8.3f %8.3f %8.3f %8.3f %8.3f | %8.3f %8.3f | %8.3f %8.3f"
                             + " | %9s %7d%n",
-                    r.streams(), r.offeredRps(), r.achievedRps(), r.offeredEps(), r.achievedEps(),
+                    r.streams(),
+                    r.offeredRps(),
+                    r.achievedRps(),
+                    r.offeredEps(),
+                    r.achievedEps(),
                     100 * r.achievedEps() / r.offeredEps(),
-                    LevelResult.ms(r.ttftErrorNs(), 50), LevelResult.ms(r.ttftErrorNs(), 99),
-                    LevelResult.ms(r.itlErrorNs(), 50), LevelResult.ms(r.itlErrorNs(), 99),
+                    LevelResult.ms(r.ttftErrorNs(), 50),
+                    LevelResult.ms(r.ttftErrorNs(), 99),
+                    LevelResult.ms(r.itlErrorNs(), 50),
+                    LevelResult.ms(r.itlErrorNs(), 99),
                     LevelResult.ms(r.gapErrorNs(), 99),
-                    LevelResult.ms(r.ttftExcessNs(), 50), LevelResult.ms(r.ttftExcessNs(), 99),
-                    LevelResult.ms(r.scheduleLagNs(), 99), LevelResult.ms(r.serverLatenessNs(), 99),
+                    LevelResult.ms(r.ttftExcessNs(), 50),
+                    LevelResult.ms(r.ttftExcessNs(), 99),
+                    LevelResult.ms(r.scheduleLagNs(), 99),
+                    LevelResult.ms(r.serverLatenessNs(), 99),
                     r.chunksRead() == r.chunksExpected() ? "all" : r.chunksRead() + "/" + r.chunksExpected(),
                     r.failed());
         }
-        out.printf("%7s %9s %9s %10s %12s %10s %10s %10s %9s%n", "streams", "cpu_cores", "foreign", "client",
-                "kafka_prod", "simulator", "other", "max_err", "drift_us");
-        out.printf("%7s %9s %9s %10s %12s %10s %10s %10s %9s%n", "", "ours", "cores", "us/event", "us/event",
-                "us/event", "us/event", "ms", "");
+        out.printf(
+                "%7s %9s %9s %10s %12s %10s %10s %10s %9s%n",
+                "streams", "cpu_cores", "foreign", "client", "kafka_prod", "simulator", "other", "max_err", "drift_us");
+        out.printf(
+                "%7s %9s %9s %10s %12s %10s %10s %10s %9s%n",
+                "", "ours", "cores", "us/event", "us/event", "us/event", "us/event", "ms", "");
         for (LevelResult r : results) {
-            out.printf("%7d %9.2f %9.2f %10.1f %12.1f %10.1f %10.1f %10.1f %9.1f%n", r.streams(), r.cpuCores(),
+            out.printf(
+                    "%7d %9.2f %9.2f %10.1f %12.1f %10.1f %10.1f %10.1f %9.1f%n",
+                    r.streams(),
+                    r.cpuCores(),
                     r.foreignCores(),
-                    r.clientUsPerEvent(), r.producerUsPerEvent(), r.simulatorUsPerEvent(), r.otherUsPerEvent(),
+                    r.clientUsPerEvent(),
+                    r.producerUsPerEvent(),
+                    r.simulatorUsPerEvent(),
+                    r.otherUsPerEvent(),
                     Math.max(r.ttftErrorNs().getMaxValue(), r.itlErrorNs().getMaxValue()) / 1e6,
                     r.clockDriftNs() / 1e3);
         }
         for (LevelResult r : results) {
             if (r.notDelivered() > 0 || r.missingServerRows() > 0) {
-                out.printf("%7d streams: %d records not delivered to Kafka, %d requests missing from the send log%n",
+                out.printf(
+                        "%7d streams: %d records not delivered to Kafka, %d requests missing from the send log%n",
                         r.streams(), r.notDelivered(), r.missingServerRows());
             }
         }

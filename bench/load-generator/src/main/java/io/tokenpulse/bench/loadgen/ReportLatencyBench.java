@@ -47,8 +47,7 @@ public final class ReportLatencyBench {
 
     private static final String MODEL = "facebook/opt-125m";
 
-    private ReportLatencyBench() {
-    }
+    private ReportLatencyBench() {}
 
     /**
      * The client properties, plus, with {@code leaveGroup=false}, Kafka Streams' own default of
@@ -68,14 +67,21 @@ public final class ReportLatencyBench {
      * of backlog are normal; more means the aggregator is behind the load.
      */
     private static long backlog(Admin admin, BenchPipeline pipeline) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin
-                .listConsumerGroupOffsets(StreamsSettings.DEFAULT_APPLICATION_ID).partitionsToOffsetAndMetadata().get();
-        List<String> inputs = List.of(pipeline.topics().chunks().name(), pipeline.topics().requests().name(),
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                        StreamsSettings.DEFAULT_APPLICATION_ID)
+                .partitionsToOffsetAndMetadata()
+                .get();
+        List<String> inputs = List.of(
+                pipeline.topics().chunks().name(),
+                pipeline.topics().requests().name(),
                 pipeline.topics().runs().name());
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (var description : admin.describeTopics(inputs).allTopicNames().get().values()) {
-            description.partitions().forEach(p ->
-                    latest.put(new TopicPartition(description.name(), p.partition()), OffsetSpec.latest()));
+        for (var description :
+                admin.describeTopics(inputs).allTopicNames().get().values()) {
+            description
+                    .partitions()
+                    .forEach(p ->
+                            latest.put(new TopicPartition(description.name(), p.partition()), OffsetSpec.latest()));
         }
         long backlog = 0;
         for (var end : admin.listOffsets(latest).all().get().entrySet()) {
@@ -86,40 +92,51 @@ public final class ReportLatencyBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = Args.parse(args, Map.of("runs", "100,1000,10000", "rate", "200", "events", "50",
-                "leaveGroup", "true"));
+        Map<String, String> opts =
+                Args.parse(args, Map.of("runs", "100,1000,10000", "rate", "200", "events", "50", "leaveGroup", "true"));
         boolean leaveGroup = Boolean.parseBoolean(opts.get("leaveGroup"));
         int events = Integer.parseInt(opts.get("events"));
         double rate = Double.parseDouble(opts.get("rate"));
         Tokenizer tokenizer = TokenizerLoader.fromEnvironment().load(MODEL);
         Duration ttft = Duration.ofMillis(50);
         Duration gap = Duration.ofMillis(20);
-        System.out.printf("# %s %s, %d cores; embedded broker, in-process aggregator (exactly_once_v2), deterministic"
+        System.out.printf(
+                "# %s %s, %d cores; embedded broker, in-process aggregator (exactly_once_v2), deterministic"
                         + " simulator, all in this JVM; %d events/request at %.0f requests/s%n",
-                System.getProperty("java.vm.name"), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), events, rate);
-        System.out.printf("%4s %8s %8s %10s | %9s %10s %9s | %8s%n", "run", "requests", "events", "duration",
-                "flush", "summary", "total", "backlog");
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                events,
+                rate);
+        System.out.printf(
+                "%4s %8s %8s %10s | %9s %10s %9s | %8s%n",
+                "run", "requests", "events", "duration", "flush", "summary", "total", "backlog");
         System.out.printf("%4s %8s %8s %10s | %9s %10s %9s | %8s%n", "", "", "", "s", "ms", "ms", "ms", "records");
         try (BenchPipeline pipeline = BenchPipeline.start();
-             SimulatorTarget server = SimulatorTarget.inProcess(events, ttft, gap);
-             EventPublisher publisher = pipeline.openPublisher();
-             Admin admin = Admin.create(pipeline.clientProperties())) {
+                SimulatorTarget server = SimulatorTarget.inProcess(events, ttft, gap);
+                EventPublisher publisher = pipeline.openPublisher();
+                Admin admin = Admin.create(pipeline.clientProperties())) {
             int run = 0;
             for (String size : opts.get("runs").split(",")) {
                 int requests = Integer.parseInt(size.strip());
                 run++;
                 String runId = "bench-report-" + run + "-" + requests + "-" + System.currentTimeMillis();
-                var settings = LoadGeneratorBench.settings(runId, "r" + run + "-", events, server.baseUri(), rate,
-                        requests);
-                try (Aggregator aggregator = Aggregator.start(pipeline.topics(),
-                        StreamsSettings.defaults(pipeline.bootstrapServers())
-                                .withStateDir(pipeline.dataDir().resolve("streams")),
-                        aggregatorOverrides(pipeline, leaveGroup));
-                     RunResults results = RunResults.open(pipeline.topics(), pipeline.clientProperties(), runId,
-                             Instant.now().minusSeconds(60), false)) {
-                    LoadResult load = new LoadGenerator(publisher, tokenizer,
-                            new PrintStream(OutputStream.nullOutputStream())).run(settings);
+                var settings =
+                        LoadGeneratorBench.settings(runId, "r" + run + "-", events, server.baseUri(), rate, requests);
+                try (Aggregator aggregator = Aggregator.start(
+                                pipeline.topics(),
+                                StreamsSettings.defaults(pipeline.bootstrapServers())
+                                        .withStateDir(pipeline.dataDir().resolve("streams")),
+                                aggregatorOverrides(pipeline, leaveGroup));
+                        RunResults results = RunResults.open(
+                                pipeline.topics(),
+                                pipeline.clientProperties(),
+                                runId,
+                                Instant.now().minusSeconds(60),
+                                false)) {
+                    LoadResult load = new LoadGenerator(
+                                    publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                            .run(settings);
                     long returnedNs = System.nanoTime();
                     long backlog = backlog(admin, pipeline);
                     Optional<RunSummary> summary = results.awaitSummary(Duration.ofSeconds(120));
@@ -129,11 +146,19 @@ public final class ReportLatencyBench {
                         System.out.printf("%4d %8d: no summary within 120 s%n", run, requests);
                         continue;
                     }
-                    System.out.printf("%4d %8d %8d %10.1f | %9.0f %10.0f %9.0f | %8d%n", run, requests,
-                            load.chunkEvents(), load.durationNs() / 1e9, (returnedNs - lastResponseNs) / 1e6,
-                            (summaryNs - returnedNs) / 1e6, (summaryNs - lastResponseNs) / 1e6, backlog);
+                    System.out.printf(
+                            "%4d %8d %8d %10.1f | %9.0f %10.0f %9.0f | %8d%n",
+                            run,
+                            requests,
+                            load.chunkEvents(),
+                            load.durationNs() / 1e9,
+                            (returnedNs - lastResponseNs) / 1e6,
+                            (summaryNs - returnedNs) / 1e6,
+                            (summaryNs - lastResponseNs) / 1e6,
+                            backlog);
                     if (summary.get().getCompleted() != load.succeeded()) {
-                        System.out.printf("     summary counts %d completed, the load generator %d%n",
+                        System.out.printf(
+                                "     summary counts %d completed, the load generator %d%n",
                                 summary.get().getCompleted(), load.succeeded());
                     }
                 }

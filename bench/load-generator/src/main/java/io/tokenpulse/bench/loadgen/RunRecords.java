@@ -28,24 +28,29 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class RunRecords {
 
     /** Per request index: scheduled and sent offsets, ns after the schedule start. */
-    record Request(long scheduledOffsetNs, long sentOffsetNs) {
-    }
+    record Request(long scheduledOffsetNs, long sentOffsetNs) {}
 
     long scheduleStartEpochNs = -1;
     final Map<Integer, Request> requests = new HashMap<>();
     /** Per request index: {@code arrived_epoch_ns} of each chunk by seq (0 = not read). */
     final Map<Integer, long[]> arrivalsEpochNs = new HashMap<>();
+
     long chunks;
 
-    private RunRecords() {
-    }
+    private RunRecords() {}
 
     /**
      * Reads until {@code expectedChunks} chunks and {@code expectedRequests} finishes of run
      * {@code runId} were read, or nothing new came for {@code idle}.
      */
-    static RunRecords read(Topics topics, Properties clientProperties, String runId, int eventsPerRequest,
-                           long expectedRequests, long expectedChunks, Duration idle) {
+    static RunRecords read(
+            Topics topics,
+            Properties clientProperties,
+            String runId,
+            int eventsPerRequest,
+            long expectedRequests,
+            long expectedChunks,
+            Duration idle) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -55,9 +60,12 @@ final class RunRecords {
         var requestDecoder = topics.requests().valueSerde().deserializer();
         var runDecoder = topics.runs().valueSerde().deserializer();
         try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : List.of(topics.runs().name(), topics.requests().name(), topics.chunks().name())) {
+            for (String topic : List.of(
+                    topics.runs().name(),
+                    topics.requests().name(),
+                    topics.chunks().name())) {
                 for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
                     partitions.add(new TopicPartition(p.topic(), p.partition()));
                 }
@@ -65,22 +73,27 @@ final class RunRecords {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long lastNewNs = System.nanoTime();
-            while ((run.chunks < expectedChunks || run.requests.size() < expectedRequests
-                    || run.scheduleStartEpochNs < 0) && System.nanoTime() - lastNewNs < idle.toNanos()) {
+            while ((run.chunks < expectedChunks
+                            || run.requests.size() < expectedRequests
+                            || run.scheduleStartEpochNs < 0)
+                    && System.nanoTime() - lastNewNs < idle.toNanos()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     lastNewNs = System.nanoTime();
                     String topic = record.topic();
                     if (topic.equals(topics.chunks().name())) {
                         Chunk chunk = chunkDecoder.deserialize(topic, record.value());
                         if (chunk.getRunId().equals(runId) && chunk.getSeq() < eventsPerRequest) {
-                            run.arrivalsEpochNs.computeIfAbsent(chunk.getRequestIndex(), i -> new long[eventsPerRequest])
-                                    [chunk.getSeq()] = chunk.getArrivedEpochNs();
+                            run.arrivalsEpochNs
+                                            .computeIfAbsent(chunk.getRequestIndex(), i -> new long[eventsPerRequest])[
+                                            chunk.getSeq()] =
+                                    chunk.getArrivedEpochNs();
                             run.chunks++;
                         }
                     } else if (topic.equals(topics.requests().name())) {
                         RequestEvent event = requestDecoder.deserialize(topic, record.value());
                         if (event.getRunId().equals(runId) && event.getEvent() instanceof RequestFinished f) {
-                            run.requests.put(event.getRequestIndex(),
+                            run.requests.put(
+                                    event.getRequestIndex(),
                                     new Request(f.getScheduledOffsetNs(), f.getSentOffsetNs()));
                         }
                     } else {

@@ -20,13 +20,13 @@ import java.time.Duration;
  */
 public final class SimulatorProcess {
 
-    private SimulatorProcess() {
-    }
+    private SimulatorProcess() {}
 
     public static void main(String[] args) throws Exception {
         SendLog log = new SendLog(Integer.parseInt(args[0]));
-        SimulatorConfig config = SimulatorConfig.deterministic(Duration.ofNanos(Long.parseLong(args[1])),
-                Duration.ofNanos(Long.parseLong(args[2]))).withSendListener(log);
+        SimulatorConfig config = SimulatorConfig.deterministic(
+                        Duration.ofNanos(Long.parseLong(args[1])), Duration.ofNanos(Long.parseLong(args[2])))
+                .withSendListener(log);
         try (SimulatorServer server = SimulatorServer.start(config)) {
             System.out.println("port " + server.port());
             System.out.flush();

@@ -37,7 +37,8 @@ interface SimulatorTarget extends AutoCloseable {
 
     static SimulatorTarget inProcess(int events, Duration ttft, Duration gap) throws InterruptedException {
         SendLog log = new SendLog(events);
-        SimulatorServer server = SimulatorServer.start(SimulatorConfig.deterministic(ttft, gap).withSendListener(log));
+        SimulatorServer server =
+                SimulatorServer.start(SimulatorConfig.deterministic(ttft, gap).withSendListener(log));
         return new SimulatorTarget() {
             @Override
             public URI baseUri() {
@@ -64,11 +65,18 @@ interface SimulatorTarget extends AutoCloseable {
     /** Starts {@link SimulatorProcess} in a child JVM with this JVM's class path. */
     static SimulatorTarget childProcess(int events, Duration ttft, Duration gap) throws IOException {
         String javaBinary = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(List.of(javaBinary, "-cp", System.getProperty("java.class.path"),
-                SimulatorProcess.class.getName(), Integer.toString(events), Long.toString(ttft.toNanos()),
-                Long.toString(gap.toNanos())))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process = new ProcessBuilder(List.of(
+                        javaBinary,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SimulatorProcess.class.getName(),
+                        Integer.toString(events),
+                        Long.toString(ttft.toNanos()),
+                        Long.toString(gap.toNanos())))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        BufferedReader replies =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         PrintStream commands = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
         String first = replies.readLine();
         if (first == null || !first.startsWith("port ")) {
@@ -91,8 +99,8 @@ interface SimulatorTarget extends AutoCloseable {
                     if (!"dumped".equals(reply)) {
                         throw new IOException("the simulator process answered '" + reply + "' to dump");
                     }
-                    try (DataInputStream in = new DataInputStream(
-                            new BufferedInputStream(Files.newInputStream(file)))) {
+                    try (DataInputStream in =
+                            new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
                         return SendLog.readFrom(in);
                     }
                 } finally {
@@ -102,7 +110,11 @@ interface SimulatorTarget extends AutoCloseable {
 
             @Override
             public long processCpuNs() {
-                return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+                return process.toHandle()
+                        .info()
+                        .totalCpuDuration()
+                        .map(Duration::toNanos)
+                        .orElse(0L);
             }
 
             @Override

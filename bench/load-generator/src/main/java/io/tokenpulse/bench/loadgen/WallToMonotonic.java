@@ -13,8 +13,7 @@ import java.time.Instant;
  */
 final class WallToMonotonic {
 
-    private WallToMonotonic() {
-    }
+    private WallToMonotonic() {}
 
     static long offsetNs() {
         long bestSpreadNs = Long.MAX_VALUE;

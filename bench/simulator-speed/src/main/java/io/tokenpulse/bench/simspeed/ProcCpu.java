@@ -15,8 +15,7 @@ final class ProcCpu {
 
     private static final long NS_PER_TICK = 10_000_000L;
 
-    private ProcCpu() {
-    }
+    private ProcCpu() {}
 
     /** utime + stime of process {@code pid}, ns. */
     static long processNs(long pid) {

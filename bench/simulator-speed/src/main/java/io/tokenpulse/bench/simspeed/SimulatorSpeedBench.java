@@ -1,7 +1,5 @@
 package io.tokenpulse.bench.simspeed;
 
-import org.HdrHistogram.Histogram;
-
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * Is the simulator fast enough not to be the bottleneck (issue #6: ≥ 2 000 concurrent streams and
@@ -57,8 +56,7 @@ public final class SimulatorSpeedBench {
     private static final double TARGET_EVENTS_PER_S = 40_000;
     private static final double TARGET_P99_MS = 1.0;
 
-    private SimulatorSpeedBench() {
-    }
+    private SimulatorSpeedBench() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = parse(args);
@@ -71,17 +69,29 @@ public final class SimulatorSpeedBench {
         long windowMs = TimeUnit.SECONDS.toMillis(Long.parseLong(opts.get("seconds")));
         PrintStream out = System.out;
 
-        List<String> command = new ArrayList<>(List.of("taskset", "-c", Integer.toString(simCore),
-                ProcessHandle.current().info().command().orElse("java"), "-XX:ActiveProcessorCount=1"));
+        List<String> command = new ArrayList<>(List.of(
+                "taskset",
+                "-c",
+                Integer.toString(simCore),
+                ProcessHandle.current().info().command().orElse("java"),
+                "-XX:ActiveProcessorCount=1"));
         command.addAll(Arrays.asList(opts.get("simJvm").trim().split("\\s+")));
         if (!opts.get("jfr").isEmpty()) {
             command.add("-XX:StartFlightRecording=settings=profile,filename=" + opts.get("jfr"));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SpeedServer.class.getName(),
-                Long.toString(ttftNs), Long.toString(gapNs), Integer.toString(tokens)));
-        Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        try (BufferedReader replies = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-             PrintStream commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8)) {
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                SpeedServer.class.getName(),
+                Long.toString(ttftNs),
+                Long.toString(gapNs),
+                Integer.toString(tokens)));
+        Process server = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try (BufferedReader replies =
+                        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+                PrintStream commands = new PrintStream(server.getOutputStream(), true, StandardCharsets.UTF_8)) {
             String first = replies.readLine();
             while (first != null && first.startsWith("[")) { // the JVM's own notices (JFR started)
                 System.err.println(first);
@@ -94,12 +104,21 @@ public final class SimulatorSpeedBench {
             long simPid = server.pid();
             long selfPid = ProcessHandle.current().pid();
             double responseS = (ttftNs + (tokens - 1) * gapNs) / 1e9;
-            out.printf("simulator: deterministic, TTFT %s ms, gap %s ms, %d tokens a response; core %d (%s); client on core %d; nice %s; rt %s%n",
-                    opts.get("ttftMs"), opts.get("gapMs"), tokens, simCore, opts.get("simJvm"), clientCore, opts.get("nice"),
+            out.printf(
+                    "simulator: deterministic, TTFT %s ms, gap %s ms, %d tokens a response; core %d (%s); client on core %d; nice %s; rt %s%n",
+                    opts.get("ttftMs"),
+                    opts.get("gapMs"),
+                    tokens,
+                    simCore,
+                    opts.get("simJvm"),
+                    clientCore,
+                    opts.get("nice"),
                     opts.get("rt"));
-            out.println("streams  offered   sim ev/s    ach%  client ev/s | lateness ms (after write)             pre-write | arrival late ms |   sim  core" + simCore
-                    + "  client  core" + clientCore + " | alloc | failed  load1  target");
-            out.println("           ev/s                                  |     p50     p99   p99.9      max      p99 |    p50     p99 | cores  busy   cores   busy | B/ev  |");
+            out.println(
+                    "streams  offered   sim ev/s    ach%  client ev/s | lateness ms (after write)             pre-write | arrival late ms |   sim  core"
+                            + simCore + "  client  core" + clientCore + " | alloc | failed  load1  target");
+            out.println(
+                    "           ev/s                                  |     p50     p99   p99.9      max      p99 |    p50     p99 | cores  busy   cores   busy | B/ev  |");
             try (StreamClient client = new StreamClient(address, ttftNs, gapNs, tokens)) {
                 if (Boolean.parseBoolean(opts.get("rt"))) {
                     client.start(1, 0); // one connection starts both sides' event loop threads
@@ -107,8 +126,10 @@ public final class SimulatorSpeedBench {
                     rtEventLoops(simPid, "tp-sim-io");
                     rtEventLoops(selfPid, "speed-client");
                 }
-                int largest = Arrays.stream(opts.get("streams").split(",")).mapToInt(l -> Integer.parseInt(l.trim()))
-                        .max().orElseThrow();
+                int largest = Arrays.stream(opts.get("streams").split(","))
+                        .mapToInt(l -> Integer.parseInt(l.trim()))
+                        .max()
+                        .orElseThrow();
                 client.start(largest, Long.parseLong(opts.get("seed")));
                 Thread.sleep(TimeUnit.SECONDS.toMillis(Long.parseLong(opts.get("jitWarmupSeconds"))));
                 client.stop();
@@ -119,30 +140,54 @@ public final class SimulatorSpeedBench {
                     ask(commands, replies, "window");
                     client.takeWindow();
                     long t0 = System.nanoTime();
-                    long[] cpu0 = {ProcCpu.processNs(simPid), ProcCpu.coreBusyNs(simCore), ProcCpu.processNs(selfPid),
-                            ProcCpu.coreBusyNs(clientCore)};
+                    long[] cpu0 = {
+                        ProcCpu.processNs(simPid),
+                        ProcCpu.coreBusyNs(simCore),
+                        ProcCpu.processNs(selfPid),
+                        ProcCpu.coreBusyNs(clientCore)
+                    };
                     Thread.sleep(windowMs);
                     String[] report = ask(commands, replies, "report").split(" ");
                     StreamClient.Window window = client.takeWindow();
                     double seconds = (System.nanoTime() - t0) / 1e9;
-                    long[] cpu1 = {ProcCpu.processNs(simPid), ProcCpu.coreBusyNs(simCore), ProcCpu.processNs(selfPid),
-                            ProcCpu.coreBusyNs(clientCore)};
+                    long[] cpu1 = {
+                        ProcCpu.processNs(simPid),
+                        ProcCpu.coreBusyNs(simCore),
+                        ProcCpu.processNs(selfPid),
+                        ProcCpu.coreBusyNs(clientCore)
+                    };
                     client.stop();
                     double offered = streams * tokens / responseS;
                     long count = Long.parseLong(report[1]);
                     double achieved = count / (Long.parseLong(report[2]) / 1e9);
                     double bytesPerEvent = (double) Long.parseLong(report[3]) / Math.max(1, count);
                     double p99Ms = ms(report[5]);
-                    boolean met = streams >= TARGET_STREAMS && achieved >= TARGET_EVENTS_PER_S && p99Ms <= TARGET_P99_MS
+                    boolean met = streams >= TARGET_STREAMS
+                            && achieved >= TARGET_EVENTS_PER_S
+                            && p99Ms <= TARGET_P99_MS
                             && window.failures() == 0;
                     Histogram arrival = window.arrivalLatenessNs();
-                    out.printf("%7d %8.0f %10.0f %7.2f %12.0f | %7.3f %7.3f %7.3f %8.3f %8.3f | %6.3f %7.3f | %5.2f %5.2f   %5.2f  %5.2f | %5.0f | %6d %6s  %s%n",
-                            streams, offered, achieved, 100 * achieved / offered, window.tokenEvents() / seconds,
-                            ms(report[4]), p99Ms, ms(report[6]), ms(report[7]), ms(report[8]),
-                            arrival.getValueAtPercentile(50) / 1e6, arrival.getValueAtPercentile(99) / 1e6,
-                            cores(cpu0[0], cpu1[0], seconds), cores(cpu0[1], cpu1[1], seconds),
-                            cores(cpu0[2], cpu1[2], seconds), cores(cpu0[3], cpu1[3], seconds), bytesPerEvent,
-                            window.failures(), ProcCpu.loadAverage(),
+                    out.printf(
+                            "%7d %8.0f %10.0f %7.2f %12.0f | %7.3f %7.3f %7.3f %8.3f %8.3f | %6.3f %7.3f | %5.2f %5.2f   %5.2f  %5.2f | %5.0f | %6d %6s  %s%n",
+                            streams,
+                            offered,
+                            achieved,
+                            100 * achieved / offered,
+                            window.tokenEvents() / seconds,
+                            ms(report[4]),
+                            p99Ms,
+                            ms(report[6]),
+                            ms(report[7]),
+                            ms(report[8]),
+                            arrival.getValueAtPercentile(50) / 1e6,
+                            arrival.getValueAtPercentile(99) / 1e6,
+                            cores(cpu0[0], cpu1[0], seconds),
+                            cores(cpu0[1], cpu1[1], seconds),
+                            cores(cpu0[2], cpu1[2], seconds),
+                            cores(cpu0[3], cpu1[3], seconds),
+                            bytesPerEvent,
+                            window.failures(),
+                            ProcCpu.loadAverage(),
                             streams < TARGET_STREAMS || offered < TARGET_EVENTS_PER_S ? "-" : met ? "met" : "MISSED");
                     Thread.sleep(1000); // let the closed connections drain before the next level
                 }
@@ -170,9 +215,12 @@ public final class SimulatorSpeedBench {
             for (File task : tasks == null ? new File[0] : tasks) {
                 String name = Files.readString(task.toPath().resolve("comm")).trim();
                 if (name.startsWith(prefix)) {
-                    Process chrt = new ProcessBuilder("chrt", "-f", "-p", "1", task.getName()).inheritIO().start();
+                    Process chrt = new ProcessBuilder("chrt", "-f", "-p", "1", task.getName())
+                            .inheritIO()
+                            .start();
                     if (chrt.waitFor() != 0) {
-                        throw new IOException("chrt failed for thread " + name + "; rt=true needs root (or leave it false)");
+                        throw new IOException(
+                                "chrt failed for thread " + name + "; rt=true needs root (or leave it false)");
                     }
                     found++;
                 }
@@ -209,7 +257,8 @@ public final class SimulatorSpeedBench {
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !opts.containsKey(kv[0])) {
-                throw new IllegalArgumentException("unknown argument '" + arg + "'; use key=value with keys " + DEFAULTS.keySet());
+                throw new IllegalArgumentException(
+                        "unknown argument '" + arg + "'; use key=value with keys " + DEFAULTS.keySet());
             }
             opts.put(kv[0], kv[1]);
         }

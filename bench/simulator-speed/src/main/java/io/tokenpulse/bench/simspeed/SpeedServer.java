@@ -2,14 +2,13 @@ package io.tokenpulse.bench.simspeed;
 
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
-import org.HdrHistogram.Histogram;
-
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.HdrHistogram.Histogram;
 
 /**
  * The simulator side, run in its own JVM (confined to one core by the caller): the deterministic
@@ -24,8 +23,7 @@ import java.time.Duration;
  */
 public final class SpeedServer {
 
-    private SpeedServer() {
-    }
+    private SpeedServer() {}
 
     /** Bytes the simulator's event-loop threads allocated so far: garbage per event, whatever the load. */
     private static long ioThreadsAllocatedBytes() {
@@ -41,8 +39,10 @@ public final class SpeedServer {
 
     public static void main(String[] args) throws Exception {
         LatenessLog log = new LatenessLog(Integer.parseInt(args[2]));
-        SimulatorConfig config = SimulatorConfig.deterministic(Duration.ofNanos(Long.parseLong(args[0])),
-                Duration.ofNanos(Long.parseLong(args[1]))).withIoThreads(1).withSendListener(log);
+        SimulatorConfig config = SimulatorConfig.deterministic(
+                        Duration.ofNanos(Long.parseLong(args[0])), Duration.ofNanos(Long.parseLong(args[1])))
+                .withIoThreads(1)
+                .withSendListener(log);
         try (SimulatorServer server = SimulatorServer.start(config)) {
             System.out.println("port " + server.port());
             System.out.flush();

@@ -27,8 +27,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ByteProcessor;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import org.HdrHistogram.Histogram;
-
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,6 +34,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * A lean load: {@code streams} keep-alive connections on one Netty event loop, each streaming
@@ -52,8 +51,7 @@ import java.util.concurrent.TimeUnit;
 final class StreamClient implements AutoCloseable {
 
     /** One client window's numbers: token events read, responses ended, failures, arrival lateness (ns). */
-    record Window(long tokenEvents, long responses, long failures, Histogram arrivalLatenessNs) {
-    }
+    record Window(long tokenEvents, long responses, long failures, Histogram arrivalLatenessNs) {}
 
     private final EventLoopGroup loop;
     private final Bootstrap bootstrap;
@@ -74,12 +72,14 @@ final class StreamClient implements AutoCloseable {
         this.gapNs = gapNs;
         this.tokens = tokens;
         this.body = ("{\"model\":\"tokenpulse-sim\",\"prompt\":\"hello\",\"max_tokens\":" + tokens
-                + ",\"stream\":true,\"ignore_eos\":true}").getBytes(StandardCharsets.UTF_8);
+                        + ",\"stream\":true,\"ignore_eos\":true}")
+                .getBytes(StandardCharsets.UTF_8);
         this.host = server.getHostString() + ":" + server.getPort();
         DefaultThreadFactory threads = new DefaultThreadFactory("speed-client", true);
         boolean epoll = Epoll.isAvailable();
         this.loop = epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
-        this.bootstrap = new Bootstrap().group(loop)
+        this.bootstrap = new Bootstrap()
+                .group(loop)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .remoteAddress(server)
@@ -101,11 +101,14 @@ final class StreamClient implements AutoCloseable {
         onLoop(() -> {
             running = true;
             for (Channel channel : channels) {
-                loop.schedule(() -> {
-                    if (running && channel.isActive()) {
-                        channel.pipeline().get(Stream.class).request(channel);
-                    }
-                }, random.nextLong(responseNs), TimeUnit.NANOSECONDS);
+                loop.schedule(
+                        () -> {
+                            if (running && channel.isActive()) {
+                                channel.pipeline().get(Stream.class).request(channel);
+                            }
+                        },
+                        random.nextLong(responseNs),
+                        TimeUnit.NANOSECONDS);
             }
             return null;
         });
@@ -177,9 +180,10 @@ final class StreamClient implements AutoCloseable {
         };
 
         void request(Channel channel) {
-            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
-                    "/v1/completions", Unpooled.wrappedBuffer(body));
-            request.headers().set(HttpHeaderNames.HOST, host)
+            FullHttpRequest request = new DefaultFullHttpRequest(
+                    HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/completions", Unpooled.wrappedBuffer(body));
+            request.headers()
+                    .set(HttpHeaderNames.HOST, host)
                     .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
             events = 0;
