@@ -28,8 +28,16 @@ final class ResultFileOptions {
     @Option(names = "--result-filename", description = "Filename to save benchmark json results.")
     String resultFilename;
 
-    /** The options as the report takes them; a malformed --metadata pair fails with one line. */
+    /**
+     * The options as the report takes them; a malformed --metadata pair or a --result-dir that cannot be
+     * written is a one-line usage error, before the run.
+     */
     RunReport.ResultOptions toResultOptions() {
-        return RunReport.ResultOptions.of(saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+        try {
+            return RunReport.ResultOptions.of(
+                    saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
     }
 }

@@ -105,6 +105,7 @@ class BenchCommandTest {
                 "--goodput=ttfx:10                 | ttfx",
                 "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
                 "--request-rate=-1                 | --request-rate",
+                "--metadata=novalue                | write KEY=VALUE",
                 "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
                 "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
                 "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
