@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
@@ -217,9 +218,17 @@ final class BenchCommand implements Callable<Integer> {
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         checkPipelineOptions();
         try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
-            LoadSettings load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
+            Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
             BenchRun.Plan plan = new BenchRun.Plan(
-                    load, slo, report, Duration.ofSeconds(summaryTimeoutS), metrics, windows, chart, profile);
+                    load.settings(),
+                    load.dataset(),
+                    slo,
+                    report,
+                    Duration.ofSeconds(summaryTimeoutS),
+                    metrics,
+                    windows,
+                    chart,
+                    profile);
             try (Pipeline pipeline = Pipeline.connect(kafka);
                     BenchRun run = BenchRun.start(plan, pipeline, out)) {
                 BenchRun.Result result = run.execute(tokenizer);
@@ -227,7 +236,7 @@ final class BenchCommand implements Callable<Integer> {
                 if (chart != null) {
                     ChartFile.save(
                             pipeline,
-                            load.runId(),
+                            load.settings().runId(),
                             chart,
                             io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
                             BenchRun.CHART_WAIT,
@@ -238,7 +247,10 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private LoadSettings load(
+    /** The load generator's settings, and the dataset built from them (read once). */
+    private record Load(LoadSettings settings, Dataset dataset) {}
+
+    private Load load(
             String modelId,
             Tokenizer tokenizer,
             SimulatorServer simulator,
@@ -248,7 +260,8 @@ final class BenchCommand implements Callable<Integer> {
             LoadSettings.Target loadTarget =
                     target.target(modelId, simulator == null ? null : simulator.baseUri(), requestSampling);
             DatasetOptions datasetOptions = dataset.options(loadTarget.promptStyle());
-            Datasets.create(datasetOptions, tokenizer); // an unknown dataset or unreadable file fails before the run
+            // Built here so that an unknown dataset or a bad file fails before anything starts.
+            Dataset built = Datasets.create(datasetOptions, tokenizer);
             LoadSettings.Workload workload = new LoadSettings.Workload(
                     datasetOptions,
                     target.tokenizerId(modelId),
@@ -261,17 +274,19 @@ final class BenchCommand implements Callable<Integer> {
                     reporting.metricPercentiles,
                     reporting.goodputText(),
                     RunConfigJson.of(spec, NAMESPACE_ORDER));
-            return new LoadSettings(
-                    runId != null ? runId : RunIds.next(),
-                    shardIndex,
-                    shardCount,
-                    loadTarget,
-                    workload,
-                    runReporting,
-                    requestIdPrefix,
-                    Duration.ofSeconds(readyCheckTimeoutSec),
-                    disableTqdm,
-                    resultFile.saveDetailed);
+            return new Load(
+                    new LoadSettings(
+                            runId != null ? runId : RunIds.next(),
+                            shardIndex,
+                            shardCount,
+                            loadTarget,
+                            workload,
+                            runReporting,
+                            requestIdPrefix,
+                            Duration.ofSeconds(readyCheckTimeoutSec),
+                            disableTqdm,
+                            resultFile.saveDetailed),
+                    built);
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

@@ -12,6 +12,7 @@ import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.Profiler;
+import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -41,6 +42,7 @@ final class BenchRun implements AutoCloseable {
      * What the run does beyond the load itself.
      *
      * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
+     * @param dataset the dataset built from {@code load}'s dataset options (read once, when the options were checked)
      * @param goodput parsed --goodput SLOs (already validated)
      * @param report whether and where to save the result file
      * @param summaryTimeout how long to wait for the summary after the last response
@@ -51,6 +53,7 @@ final class BenchRun implements AutoCloseable {
      */
     record Plan(
             LoadSettings load,
+            Dataset dataset,
             GoodputSlo goodput,
             RunReport.ResultOptions report,
             Duration summaryTimeout,
@@ -137,7 +140,7 @@ final class BenchRun implements AutoCloseable {
     Result execute(Tokenizer tokenizer) throws InterruptedException {
         LoadResult load = new LoadGenerator(publisher, tokenizer, out)
                 .withMeters(registry)
-                .run(plan.load());
+                .run(plan.load(), plan.dataset());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             throw UserError.failure(noSummary(plan, pipeline, load));

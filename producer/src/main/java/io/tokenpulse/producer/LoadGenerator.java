@@ -9,6 +9,7 @@ import io.tokenpulse.producer.backend.PromptRequest;
 import io.tokenpulse.producer.backend.RequestOutcome;
 import io.tokenpulse.producer.console.Progress;
 import io.tokenpulse.producer.console.VllmLines;
+import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.health.ClientHealth;
@@ -113,10 +114,18 @@ public final class LoadGenerator {
      *     RunFinished is still published
      */
     public LoadResult run(LoadSettings settings) throws InterruptedException {
+        return run(settings, Datasets.create(settings.workload().dataset(), tokenizer));
+    }
+
+    /**
+     * As {@link #run(LoadSettings)}, with the dataset already built from the settings' dataset
+     * options (a caller that built it to check the options passes it, so a large file is read once).
+     */
+    public LoadResult run(LoadSettings settings, Dataset dataset) throws InterruptedException {
         LoadSettings.Workload workload = settings.workload();
         // Sampled before anything is timed, as vLLM does.
-        List<SampledRequest> samples = Datasets.create(workload.dataset(), tokenizer)
-                .sample(workload.numPrompts(), workload.arrivals().seed());
+        List<SampledRequest> samples =
+                dataset.sample(workload.numPrompts(), workload.arrivals().seed());
 
         HealthCheck.awaitReady(settings.target().healthUrl(), settings.readinessTimeout(), out);
         ExecutorService counting = Executors.newSingleThreadExecutor(daemon("tp-token-count"));
