@@ -70,6 +70,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      * 100 wake-ups a second cost next to nothing (2 ms cost 3 % of a bench's CPU samples at 500 events/s).
      */
     private static final long IDLE_PARK_NS = 10_000_000;
+    /** How often the sender logs drops counted on the timing threads. */
+    private static final long WARNING_CHECK_NS = 1_000_000_000;
 
     private final Producer<byte[], byte[]> producer;
     private final Target<RunEvent> runs;
@@ -227,6 +229,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         dropQueued(); // whatever a late publish call offered after the sender's last look
+        warnOfDrops();
         PublishCounts counts = counts();
         LOG.info(
                 "published {} records: {} delivered, {} not delivered {}",
@@ -260,7 +263,12 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
 
     /** The sender thread's loop: until closed, hand every queued record to the producer. */
     private void sendQueued() {
+        long nextWarningCheckNs = 0;
         while (!closing) {
+            if (System.nanoTime() > nextWarningCheckNs) {
+                warnOfDrops();
+                nextWarningCheckNs = System.nanoTime() + WARNING_CHECK_NS;
+            }
             Outgoing<?> record = queue.relaxedPoll();
             if (record == null) {
                 LockSupport.parkNanos(IDLE_PARK_NS);
@@ -311,11 +319,26 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         if (record != null && record.delivery != null) {
             record.delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
         }
-        if (logged.add(reason)) {
-            LOG.warn(
-                    "a record could not be delivered to Kafka ({}), counting further ones silently{}",
-                    reason,
-                    error == null ? "" : ": " + error);
+        if (error != null) { // a Kafka error: reported on the sender or the producer's network thread
+            warnOnce(reason, ": " + error);
+        }
+    }
+
+    /**
+     * Logs the first drop of each reason that {@link #failed} did not log: those counted on a timing
+     * thread (a full queue), which must not wait on the console. Runs on the sender thread and at close.
+     */
+    private void warnOfDrops() {
+        for (DeliveryFailure reason : DeliveryFailure.values()) {
+            if (failed.get(reason).sum() > 0) {
+                warnOnce(reason, "");
+            }
+        }
+    }
+
+    private void warnOnce(DeliveryFailure reason, String detail) {
+        if (!logged.contains(reason) && logged.add(reason)) {
+            LOG.warn("a record could not be delivered to Kafka ({}), counting further ones silently{}", reason, detail);
         }
     }
 
