@@ -10,10 +10,12 @@ public enum DeliveryFailure {
     /** The producer's bounded buffer was full: Kafka was slower than the load generator. */
     BUFFER_FULL,
     /**
-     * Kafka did not acknowledge in time (delivery.timeout.ms), or had no metadata for the topic:
-     * with the broker unreachable the producer drops its metadata, and records fail at once.
+     * Kafka did not acknowledge in time ({@code delivery.timeout.ms}, unbounded by default), or had no
+     * metadata for the topic; by default such records go to the spool instead.
      */
     TIMEOUT,
+    /** Kafka was away and the spool was full (or the disk refused to write it). */
+    SPOOL_FULL,
     /** The record is larger than the producer or the broker accepts. */
     RECORD_TOO_LARGE,
     /** The record could not be serialized (a required field missing, the registry unreachable). */

@@ -5,7 +5,10 @@ import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +42,22 @@ import org.slf4j.LoggerFactory;
  *       the record to the queue and return. A full queue counts the record as
  *       {@link DeliveryFailure#BUFFER_FULL}; nothing on this side locks, blocks or does I/O.
  *   <li>One sender thread drains the queue: it serializes each record and calls
- *       {@link KafkaProducer#send}, which <em>may block</em> (up to {@code max.block.ms}, 60 s by
+ *       {@link KafkaProducer#send}, which <em>may block</em> (up to {@code max.block.ms}, 10 s by
  *       default) for the topic's metadata or for buffer space. Blocking here costs no timing
  *       accuracy, so the producer keeps Kafka's ordinary behaviour: a topic whose metadata was
  *       dropped after {@code metadata.max.idle.ms} (5 minutes without a record, e.g. the runs topic
- *       between RunStarted and RunFinished of any longer run) is simply fetched again, and a broker
- *       restart is waited out instead of failing every record at once.
+ *       between RunStarted and RunFinished of any longer run) is simply fetched again.
  * </ul>
- * Records leave in the order they were published (one queue, one sender), so one request's records
- * keep their order on their partition.
+ *
+ * <p>While Kafka is away (a broker restart, an outage of minutes) nothing is lost: records already
+ * in Kafka's buffer wait there ({@code delivery.timeout.ms} is unbounded), and when {@code send}
+ * cannot take a record within {@code max.block.ms} the sender puts it, and every record after it, in
+ * a {@link Spool} on disk. It then tries the spool's oldest record again until Kafka takes it, drains
+ * the spool in order, and sends directly again once the spool is empty. Only a full spool drops
+ * records ({@link DeliveryFailure#SPOOL_FULL}).
+ *
+ * <p>Records leave in the order they were published (one queue, one sender, one spool), so one
+ * request's records keep their order on their partition.
  *
  * <p>{@code publishRun} is called from the run's own thread (never an I/O thread): it waits for
  * queue space rather than dropping a lifecycle record, and returns the record's delivery, so the run
@@ -72,12 +82,21 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private static final long IDLE_PARK_NS = 10_000_000;
     /** How often the sender logs drops counted on the timing threads. */
     private static final long WARNING_CHECK_NS = 1_000_000_000;
+    /** The pause after Kafka refused a spooled record at once (without blocking), before trying again. */
+    private static final long SPOOL_RETRY_NS = 200_000_000;
+    /** Records moved from the queue to the spool between sends while draining the spool. */
+    private static final int SPOOL_BATCH = 4096;
 
     private final Producer<byte[], byte[]> producer;
     private final Target<RunEvent> runs;
     private final Target<RequestEvent> requests;
     private final Target<Chunk> chunks;
     private final MessagePassingQueue<Outgoing<?>> queue;
+    private final List<Target<?>> targets;
+    private final Spool spool;
+    /** Deliveries of the run records in the spool, oldest first, by their place in it (sender thread only). */
+    private final ArrayDeque<SpooledDelivery> spooledDeliveries = new ArrayDeque<>();
+
     private final Thread sender;
     private final LongAdder published = new LongAdder();
     private final LongAdder delivered = new LongAdder();
@@ -86,19 +105,31 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final TextCap textCap = new TextCap(Topics.MAX_GENERATED_TEXT_BYTES);
     private final Map<DeliveryFailure, LongAdder> failed = new EnumMap<>(DeliveryFailure.class);
     private final Set<DeliveryFailure> logged = ConcurrentHashMap.newKeySet();
-    private final Callback onAck = this::acknowledged;
+    private final Callback onAck = new Acknowledgement(null);
+    private final LongAdder everSpooled = new LongAdder();
+    private volatile long spooledNow;
     private volatile boolean closing;
+    /** Sender thread only: set by a callback that Kafka ran inside send() because it timed out. */
+    private boolean inSend;
+
+    private boolean sendTimedOut;
+    private long spoolAppended;
+    private long spoolRemoved;
+    private long spoolingSinceNs;
 
     EventPublisher(
             Producer<byte[], byte[]> producer,
             TopicSpec<RunEvent> runs,
             TopicSpec<RequestEvent> requests,
             TopicSpec<Chunk> chunks,
-            int queueCapacity) {
+            int queueCapacity,
+            Spool spool) {
         this.producer = producer;
-        this.runs = new Target<>(runs, RunEvent::getRunId);
-        this.requests = new Target<>(requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
-        this.chunks = new Target<>(chunks, c -> Topics.requestKey(c.getRunId(), c.getRequestIndex()));
+        this.runs = new Target<>(0, runs, RunEvent::getRunId);
+        this.requests = new Target<>(1, requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
+        this.chunks = new Target<>(2, chunks, c -> Topics.requestKey(c.getRunId(), c.getRequestIndex()));
+        this.targets = List.of(this.runs, this.requests, this.chunks);
+        this.spool = spool;
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());
@@ -134,7 +165,18 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             throw e;
         }
         return new EventPublisher(
-                producer, topics.runs(), topics.requests(), topics.chunks(), settings.queueCapacity());
+                producer,
+                topics.runs(),
+                topics.requests(),
+                topics.chunks(),
+                settings.queueCapacity(),
+                new Spool(spoolFolder(settings), settings.spoolMaxBytes()));
+    }
+
+    /** A folder of this publisher's own under the spool directory, so that two runs never share one. */
+    private static Path spoolFolder(PublisherSettings settings) {
+        return settings.spoolDir()
+                .resolve(settings.clientId() + "-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
     }
 
     /**
@@ -193,7 +235,16 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         long failedTotal = failures.values().stream().mapToLong(Long::longValue).sum();
         long publishedNow = published.sum();
         return new PublishCounts(
-                publishedNow, acknowledged, failures, Math.max(0, publishedNow - acknowledged - failedTotal));
+                publishedNow,
+                acknowledged,
+                failures,
+                Math.max(0, publishedNow - acknowledged - failedTotal),
+                spooledNow);
+    }
+
+    /** Records that went through the spool so far (Kafka could not take them when they came). */
+    public long everSpooled() {
+        return everSpooled.sum();
     }
 
     /**
@@ -229,6 +280,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         dropQueued(); // whatever a late publish call offered after the sender's last look
+        dropSpooled();
         warnOfDrops();
         PublishCounts counts = counts();
         LOG.info(
@@ -261,7 +313,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         }
     }
 
-    /** The sender thread's loop: until closed, hand every queued record to the producer. */
+    /** The sender thread's loop: until closed, hand every queued record to the producer or the spool. */
     private void sendQueued() {
         long nextWarningCheckNs = 0;
         while (!closing) {
@@ -269,11 +321,16 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 warnOfDrops();
                 nextWarningCheckNs = System.nanoTime() + WARNING_CHECK_NS;
             }
-            Outgoing<?> record = queue.relaxedPoll();
-            if (record == null) {
-                LockSupport.parkNanos(IDLE_PARK_NS);
+            if (spool.isEmpty()) {
+                Outgoing<?> record = queue.relaxedPoll();
+                if (record == null) {
+                    LockSupport.parkNanos(IDLE_PARK_NS);
+                } else {
+                    send(record);
+                }
             } else {
-                send(record);
+                spoolQueued();
+                drainSpool();
             }
         }
         dropQueued();
@@ -283,41 +340,140 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         queue.drain(record -> failed(record, DeliveryFailure.CLOSED, null));
     }
 
+    /** Serializes a record and sends it, or spools it when Kafka cannot take it now. */
     private <V> void send(Outgoing<V> record) {
-        Target<V> target = record.target;
-        try {
-            byte[] keyBytes = target.keySerializer.serialize(target.topic, target.key.apply(record.value));
-            byte[] valueBytes = target.valueSerializer.serialize(target.topic, record.value);
-            Callback callback = record.delivery == null
-                    ? onAck
-                    : (metadata, error) -> {
-                        if (error == null) {
-                            delivered.increment();
-                            record.delivery.complete(null);
-                        } else {
-                            failed(record, DeliveryFailure.of(error, closing), error);
-                        }
-                    };
-            // Errors Kafka detects at once reach the callback before send returns; may block up to max.block.ms.
-            producer.send(new ProducerRecord<>(target.topic, keyBytes, valueBytes), callback);
-        } catch (RuntimeException e) {
-            failed(record, DeliveryFailure.of(e, closing), e);
+        Spool.Record bytes = serialized(record);
+        if (bytes != null && !trySend(bytes, record.delivery)) {
+            LOG.warn("Kafka took no record within max.block.ms: keeping records in {} until it is back", spool.dir());
+            spoolingSinceNs = System.nanoTime();
+            spool(bytes, record.delivery);
         }
     }
 
-    private void acknowledged(RecordMetadata metadata, Exception error) {
-        if (error == null) {
-            delivered.increment();
-        } else {
-            failed(null, DeliveryFailure.of(error, closing), error);
+    /** The record's key and value bytes; null (the record counted as failed) when it cannot be serialized. */
+    private <V> Spool.Record serialized(Outgoing<V> record) {
+        Target<V> target = record.target;
+        try {
+            byte[] key = target.keySerializer.serialize(target.topic, target.key.apply(record.value));
+            byte[] value = target.valueSerializer.serialize(target.topic, record.value);
+            return new Spool.Record(target.index, key, value);
+        } catch (RuntimeException e) {
+            failed(record.delivery, DeliveryFailure.of(e, closing), e);
+            return null;
         }
+    }
+
+    /**
+     * Hands a record to Kafka; false when Kafka could not take it within {@code max.block.ms} (no
+     * metadata, no buffer space), in which case nothing was counted and the caller keeps the record.
+     */
+    private boolean trySend(Spool.Record record, CompletableFuture<Void> delivery) {
+        Callback callback = delivery == null ? onAck : new Acknowledgement(delivery);
+        sendTimedOut = false;
+        inSend = true;
+        try {
+            // Errors Kafka detects at once reach the callback before send returns; may block up to max.block.ms.
+            producer.send(
+                    new ProducerRecord<>(targets.get(record.target()).topic, record.key(), record.value()), callback);
+        } catch (RuntimeException e) {
+            failed(delivery, DeliveryFailure.of(e, closing), e);
+        } finally {
+            inSend = false;
+        }
+        return !sendTimedOut;
+    }
+
+    /** Puts a record in the spool (the sender thread only); a full spool drops and counts it. */
+    private void spool(Spool.Record record, CompletableFuture<Void> delivery) {
+        boolean kept;
+        try {
+            kept = spool.append(record);
+        } catch (UncheckedIOException e) {
+            failed(delivery, DeliveryFailure.SPOOL_FULL, e);
+            return;
+        }
+        if (!kept) {
+            failed(delivery, DeliveryFailure.SPOOL_FULL, null);
+            return;
+        }
+        if (delivery != null) {
+            spooledDeliveries.addLast(new SpooledDelivery(spoolAppended, delivery));
+        }
+        spoolAppended++;
+        everSpooled.increment();
+        spooledNow = spool.records();
+    }
+
+    /** While the spool has records, every newly queued record goes behind them, keeping the order. */
+    private void spoolQueued() {
+        queue.drain(
+                record -> {
+                    Spool.Record bytes = serialized(record);
+                    if (bytes != null) {
+                        spool(bytes, record.delivery);
+                    }
+                },
+                SPOOL_BATCH);
+    }
+
+    /**
+     * Sends the spool's records, oldest first, until it is empty, Kafka refuses one (then it stays for
+     * the next try) or the publisher closes; keeps moving the queue into the spool meanwhile.
+     */
+    private void drainSpool() {
+        long sent = 0;
+        while (!spool.isEmpty() && !closing) {
+            Spool.Record record = spool.peek();
+            SpooledDelivery next = spooledDeliveries.peekFirst();
+            CompletableFuture<Void> delivery = next != null && next.place == spoolRemoved ? next.delivery : null;
+            long triedNs = System.nanoTime();
+            if (!trySend(record, delivery)) {
+                if (System.nanoTime() - triedNs < SPOOL_RETRY_NS) {
+                    LockSupport.parkNanos(SPOOL_RETRY_NS); // refused at once: do not spin
+                }
+                return;
+            }
+            if (delivery != null) {
+                spooledDeliveries.removeFirst();
+            }
+            spool.remove();
+            spoolRemoved++;
+            spooledNow = spool.records();
+            if (++sent % SPOOL_BATCH == 0) {
+                spoolQueued();
+            }
+        }
+        if (spool.isEmpty()) {
+            LOG.warn(
+                    "Kafka is back: the records kept while it was away ({} in all) are handed to it, after {} s",
+                    everSpooled.sum(),
+                    (System.nanoTime() - spoolingSinceNs) / 1_000_000_000);
+        }
+    }
+
+    /** At close: whatever is still in the spool will not arrive. */
+    private void dropSpooled() {
+        while (!spool.isEmpty()) {
+            spool.peek();
+            spool.remove();
+            failed.get(DeliveryFailure.CLOSED).increment();
+        }
+        spooledDeliveries.forEach(
+                d -> d.delivery.completeExceptionally(new UndeliveredRecordException(DeliveryFailure.CLOSED, null)));
+        spooledDeliveries.clear();
+        spooledNow = 0;
+        spool.close();
     }
 
     /** Counts a record that will not arrive; completes its delivery, if it has one, with the reason. */
     private void failed(Outgoing<?> record, DeliveryFailure reason, Exception error) {
+        failed(record == null ? null : record.delivery, reason, error);
+    }
+
+    private void failed(CompletableFuture<Void> delivery, DeliveryFailure reason, Exception error) {
         failed.get(reason).increment();
-        if (record != null && record.delivery != null) {
-            record.delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
+        if (delivery != null) {
+            delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
         }
         if (error != null) { // a Kafka error: reported on the sender or the producer's network thread
             warnOnce(reason, ": " + error);
@@ -342,17 +498,48 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         }
     }
 
+    /**
+     * Kafka's answer for one record. Run inside {@code send} on the sender thread when Kafka timed
+     * out waiting for metadata or buffer space: then it only tells the sender, which spools the record.
+     */
+    private final class Acknowledgement implements Callback {
+        private final CompletableFuture<Void> delivery;
+
+        Acknowledgement(CompletableFuture<Void> delivery) {
+            this.delivery = delivery;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception error) {
+            if (error == null) {
+                delivered.increment();
+                if (delivery != null) {
+                    delivery.complete(null);
+                }
+            } else if (inSend && error instanceof TimeoutException && !closing && Thread.currentThread() == sender) {
+                sendTimedOut = true;
+            } else {
+                failed(delivery, DeliveryFailure.of(error, closing), error);
+            }
+        }
+    }
+
     /** A record waiting for the sender, with the delivery its publisher waits on (run records only). */
     private record Outgoing<V>(Target<V> target, V value, CompletableFuture<Void> delivery) {}
 
+    /** A run record's delivery, waiting in the spool at {@code place} (counted from the first record spooled). */
+    private record SpooledDelivery(long place, CompletableFuture<Void> delivery) {}
+
     /** A topic with its serializers and key, looked up once. */
     private static final class Target<V> {
+        final int index;
         final String topic;
         final Serializer<String> keySerializer;
         final Serializer<V> valueSerializer;
         final Function<V, String> key;
 
-        Target(TopicSpec<V> spec, Function<V, String> key) {
+        Target(int index, TopicSpec<V> spec, Function<V, String> key) {
+            this.index = index;
             this.topic = spec.name();
             this.keySerializer = spec.keySerde().serializer();
             this.valueSerializer = spec.valueSerde().serializer();

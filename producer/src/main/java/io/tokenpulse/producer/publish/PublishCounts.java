@@ -11,14 +11,21 @@ import java.util.Map;
  * @param delivered records Kafka acknowledged (acks=all)
  * @param failed    records that will never arrive, by reason
  * @param pending   records neither acknowledged nor failed yet
+ * @param spooled   of the pending records, those waiting in the spool for Kafka to come back
  */
-public record PublishCounts(long published, long delivered, Map<DeliveryFailure, Long> failed, long pending) {
+public record PublishCounts(
+        long published, long delivered, Map<DeliveryFailure, Long> failed, long pending, long spooled) {
 
     public PublishCounts {
         failed = Map.copyOf(failed);
-        if (published < 0 || delivered < 0 || pending < 0) {
+        if (published < 0 || delivered < 0 || pending < 0 || spooled < 0) {
             throw new IllegalArgumentException("counts must be >= 0");
         }
+    }
+
+    /** Counts with nothing in the spool. */
+    public PublishCounts(long published, long delivered, Map<DeliveryFailure, Long> failed, long pending) {
+        this(published, delivered, failed, pending, 0);
     }
 
     public long failedTotal() {

@@ -1,6 +1,7 @@
 package io.tokenpulse.producer.publish;
 
 import io.tokenpulse.schemas.Topics;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -16,17 +17,37 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param queueCapacity    records the queue between the timing threads and the sender thread holds
  *                         (rounded up to a power of two); beyond it records are counted as
  *                         {@link DeliveryFailure#BUFFER_FULL}
+ * @param spoolDir         where the publisher keeps, in a folder of its own, the records Kafka cannot
+ *                         take while it is away (nothing is written while Kafka keeps up)
+ * @param spoolMaxBytes    the most the spool holds; beyond it records are counted as
+ *                         {@link DeliveryFailure#SPOOL_FULL}
  */
 public record PublisherSettings(
-        String bootstrapServers, String clientId, Map<String, String> overrides, int queueCapacity) {
+        String bootstrapServers,
+        String clientId,
+        Map<String, String> overrides,
+        int queueCapacity,
+        Path spoolDir,
+        long spoolMaxBytes) {
 
     /** 2^20 records: about 50 s of 20 000 chunks/s while the sender waits for Kafka, about 100 MiB at most. */
     public static final int DEFAULT_QUEUE_CAPACITY = 1 << 20;
+    /**
+     * 2 GiB: ten minutes of 20 000 chunks/s at the ~100 bytes a spooled chunk record takes (run id,
+     * request key, Avro value and framing), with room to spare.
+     */
+    public static final long DEFAULT_SPOOL_MAX_BYTES = 2L << 30;
+    /** {@code ~/.tokenpulse/spool}. */
+    public static final Path DEFAULT_SPOOL_DIR = Path.of(System.getProperty("user.home"), ".tokenpulse", "spool");
 
     public PublisherSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(clientId, "clientId");
         overrides = Map.copyOf(overrides);
+        Objects.requireNonNull(spoolDir, "spoolDir");
+        if (spoolMaxBytes < 0) {
+            throw new IllegalArgumentException("the spool size must be >= 0 bytes; got " + spoolMaxBytes);
+        }
         if (bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("Kafka bootstrap servers are empty: give host:port");
         }
@@ -37,15 +58,25 @@ public record PublisherSettings(
     }
 
     public static PublisherSettings of(String bootstrapServers) {
-        return new PublisherSettings(bootstrapServers, "tokenpulse-producer", Map.of(), DEFAULT_QUEUE_CAPACITY);
+        return new PublisherSettings(
+                bootstrapServers,
+                "tokenpulse-producer",
+                Map.of(),
+                DEFAULT_QUEUE_CAPACITY,
+                DEFAULT_SPOOL_DIR,
+                DEFAULT_SPOOL_MAX_BYTES);
     }
 
     public PublisherSettings withOverrides(Map<String, String> newOverrides) {
-        return new PublisherSettings(bootstrapServers, clientId, newOverrides, queueCapacity);
+        return new PublisherSettings(bootstrapServers, clientId, newOverrides, queueCapacity, spoolDir, spoolMaxBytes);
     }
 
     public PublisherSettings withQueueCapacity(int capacity) {
-        return new PublisherSettings(bootstrapServers, clientId, overrides, capacity);
+        return new PublisherSettings(bootstrapServers, clientId, overrides, capacity, spoolDir, spoolMaxBytes);
+    }
+
+    public PublisherSettings withSpool(Path dir, long maxBytes) {
+        return new PublisherSettings(bootstrapServers, clientId, overrides, queueCapacity, dir, maxBytes);
     }
 
     /** How long the sender thread (and {@link EventPublisher#open}) may wait for metadata or buffer space. */
@@ -74,8 +105,13 @@ public record PublisherSettings(
         props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         // send() runs on EventPublisher's own sender thread, never on a timing thread: it may wait for
-        // metadata (a topic idle past metadata.max.idle.ms, a restarted broker) or buffer space.
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "60000");
+        // metadata (a topic idle past metadata.max.idle.ms) or buffer space. Past this the record goes
+        // to the spool instead; the queue in front holds 2^20 records, ~50 s of 20 000 chunks/s.
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        // A record in Kafka's buffer waits for the broker however long it is away, in order; what
+        // does not fit in the buffer goes to the spool. Records still unsent when the publisher
+        // closes are counted as CLOSED.
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(Integer.MAX_VALUE));
         // A finish carries the generated text (up to Topics.MAX_GENERATED_TEXT_BYTES): Kafka's 1 MiB
         // default would refuse a long answer's record; the topics accept this much too.
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Topics.MAX_RECORD_BYTES));

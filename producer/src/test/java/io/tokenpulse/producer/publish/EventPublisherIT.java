@@ -3,6 +3,7 @@ package io.tokenpulse.producer.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
+import io.tokenpulse.platform.kafka.KafkaChildProcess;
 import io.tokenpulse.platform.kafka.KafkaSettings;
 import io.tokenpulse.platform.registry.LocalSchemaRegistry;
 import io.tokenpulse.schemas.TopicAdmin;
@@ -22,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -117,7 +120,7 @@ class EventPublisherIT {
             // Kafka's buffer holds one 16 KiB batch, the queue 64 records: with the broker gone the
             // sender soon waits for buffer space (up to max.block.ms), and the queue fills behind it.
             PublisherSettings settings = PublisherSettings.of(kafka.bootstrapServers())
-                    .withOverrides(Map.of("buffer.memory", "16384", "batch.size", "16384"))
+                    .withOverrides(Map.of("buffer.memory", "16384", "batch.size", "16384", "max.block.ms", "60000"))
                     .withQueueCapacity(64);
             EventPublisher publisher = EventPublisher.open(settings, topics);
             publisher.publishChunk(chunk(0, 0));
@@ -141,6 +144,115 @@ class EventPublisherIT {
                     .isGreaterThan(19_000);
             assertThat(counts.failedTotal()).as(counts.toString()).isEqualTo(20_000);
             assertThat(counts.failedByReason().keySet()).first().isEqualTo("BUFFER_FULL");
+        } finally {
+            kafka.close();
+        }
+    }
+
+    /**
+     * Issue 15: the broker is killed (kill -9) while records keep coming and restarted 6 s later on
+     * the same data dir and port. Kafka cannot take records for longer than {@code max.block.ms}
+     * (2 s here), so the publisher spools them; after the restart every record arrives exactly once,
+     * each request's chunks in order, and the run record sent last is acknowledged.
+     */
+    @Test
+    void recordsPublishedWhileTheBrokerIsAwayArriveOnceAndInOrderAfterItsRestart(@TempDir Path spoolDir)
+            throws Exception {
+        KafkaChildProcess broker = KafkaChildProcess.start(KafkaSettings.of(dataDir));
+        int port = Integer.parseInt(broker.bootstrapServers().replaceAll(".*:", ""));
+        try {
+            Topics topics;
+            EventPublisher publisher;
+            try (LocalSchemaRegistry registry = LocalSchemaRegistry.start(broker.bootstrapServers())) {
+                topics = createTopics(broker.bootstrapServers(), registry);
+                PublisherSettings settings = PublisherSettings.of(broker.bootstrapServers())
+                        .withOverrides(Map.of("max.block.ms", "2000"))
+                        .withSpool(spoolDir, 64L << 20);
+                publisher = EventPublisher.open(settings, topics); // resolves the schema ids: no registry later
+            }
+            int requests = 12;
+            int chunksPerRequest = 500;
+            long slowestNs = 0;
+            for (int request = 0; request < requests; request++) {
+                if (request == 2) {
+                    assertThat(publisher.flush(Duration.ofSeconds(30)).delivered())
+                            .isEqualTo(2L * chunksPerRequest);
+                    broker.kill();
+                }
+                if (request == 8) {
+                    assertThat(publisher.counts().spooled())
+                            .as("records kept while Kafka is away")
+                            .isPositive();
+                    broker = KafkaChildProcess.start(KafkaSettings.of(dataDir).withKafkaPort(port));
+                }
+                for (int seq = 0; seq < chunksPerRequest; seq++) {
+                    long startNs = System.nanoTime();
+                    publisher.publishChunk(chunk(request, seq));
+                    slowestNs = Math.max(slowestNs, System.nanoTime() - startNs);
+                    if (seq % 100 == 0) {
+                        Thread.sleep(100); // 6 requests × 500 chunks while the broker is away: ~6 s
+                    }
+                }
+            }
+            CompletableFuture<Void> finished = publisher.publishRun(runFinished(), Duration.ofSeconds(30));
+            finished.get(60, TimeUnit.SECONDS);
+            PublishCounts counts = publisher.close(Duration.ofSeconds(60));
+
+            assertThat(slowestNs).as("slowest publish call, ns").isLessThan(1_000_000_000L);
+            assertThat(publisher.everSpooled()).as(counts.toString()).isPositive();
+            assertThat(counts.published()).isEqualTo(requests * chunksPerRequest + 1L);
+            assertThat(counts.delivered()).as(counts.toString()).isEqualTo(counts.published());
+            assertThat(counts.spooled()).isZero();
+            assertThat(spoolDir).isEmptyDirectory();
+            Map<String, List<Integer>> seqsByKey = new java.util.TreeMap<>();
+            for (ConsumerRecord<byte[], byte[]> record :
+                    readAll(broker.bootstrapServers(), topics.chunks().name(), requests * chunksPerRequest)) {
+                Chunk chunk = topics.chunks().valueSerde().deserializer().deserialize(record.topic(), record.value());
+                seqsByKey
+                        .computeIfAbsent(new String(record.key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
+                        .add(chunk.getSeq());
+            }
+            List<Integer> inOrder = java.util.stream.IntStream.range(0, chunksPerRequest)
+                    .boxed()
+                    .toList();
+            assertThat(seqsByKey).hasSize(requests);
+            seqsByKey.forEach((key, seqs) -> assertThat(seqs).as(key).isEqualTo(inOrder));
+        } finally {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aFullSpoolDropsAndCountsExactlyWhatDidNotFit(@TempDir Path spoolDir) throws Exception {
+        EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+        try (LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            PublisherSettings settings = PublisherSettings.of(kafka.bootstrapServers())
+                    .withOverrides(Map.of("max.block.ms", "500"))
+                    .withSpool(spoolDir, 10_000); // ~100 chunk records
+            EventPublisher publisher = EventPublisher.open(settings, topics);
+            kafka.close();
+            for (int seq = 0; seq < 1000; seq++) {
+                publisher.publishChunk(chunk(1, seq));
+            }
+            long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            PublishCounts whileAway = publisher.counts();
+            while ((whileAway.spooled() == 0 || whileAway.pending() > whileAway.spooled())
+                    && System.nanoTime() < deadlineNs) {
+                Thread.sleep(50);
+                whileAway = publisher.counts(); // every record spooled or dropped
+            }
+            PublishCounts counts = publisher.close(Duration.ofMillis(200));
+
+            // a chunk record takes ~52 bytes in the spool
+            assertThat(whileAway.spooled()).as(whileAway.toString()).isBetween(150L, 250L);
+            assertThat(whileAway.failed().get(DeliveryFailure.SPOOL_FULL) + whileAway.spooled())
+                    .as(whileAway.toString())
+                    .isEqualTo(1000);
+            // the spooled records are dropped only at close
+            assertThat(counts.failedTotal()).as(counts.toString()).isEqualTo(1000);
+            assertThat(counts.failedByReason().keySet()).first().isEqualTo("SPOOL_FULL");
+            assertThat(spoolDir).isEmptyDirectory();
         } finally {
             kafka.close();
         }
@@ -185,12 +297,16 @@ class EventPublisherIT {
     }
 
     private static Topics createTopics(EmbeddedKafka kafka, LocalSchemaRegistry registry) throws Exception {
+        return createTopics(kafka.bootstrapServers(), registry);
+    }
+
+    private static Topics createTopics(String bootstrapServers, LocalSchemaRegistry registry) throws Exception {
         Topics topics = Topics.create(
                 "it.",
                 new SchemaRegistryClient(
                         SchemaRegistrySettings.of(registry.url().toString())),
                 true);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             admin.createTopics(List.of(
                             new NewTopic(topics.runs().name(), 1, (short) 1),
                             new NewTopic(topics.requests().name(), 3, (short) 1),
@@ -202,7 +318,11 @@ class EventPublisherIT {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic, int expected) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        return readAll(kafka.bootstrapServers(), topic, expected);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic, int expected) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
