@@ -179,6 +179,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafka;
 
+    @Mixin
+    SpoolOptions spool;
+
     @Option(
             names = "--ready-check-timeout-sec",
             defaultValue = "600",
@@ -217,6 +220,7 @@ final class BenchCommand implements Callable<Integer> {
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         checkPipelineOptions();
+        spool.validate();
         try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
             BenchRun.Plan plan = new BenchRun.Plan(
@@ -228,7 +232,8 @@ final class BenchCommand implements Callable<Integer> {
                     metrics,
                     windows,
                     chart,
-                    profile);
+                    profile,
+                    spool);
             try (Pipeline pipeline = Pipeline.connect(kafka);
                     BenchRun run = BenchRun.start(plan, pipeline, out)) {
                 BenchRun.Result result = run.execute(tokenizer);

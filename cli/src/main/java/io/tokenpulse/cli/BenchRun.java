@@ -60,7 +60,8 @@ final class BenchRun implements AutoCloseable {
             MetricsOptions metrics,
             WindowOptions windows,
             Path chart,
-            boolean profile) {}
+            boolean profile,
+            SpoolOptions spool) {}
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
@@ -128,7 +129,7 @@ final class BenchRun implements AutoCloseable {
                 plan.load().runId(),
                 Instant.now().minusSeconds(60),
                 plan.report().detailed());
-        publisher = EventPublisher.open(publisherSettings(pipeline), pipeline.topics());
+        publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
         if (plan.profile()) {
             profiler = new Profiler(
                     plan.load().target().baseUrl(), plan.load().target().apiKey(), out);
@@ -210,9 +211,10 @@ final class BenchRun implements AutoCloseable {
     }
 
     /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
-    private static PublisherSettings publisherSettings(Pipeline pipeline) {
+    private static PublisherSettings publisherSettings(Pipeline pipeline, SpoolOptions spool) {
         try {
-            return PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline));
+            return spool.applyTo(
+                    PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

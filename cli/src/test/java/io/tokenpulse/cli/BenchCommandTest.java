@@ -109,6 +109,8 @@ class BenchCommandTest {
                 "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
                 "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
                 "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
+                "--spool-max-mb=-1                 | --spool-max-mb must be >= 0 MiB, got -1",
+                "--spool-dir=/proc/tokenpulse      | --spool-dir /proc/tokenpulse cannot be created",
             })
     void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
         assertOneLineUsageError(message, "bench", "--model", "gpt2", "--dataset-name", "random", flag);

@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  *   <li>from the publisher's counts at each scrape: {@code tokenpulse_client_records_published_total},
  *       {@code tokenpulse_client_records_delivered_total},
  *       {@code tokenpulse_client_records_failed_total{reason}}, {@code tokenpulse_client_records_queued}
- *       (handed over, neither acknowledged nor failed yet) and
+ *       (handed over, neither acknowledged nor failed yet), {@code tokenpulse_client_records_spooled}
+ *       (of those, kept on disk while Kafka is away) and
  *       {@code tokenpulse_client_records_not_delivered} (failed + queued, as RunFinished reports it).
  * </ul>
  * Threading: every method may be called from any thread (scheduler, I/O threads) and only
@@ -119,6 +120,13 @@ public final class ClientHealth implements AutoCloseable {
                         "tokenpulse.client.records.queued", counts, c -> c.get().pending())
                 .tags(tags)
                 .description("Records handed over, neither acknowledged nor failed yet")
+                .register(registry));
+        add(Gauge.builder(
+                        "tokenpulse.client.records.spooled",
+                        counts,
+                        c -> c.get().spooled())
+                .tags(tags)
+                .description("Of the queued records, those kept on disk while Kafka is away")
                 .register(registry));
         add(Gauge.builder(
                         "tokenpulse.client.records.not.delivered",

@@ -67,7 +67,7 @@ class ClientHealthTest {
 
     @Test
     void publisherCountsAreReadAtEachScrape() {
-        counts.set(new PublishCounts(10, 6, Map.of(DeliveryFailure.BUFFER_FULL, 3L), 1));
+        counts.set(new PublishCounts(10, 6, Map.of(DeliveryFailure.BUFFER_FULL, 3L), 1, 1));
 
         assertThat(registry.scrape())
                 .contains("tokenpulse_client_records_published_total{" + TAGS + "} 10")
@@ -77,6 +77,7 @@ class ClientHealthTest {
                 .contains("tokenpulse_client_records_failed_total{backend=\"vllm\",model=\"m\",reason=\"timeout\","
                         + "run_id=\"r1\",shard=\"0\"} 0")
                 .contains("tokenpulse_client_records_queued{" + TAGS + "} 1")
+                .contains("tokenpulse_client_records_spooled{" + TAGS + "} 1")
                 .contains("tokenpulse_client_records_not_delivered{" + TAGS + "} 4");
     }
 
