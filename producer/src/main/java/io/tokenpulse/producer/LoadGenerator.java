@@ -63,6 +63,8 @@ public final class LoadGenerator {
     static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
     /** How long the end of a run waits for Kafka to acknowledge what it was given. */
     static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(30);
+    /** How much longer the end of a run waits while records kept on disk wait for Kafka to come back. */
+    static final Duration SPOOL_WAIT = Duration.ofMinutes(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(LoadGenerator.class);
 
@@ -299,7 +301,7 @@ public final class LoadGenerator {
         private LoadResult finish(Anchor anchor, CompletableFuture<Void> started) {
             long lastNs = tally.lastFinishedNs(anchor.startNs());
             RunTally.Counts counts = tally.counts();
-            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, publisher.flush(FLUSH_TIMEOUT));
+            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery());
             List<String> lost = new ArrayList<>();
             undelivered("RunStarted", started).ifPresent(lost::add);
             undelivered("RunFinished", deliverRunFinished(finished)).ifPresent(lost::add);
@@ -323,6 +325,21 @@ public final class LoadGenerator {
                     anchor.startEpochNs(),
                     anchor.offsetNs(lastNs));
         }
+    }
+
+    /**
+     * Waits for Kafka to take what it was given; while records wait in the spool for Kafka to come
+     * back, up to {@link #SPOOL_WAIT} longer, so that RunFinished counts only what is really lost.
+     */
+    private PublishCounts awaitDelivery() {
+        PublishCounts counts = publisher.flush(FLUSH_TIMEOUT);
+        if (counts.spooled() > 0) {
+            out.printf(
+                    "Waiting up to %d s for Kafka to take the %d records kept on disk while it was away...%n",
+                    SPOOL_WAIT.toSeconds(), counts.spooled());
+            counts = publisher.flush(SPOOL_WAIT);
+        }
+        return counts;
     }
 
     /**
