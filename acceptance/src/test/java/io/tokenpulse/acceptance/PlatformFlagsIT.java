@@ -35,7 +35,7 @@ class PlatformFlagsIT {
     @TempDir
     Path work;
 
-    private static List<String> args(String command, List<String> connection, String... more) {
+    static List<String> args(String command, List<String> connection, String... more) {
         List<String> args = new ArrayList<>();
         args.add(command);
         args.addAll(connection);

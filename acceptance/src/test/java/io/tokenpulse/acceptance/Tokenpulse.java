@@ -192,6 +192,11 @@ final class Tokenpulse {
             return result;
         }
 
+        /** SIGKILL, as a crash would end it; returns once the process is gone. */
+        void kill() throws InterruptedException {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+
         /** SIGTERM, then the exit code (after at most 60 s; then SIGKILL). */
         int stop() {
             process.destroy();
