@@ -274,11 +274,7 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.durationMinutes,
                     arrivals,
                     traffic.maxConcurrency);
-            LoadSettings.Reporting runReporting = new LoadSettings.Reporting(
-                    reporting.percentileMetrics,
-                    reporting.metricPercentiles,
-                    reporting.goodputText(),
-                    RunConfigJson.of(spec, NAMESPACE_ORDER));
+            LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, NAMESPACE_ORDER));
             return new Load(
                     new LoadSettings(
                             runId != null ? runId : RunIds.next(),

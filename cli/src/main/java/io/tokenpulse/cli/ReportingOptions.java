@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.producer.LoadSettings;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -29,19 +30,34 @@ final class ReportingOptions {
             description = "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el.")
     List<String> goodput;
 
-    /** Parsed here so that a typo fails before the run, not after it. */
+    private GoodputSlo slo;
+    private PercentileMetrics metrics;
+    private MetricPercentiles percentiles;
+
+    /** Parses the options, once: a typo fails before the run, not after it. */
     GoodputSlo validate() {
-        try {
-            PercentileMetrics.parse(percentileMetrics);
-            MetricPercentiles.parse(metricPercentiles);
-            return goodput == null ? GoodputSlo.NONE : GoodputSlo.parse(goodput);
-        } catch (IllegalArgumentException e) {
-            throw UserError.usage(e.getMessage());
+        if (slo == null) {
+            try {
+                metrics = PercentileMetrics.parse(percentileMetrics);
+                percentiles = MetricPercentiles.parse(metricPercentiles);
+                slo = goodput == null ? GoodputSlo.NONE : GoodputSlo.parse(goodput);
+            } catch (IllegalArgumentException e) {
+                throw UserError.usage(e.getMessage());
+            }
         }
+        return slo;
     }
 
-    /** The --goodput pairs as RunStarted carries them, or null. */
-    String goodputText() {
-        return goodput == null ? null : String.join(" ", goodput);
+    /** What RunStarted carries: the options as written, and as parsed by {@link #validate}. */
+    LoadSettings.Reporting runReporting(String configJson) {
+        validate();
+        return new LoadSettings.Reporting(
+                percentileMetrics,
+                metricPercentiles,
+                goodput == null ? null : String.join(" ", goodput),
+                configJson,
+                metrics.keys(),
+                percentiles.percentiles(),
+                slo.asMap());
     }
 }

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -250,16 +251,34 @@ public record LoadSettings(
     }
 
     /**
-     * The strings RunStarted carries for the report, as the user gave them.
+     * What RunStarted carries for the report: the options as the user gave them (for display) and as
+     * parsed once by the command (what the aggregator and replay score with).
      *
      * @param percentileMetrics {@code --percentile-metrics}, e.g. {@code ttft,tpot,itl}
      * @param metricPercentiles {@code --metric-percentiles}, e.g. {@code 99}
      * @param goodput {@code --goodput} SLOs joined by spaces ({@code ttft:100 e2el:2000}), or null
      * @param configJson every option of the run as a JSON object, secrets already redacted
+     * @param selectedMetrics the parsed metric keys, in print order
+     * @param selectedPercentiles the parsed percentiles
+     * @param goodputSloMs the parsed SLOs, metric key to ms; empty without goodput
      */
-    public record Reporting(String percentileMetrics, String metricPercentiles, String goodput, String configJson) {
+    public record Reporting(
+            String percentileMetrics,
+            String metricPercentiles,
+            String goodput,
+            String configJson,
+            List<String> selectedMetrics,
+            List<Double> selectedPercentiles,
+            Map<String, Double> goodputSloMs) {
 
         public Reporting {
+            selectedMetrics = List.copyOf(selectedMetrics);
+            selectedPercentiles = List.copyOf(selectedPercentiles);
+            goodputSloMs = Collections.unmodifiableMap(new LinkedHashMap<>(goodputSloMs));
+            if (selectedMetrics.isEmpty() || selectedPercentiles.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "the parsed --percentile-metrics and --metric-percentiles are empty");
+            }
             if (percentileMetrics == null || percentileMetrics.isBlank()) {
                 throw new IllegalArgumentException("--percentile-metrics must not be empty");
             }

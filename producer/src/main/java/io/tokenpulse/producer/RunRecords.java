@@ -31,6 +31,9 @@ final class RunRecords {
                         .setMetricPercentiles(reporting.metricPercentiles())
                         .setGoodput(reporting.goodput())
                         .setConfigJson(reporting.configJson())
+                        .setSelectedMetrics(reporting.selectedMetrics())
+                        .setSelectedPercentiles(reporting.selectedPercentiles())
+                        .setGoodputSloMs(reporting.goodputSloMs())
                         .setTokenpulseVersion(version())
                         .build());
     }

@@ -9,6 +9,7 @@ import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,8 @@ class LoadSettingsTest {
                 shardCount,
                 target("vllm", "/v1/completions"),
                 workload(PromptStyle.COMPLETION, null, 1.0, null),
-                new LoadSettings.Reporting("ttft,tpot,itl", "99", null, "{}"),
+                new LoadSettings.Reporting(
+                        "ttft,tpot,itl", "99", null, "{}", List.of("ttft", "tpot", "itl"), List.of(99.0), Map.of()),
                 LoadSettings.DEFAULT_REQUEST_ID_PREFIX,
                 Duration.ofSeconds(5),
                 true,
@@ -119,7 +121,7 @@ class LoadSettingsTest {
                         1,
                         target("vllm", "/v1/completions"),
                         workload(PromptStyle.CHAT, null, 1.0, null),
-                        new LoadSettings.Reporting("ttft", "99", null, "{}"),
+                        new LoadSettings.Reporting("ttft", "99", null, "{}", List.of("ttft"), List.of(99.0), Map.of()),
                         "p",
                         Duration.ofSeconds(1),
                         true,

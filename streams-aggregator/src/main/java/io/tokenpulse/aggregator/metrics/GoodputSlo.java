@@ -70,6 +70,22 @@ public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalD
         return new GoodputSlo(of(slos.get(Metric.TTFT)), of(slos.get(Metric.TPOT)), of(slos.get(Metric.E2EL)));
     }
 
+    /** The SLOs given with their metric keys (as RunStarted.goodput_slo_ms carries them). */
+    public static GoodputSlo ofKeys(Map<String, Double> slosMs) {
+        Map<Metric, Double> slos = new EnumMap<>(Metric.class);
+        slosMs.forEach((key, ms) -> slos.put(Metric.ofKey(key, SLO_METRICS), ms));
+        return new GoodputSlo(of(slos.get(Metric.TTFT)), of(slos.get(Metric.TPOT)), of(slos.get(Metric.E2EL)));
+    }
+
+    /** The SLOs given, metric key to ms, in TTFT, TPOT, E2EL order; empty when goodput is off. */
+    public Map<String, Double> asMap() {
+        Map<String, Double> slos = new java.util.LinkedHashMap<>();
+        ttftMs.ifPresent(ms -> slos.put(Metric.TTFT.key(), ms));
+        tpotMs.ifPresent(ms -> slos.put(Metric.TPOT.key(), ms));
+        e2elMs.ifPresent(ms -> slos.put(Metric.E2EL.key(), ms));
+        return slos;
+    }
+
     private static OptionalDouble of(Double value) {
         return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
     }

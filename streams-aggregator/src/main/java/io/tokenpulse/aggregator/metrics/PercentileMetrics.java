@@ -45,6 +45,17 @@ public record PercentileMetrics(List<Metric> metrics) {
                 .toList());
     }
 
+    /** The metrics named by their keys (as RunStarted.selected_metrics carries them). */
+    public static PercentileMetrics ofKeys(List<String> keys) {
+        return new PercentileMetrics(
+                keys.stream().map(key -> Metric.ofKey(key, Metric.SELECTABLE)).toList());
+    }
+
+    /** The selected metrics' keys, in print order. */
+    public List<String> keys() {
+        return metrics.stream().map(Metric::key).toList();
+    }
+
     public boolean contains(Metric metric) {
         return metrics.contains(metric);
     }

@@ -168,7 +168,9 @@ public final class RunScoring {
 
     private static PercentileMetrics storedSelection(String runId, RunStarted config) {
         try {
-            return PercentileMetrics.parse(config.getPercentileMetrics());
+            return config.getSelectedMetrics().isEmpty()
+                    ? PercentileMetrics.parse(config.getPercentileMetrics()) // a record older than the typed field
+                    : PercentileMetrics.ofKeys(config.getSelectedMetrics());
         } catch (IllegalArgumentException e) {
             LOG.warn("run {}: {}; using {}", runId, e.getMessage(), PercentileMetrics.DEFAULT);
             return PercentileMetrics.DEFAULT;
@@ -177,7 +179,9 @@ public final class RunScoring {
 
     private static MetricPercentiles storedPercentiles(String runId, RunStarted config) {
         try {
-            return MetricPercentiles.parse(config.getMetricPercentiles());
+            return config.getSelectedPercentiles().isEmpty()
+                    ? MetricPercentiles.parse(config.getMetricPercentiles())
+                    : new MetricPercentiles(config.getSelectedPercentiles());
         } catch (IllegalArgumentException e) {
             LOG.warn("run {}: {}; using {}", runId, e.getMessage(), MetricPercentiles.DEFAULT);
             return MetricPercentiles.DEFAULT;
@@ -185,11 +189,15 @@ public final class RunScoring {
     }
 
     private static GoodputSlo storedGoodput(String runId, RunStarted config) {
-        if (config.getGoodput() == null || config.getGoodput().isBlank()) {
+        if (config.getGoodputSloMs().isEmpty()
+                && (config.getGoodput() == null || config.getGoodput().isBlank())) {
             return GoodputSlo.NONE;
         }
         try {
-            return GoodputSlo.parse(List.of(config.getGoodput()));
+            if (!config.getGoodputSloMs().isEmpty()) {
+                return GoodputSlo.ofKeys(config.getGoodputSloMs());
+            }
+            return GoodputSlo.parse(List.of(config.getGoodput())); // a record older than the typed field
         } catch (IllegalArgumentException e) {
             LOG.warn("run {}: {}; goodput off", runId, e.getMessage());
             return GoodputSlo.NONE;

@@ -100,6 +100,27 @@ class RunScoringTest {
     }
 
     @Test
+    void theParsedOptionsRunStartedCarriesAreWhatScoringUsesAndAnOlderRecordsStringsAreParsed() {
+        RunStarted older = (RunStarted) started(0, 1).getEvent();
+        assertThat(RunScoring.Options.storedIn(RUN, older))
+                .isEqualTo(new RunScoring.Options(
+                        PercentileMetrics.parse("ttft,tpot,itl,e2el"),
+                        MetricPercentiles.parse("50,99"),
+                        GoodputSlo.parse(List.of("ttft:150"))));
+
+        RunStarted typed = RunStarted.newBuilder(older)
+                .setSelectedMetrics(List.of("itl", "e2el"))
+                .setSelectedPercentiles(List.of(90.0))
+                .setGoodputSloMs(Map.of("tpot", 20.0))
+                .build();
+        assertThat(RunScoring.Options.storedIn(RUN, typed))
+                .isEqualTo(new RunScoring.Options(
+                        PercentileMetrics.parse("itl,e2el"),
+                        MetricPercentiles.parse("90"),
+                        GoodputSlo.parse(List.of("tpot:20"))));
+    }
+
+    @Test
     void failuresOfOneCauseCountOnOneLineWhateverTheirByteCounts() {
         RequestMetrics reset672 = request(
                 3,

@@ -189,7 +189,8 @@ public final class LoadGeneratorBench {
         // Infinite burstiness spaces requests evenly: a steady N in flight, no Poisson clumps.
         ArrivalSettings arrivals = ArrivalSettings.constant(rate, Double.POSITIVE_INFINITY, 0);
         LoadSettings.Workload workload = new LoadSettings.Workload(dataset, MODEL, requests, null, arrivals, null);
-        LoadSettings.Reporting reporting = new LoadSettings.Reporting("ttft,tpot,itl", "99", null, "{}");
+        LoadSettings.Reporting reporting = new LoadSettings.Reporting(
+                "ttft,tpot,itl", "99", null, "{}", java.util.List.of("ttft", "tpot", "itl"), java.util.List.of(99.0), java.util.Map.of());
         return new LoadSettings(runId, 0, 1, t, workload, reporting, prefix, Duration.ofSeconds(30), true, false);
     }
 
