@@ -45,36 +45,38 @@ class ScaleOutIT {
                         "--registry-port",
                         Integer.toString(FreePorts.one()));
                 Tokenpulse.Background simulator = tokenpulse.start(
-                        "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20");
-                Tokenpulse.Background first = new Tokenpulse(home("aggregate-1"), logs).start(aggregate())) {
+                        "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
             connection = List.of(platform.awaitLine(PlatformFlagsIT.USE_THEM, Duration.ofSeconds(120))
                     .group(1)
                     .split(" "));
             baseUrl = simulator
                     .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
                     .group(2);
-            first.awaitLine(RUNNING, Duration.ofSeconds(120));
+            try (Tokenpulse.Background first = new Tokenpulse(home("aggregate-1"), logs).start(aggregate())) {
+                first.awaitLine(RUNNING, Duration.ofSeconds(120));
 
-            Tokenpulse.Result single = new Tokenpulse(home("bench-single"), logs)
-                    .run(Tokenpulse.ROOT, Duration.ofMinutes(4), bench("single", 0, 1, results));
-            BenchAgainstSimulatorIT.assertCompleted(single, REQUESTS);
+                Tokenpulse.Result single = new Tokenpulse(home("bench-single"), logs)
+                        .run(Tokenpulse.ROOT, Duration.ofMinutes(4), bench("single", 0, 1, results));
+                BenchAgainstSimulatorIT.assertCompleted(single, REQUESTS);
 
-            try (Tokenpulse.Background second = new Tokenpulse(home("aggregate-2"), logs).start(aggregate())) {
-                second.awaitLine(RUNNING, Duration.ofSeconds(120));
-                Tokenpulse.Background shard0 =
-                        new Tokenpulse(home("bench-0"), logs).start(Tokenpulse.ROOT, bench("sharded", 0, 2, results));
-                Tokenpulse.Background shard1 =
-                        new Tokenpulse(home("bench-1"), logs).start(Tokenpulse.ROOT, bench("sharded", 1, 2, results));
-                shard0.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
-                Thread.sleep(3_000);
-                second.kill();
+                try (Tokenpulse.Background second = new Tokenpulse(home("aggregate-2"), logs).start(aggregate())) {
+                    second.awaitLine(RUNNING, Duration.ofSeconds(120));
+                    Tokenpulse.Background shard0 = new Tokenpulse(home("bench-0"), logs)
+                            .start(Tokenpulse.ROOT, bench("sharded", 0, 2, results));
+                    Tokenpulse.Background shard1 = new Tokenpulse(home("bench-1"), logs)
+                            .start(Tokenpulse.ROOT, bench("sharded", 1, 2, results));
+                    shard0.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+                    Thread.sleep(3_000);
+                    second.kill();
 
-                for (Tokenpulse.Result shard :
-                        List.of(shard0.finish(Duration.ofMinutes(5)), shard1.finish(Duration.ofMinutes(5)))) {
-                    assertThat(shard.exitCode()).as(shard.toString()).isZero();
-                    assertThat(shard.stdoutLines())
-                            .as(shard.toString())
-                            .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + REQUESTS + " *"));
+                    for (Tokenpulse.Result shard :
+                            List.of(shard0.finish(Duration.ofMinutes(5)), shard1.finish(Duration.ofMinutes(5)))) {
+                        assertThat(shard.exitCode()).as(shard.toString()).isZero();
+                        assertThat(shard.stdoutLines())
+                                .as(shard.toString())
+                                .anySatisfy(
+                                        line -> assertThat(line).matches("Successful requests: +" + REQUESTS + " *"));
+                    }
                 }
             }
         }
