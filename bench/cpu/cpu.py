@@ -131,11 +131,11 @@ def wait_ready(url, timeout_s):
     raise SystemExit(f"cpu: the simulator did not answer {url} within {timeout_s} s")
 
 
-def start_simulator(out, name, ttft_ms):
+def start_simulator(out, name, ttft_ms, command):
     port = free_port()
     send_log = os.path.join(out, f"{name}.sends.csv")
     log = open(os.path.join(out, f"{name}.simulate.log"), "w")
-    proc = subprocess.Popen([LAUNCHER, "simulate", "--profile", "deterministic", "--ttft-ms", str(ttft_ms),
+    proc = subprocess.Popen([*shlex.split(command), "simulate", "--profile", "deterministic", "--ttft-ms", str(ttft_ms),
                              "--gap-ms", str(GAP_MS), "--port", str(port), "--model", "sim-model",
                              "--send-log", send_log], stdout=log, stderr=subprocess.STDOUT)
     wait_ready(f"http://127.0.0.1:{port}/health", 120)
@@ -144,12 +144,12 @@ def start_simulator(out, name, ttft_ms):
 
 def run_bench(variant, out, tag, port, send_log, bench_args, window):
     """Runs one bench; returns its numbers. window = (start s after the main run began, length s)."""
-    name, command = variant
+    name, command, variant_args = variant
     result_name = f"{tag}-{name}.json"
     cmd = shlex.split(command) + [
         "bench", "--base-url", f"http://127.0.0.1:{port}", "--model", "sim-model", "--ignore-eos",
         "--save-result", "--result-dir", out, "--result-filename", result_name,
-        "--data-dir", os.path.join(out, f"platform-{tag}-{name}"), *bench_args]
+        "--data-dir", os.path.join(out, f"platform-{tag}-{name}"), *bench_args, *shlex.split(variant_args)]
     load = os.getloadavg()
     log = open(os.path.join(out, f"{tag}-{name}.log"), "w")
     t0 = time.monotonic()
@@ -215,7 +215,9 @@ def print_run(tag, r):
     if r.get("failed"):
         print(f" | whole run {r['total_cpu']:6.1f} s CPU, FAILED: {r['failed']}", flush=True)
     else:
-        print(f" | whole run {r['total_cpu']:6.1f} s CPU, {r['total_events']} events", flush=True)
+        after = 1e6 * (r["total_cpu"] - r["startup_cpu"]) / max(1, r["total_events"])
+        print(f" | whole run {r['total_cpu']:6.1f} s CPU, {r['total_events']} events,"
+              f" {after:.0f} us/event after start-up", flush=True)
 
 
 def print_groups(results, key, scale_name, scale):
@@ -237,15 +239,17 @@ def main():
     p.add_argument("--window-s", type=float, default=20.0, help="length of the steady window")
     p.add_argument("--output-len", type=int, default=100, help="events per request")
     p.add_argument("--variant", action="append", default=[],
-                   help="NAME::COMMAND run in turn for each scenario (default: default::./tokenpulse)")
+                   help="NAME::COMMAND[::BENCH FLAGS] run in turn for each scenario (default: default::./tokenpulse)")
+    p.add_argument("--simulator", default=LAUNCHER, help="the command that runs `simulate` (default: ./tokenpulse)")
     p.add_argument("--out", default=None)
     p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
     out = a.out or tempfile.mkdtemp(prefix="tokenpulse-cpu-")
     os.makedirs(out, exist_ok=True)
-    variants = [tuple(v.split("::", 1)) for v in a.variant] or [("default", LAUNCHER)]
-    subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar if needed
+    variants = [tuple((v.split("::", 2) + [""])[:3]) for v in a.variant] or [("default", LAUNCHER, "")]
+    # builds the jar if needed
+    subprocess.run([*shlex.split(a.simulator), "--version"], check=True, stdout=subprocess.DEVNULL)
     tokenizer = a.tokenizer or os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
     if not a.tokenizer and not os.path.isdir(tokenizer):
         tokenizer = "gpt2"
@@ -253,7 +257,7 @@ def main():
               "--request-rate", "inf", "--metrics-port", "0", *a.extra]
     print(f"cpu: {os.cpu_count()} cores, output in {out}; bench {' '.join(common)}", flush=True)
     results = []
-    sim, port, send_log = start_simulator(out, "sim", TTFT_MS)
+    sim, port, send_log = start_simulator(out, "sim", TTFT_MS, a.simulator)
     try:
         for rate in [int(x) for x in a.rates.split(",") if x]:
             streams = max(1, round(rate * GAP_MS / 1000))
@@ -269,12 +273,13 @@ def main():
                 r["tag"] = tag
                 results.append(r)
                 print_run(tag, r)
+                json.dump(results, open(os.path.join(out, "cpu.json"), "w"), indent=1)
     finally:
         sim.terminate()
         sim.wait(30)
     if a.idle:
         ttft_ms = 20000
-        slow, port, send_log = start_simulator(out, "slow", ttft_ms)
+        slow, port, send_log = start_simulator(out, "slow", ttft_ms, a.simulator)
         try:
             print(f"cpu: idle: one request at a time, TTFT {ttft_ms / 1000:.0f} s", flush=True)
             for v in variants:
@@ -284,6 +289,7 @@ def main():
                 r["tag"] = "idle"
                 results.append(r)
                 print_run("idle", r)
+                json.dump(results, open(os.path.join(out, "cpu.json"), "w"), indent=1)
         finally:
             slow.terminate()
             slow.wait(30)
