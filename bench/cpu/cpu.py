@@ -25,18 +25,21 @@ GROUPS = [
     ("C1 compiler", r"^C1 CompilerThre"),
     ("GC", r"^(GC Thread|G1 |GC |Parallel|ZGC|ZWorker|ZDirector|ZStat|ZDriver)"),
     ("VM thread (safepoints, Serial GC)", r"^VM Thread"),
+    ("Streams producer network", r"StreamThread-\d+-producer"),
+    ("bench producer network", r"^kafka-producer-network-thread"),
+    ("stream thread", r"StreamThread-\d+$"),
+    ("tp-http (client I/O)", r"^tp-http"),
+    ("tp-kafka-sender (publisher)", r"^tp-kafka-sender"),
+    ("consumers' heartbeats", r"^kafka-coordinator-heartbeat-thread"),
     ("broker request handlers", r"^data-plane-kafka-request-handler"),
     ("broker network", r"^data-plane-kafka-(network-thread|socket-acceptor)"),
-    ("broker other", r"^(kafka-|raft-|broker-|controller-|TxnMarker|group-coordinator|transaction-|"
-                     r"LogCleaner|ExpirationReaper|executor-|ThrottledChannelReaper|quorum|share-|"
-                     r"kafka-log|log-|metadata|AddPartitionsToTxn|RemoteLog|ReplicaFetcher|"
-                     r"data-plane-kafka|EventProcessor|BrokerLifecycle|BrokerToController|"
-                     r"node-|ClientQuotas|scheduler|QuorumController|persister|kafka-1-)"),
-    ("Streams producer network", r"StreamThread-\d+-producer"),
-    ("stream thread", r"StreamThread-\d+$|^tokenpulse-aggreg.*"),
-    ("tp-http (client I/O)", r"^tp-http"),
-    ("bench producer network", r"^kafka-producer-network-thread"),
-    ("tp-kafka-sender (publisher)", r"^tp-kafka-sender"),
+    ("broker transactions and groups", r"^(TxnMarker|AddPartitionsToTxn|transaction-|group-coordinator)"),
+    ("broker other (KRaft, purgatory, log)", r"^(kafka-|raft-|broker-|controller-|LogCleaner|ExpirationReaper|"
+                                             r"executor-|ThrottledChannelReaper|quorum|share-|log-|metadata|"
+                                             r"RemoteLog|ReplicaFetcher|data-plane-kafka|EventProcessor|"
+                                             r"BrokerLifecycle|BrokerToController|node-|ClientQuotas|scheduler|"
+                                             r"QuorumController|persister)"),
+    ("progress bar", r"^ProgressBar"),
     ("main", r"^(main|java)$"),
 ]
 
