@@ -101,7 +101,11 @@ class BenchAgainstSimulatorIT {
                 .as(run.toString())
                 .contains("============ Serving Benchmark Result ============")
                 .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + requests + " *"))
-                .noneSatisfy(line -> assertThat(line).startsWith("Warning:"));
+                .anySatisfy(line -> assertThat(line).startsWith("Client CPU per streamed event (us):"))
+                // A short run on a cold JVM takes more than a tenth of this host's cores, and the
+                // simulator is on this host: that warning is right here; any other would be a fault.
+                .noneSatisfy(line ->
+                        assertThat(line).startsWith("Warning:").doesNotContain("the client's own CPU may have slowed"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -237,7 +238,16 @@ final class BenchCommand implements Callable<Integer> {
             try (Pipeline pipeline = Pipeline.connect(kafka);
                     BenchRun run = BenchRun.start(plan, pipeline, out)) {
                 BenchRun.Result result = run.execute(tokenizer);
-                RunReport.print(result.summary(), result.requests(), report, out);
+                RunReport.print(
+                        result.summary(),
+                        result.requests(),
+                        report,
+                        Optional.of(result.cpu()),
+                        ClientCpuMeter.warning(
+                                result.cpu(),
+                                load.settings().target().baseUrl(),
+                                Runtime.getRuntime().availableProcessors()),
+                        out);
                 if (chart != null) {
                     ChartFile.save(
                             pipeline,

@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
@@ -65,9 +66,9 @@ final class BenchRun implements AutoCloseable {
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
-     * aggregator wrote them, and the load generator's own counts.
+     * aggregator wrote them, the load generator's own counts, and this process's CPU.
      */
-    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load) {}
+    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load, ClientCpu cpu) {}
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -139,15 +140,17 @@ final class BenchRun implements AutoCloseable {
 
     /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
     Result execute(Tokenizer tokenizer) throws InterruptedException {
+        ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load = new LoadGenerator(publisher, tokenizer, out)
                 .withMeters(registry)
                 .run(plan.load(), plan.dataset());
+        ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             throw UserError.failure(noSummary(plan, pipeline, load));
         }
         summarized = true;
-        return new Result(summary.get(), results.requests(), load);
+        return new Result(summary.get(), results.requests(), load, cpu);
     }
 
     /**

@@ -101,7 +101,7 @@ final class ReplayCommand implements Callable<Integer> {
                     percentiles != null ? percentiles : stored.percentiles(),
                     slo != null ? slo : stored.goodput());
             RunSummary summary = RunScoring.summarize(runId, shards, run.requests()::stream, options);
-            RunReport.print(summary, run.requests(), report, out);
+            RunReport.print(summary, run.requests(), report, Optional.empty(), Optional.empty(), out);
             return 0;
         }
     }

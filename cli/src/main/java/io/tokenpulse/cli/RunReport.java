@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.report.ConsoleReport;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.ResultJson;
@@ -87,12 +88,21 @@ final class RunReport {
     private RunReport() {}
 
     /**
-     * Prints the block, the failures by reason and a warning about undelivered records, then saves the
-     * result file when asked.
+     * Prints the block, the failures by reason, a warning about undelivered records and, for a run
+     * measured here, the client's CPU (with its warning line, if any); then saves the result file when
+     * asked.
      *
      * @param requests the run's request metrics in request-index order; used only with --save-detailed
+     * @param cpu      the CPU this process used for the run ({@code bench}), empty for a stored run
+     * @param cpuWarning the line saying the client's CPU may have slowed a server on this host, if so
      */
-    static void print(RunSummary summary, List<RequestMetrics> requests, ResultOptions options, PrintStream out)
+    static void print(
+            RunSummary summary,
+            List<RequestMetrics> requests,
+            ResultOptions options,
+            Optional<ClientCpu> cpu,
+            Optional<String> cpuWarning,
+            PrintStream out)
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
@@ -109,8 +119,13 @@ final class RunReport {
                             : " " + delivery.recordsNotDeliveredByReason())
                     + "; the figures above miss them.");
         }
+        cpu.ifPresent(c -> out.print(c.lines()));
+        cpuWarning.ifPresent(out::println);
         if (options.anyFile()) {
             ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
+            if (cpu.isPresent()) {
+                json = json.withClientCpu(cpu.get());
+            }
             if (options.detailed()) {
                 json = json.withDetails(
                         requests.stream().map(SummaryRecords::detail).toList());

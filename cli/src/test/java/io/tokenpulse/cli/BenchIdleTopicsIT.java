@@ -89,6 +89,13 @@ class BenchIdleTopicsIT {
         assertThat(json.has("records_not_delivered"))
                 .as("present only when records were lost")
                 .isFalse();
+        assertThat(out).contains("Client CPU per streamed event (us):");
+        assertThat(json.get("client_startup_cpu_s").asDouble()).isPositive();
+        assertThat(json.get("client_cpu_cores").asDouble())
+                .as("a share of this machine's cores")
+                .isPositive()
+                .isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(json.get("client_cpu_us_per_event").asDouble()).isPositive();
     }
 
     @Test

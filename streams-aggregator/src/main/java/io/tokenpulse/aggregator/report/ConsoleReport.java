@@ -86,7 +86,7 @@ public final class ConsoleReport {
         line(text, label, Long.toString(value));
     }
 
-    private static void decimal(StringBuilder text, String label, double value) {
+    static void decimal(StringBuilder text, String label, double value) {
         line(text, label, PythonFloat.twoDecimals(value));
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * vLLM's result file ({@code --save-result}): the component names, in snake case, are the keys, in
@@ -23,7 +24,8 @@ import java.util.stream.Collectors;
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
  * left out unless {@link #withDetails} was called. Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
- * versions do, and {@code itl_exact}. Immutable.
+ * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} keys (left out when
+ * null, as in {@code replay}). Immutable.
  *
  * @see "METRICS.md, The result file"
  */
@@ -62,6 +64,7 @@ public record ResultJson(
         long maxConcurrentRequests,
         boolean itlExact,
         @JsonUnwrapped Delivery delivery,
+        @JsonUnwrapped ClientCpu clientCpu,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues) {
@@ -82,10 +85,12 @@ public record ResultJson(
         }
     }
 
-    /** Keys the record writes itself (the unwrapped Delivery's included), which --metadata may not reuse. */
-    private static final Set<String> FIXED_KEYS = java.util.stream.Stream.concat(
+    /** Keys the record writes itself (the unwrapped Delivery's and ClientCpu's included), which --metadata may not reuse. */
+    private static final Set<String> FIXED_KEYS = Stream.concat(
                     Arrays.stream(ResultJson.class.getRecordComponents()),
-                    Arrays.stream(Delivery.class.getRecordComponents()))
+                    Stream.concat(
+                            Arrays.stream(Delivery.class.getRecordComponents()),
+                            Arrays.stream(ClientCpu.class.getRecordComponents())))
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -146,6 +151,7 @@ public record ResultJson(
                 result.maxConcurrentRequests(),
                 result.itlExact(),
                 delivery,
+                null,
                 metricValues);
     }
 
@@ -180,6 +186,42 @@ public record ResultJson(
                 maxConcurrentRequests,
                 itlExact,
                 delivery,
+                clientCpu,
+                metricValues);
+    }
+
+    /** This result with the CPU its client used. */
+    public ResultJson withClientCpu(ClientCpu cpu) {
+        return new ResultJson(
+                date,
+                backend,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                delivery,
+                cpu,
                 metricValues);
     }
 

@@ -143,6 +143,29 @@ class GoldenReportTest {
     }
 
     @Test
+    void theClientsCpuIsWrittenAfterTheDeliveryKeysAndOnlyWhenMeasured() {
+        ResultJson json = ResultJson.of(
+                        CONFIG, run().result(), Map.of(), new ResultJson.Delivery(7, Map.of("BUFFER_FULL", 7L)))
+                .withClientCpu(ClientCpu.of(2_500_000_000L, 3_000_000_000L, 10_000_000_000L, 60_000));
+        assertThat(json.toJson())
+                .contains("{\"BUFFER_FULL\": 7}, \"client_startup_cpu_s\": 2.5, \"client_cpu_cores\": 0.3, "
+                        + "\"client_cpu_us_per_event\": 50.0, \"mean_ttft_ms\"");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("client_cpu");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                        ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("client_cpu_cores=1"))))
+                .hasMessageContaining("would overwrite a result key");
+    }
+
+    @Test
+    void theClientsCpuLinesFollowTheBlocksLayout() {
+        assertThat(ClientCpu.of(2_500_000_000L, 3_000_000_000L, 10_000_000_000L, 0)
+                        .lines())
+                .isEqualTo("Client CPU before 1st request (s):       2.50      \n"
+                        + "Client CPU during the run (cores):       0.30      \n"
+                        + "Client CPU per streamed event (us):      nan       \n");
+    }
+
+    @Test
     void infiniteRateIsNamedAndSavedAsInf() {
         RunConfig inf = new RunConfig(
                 "20250101-000000",
