@@ -15,7 +15,7 @@ final class DatasetFlags {
             names = "--dataset-name",
             defaultValue = "sharegpt",
             description =
-                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace (default: ${DEFAULT-VALUE}).")
     String datasetName;
 
     @Option(
@@ -73,13 +73,40 @@ final class DatasetFlags {
 
     @Option(
             names = "--disable-shuffle",
-            description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
+            description =
+                    "Take sharegpt and custom entries in file order, prefix_repetition requests prefix by prefix, instead of shuffled with --seed.")
     boolean disableShuffle;
 
     @Option(
             names = "--no-oversample",
             description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
     boolean noOversample;
+
+    @Option(
+            names = "--prefix-repetition-prefix-len",
+            defaultValue = "256",
+            description = "Tokens of each shared prefix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionPrefixLen;
+
+    @Option(
+            names = "--prefix-repetition-suffix-len",
+            defaultValue = "256",
+            description =
+                    "Tokens of each request's own suffix; the input is prefix + suffix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionSuffixLen;
+
+    @Option(
+            names = "--prefix-repetition-num-prefixes",
+            defaultValue = "10",
+            description =
+                    "Number of prefixes; each gets --num-prompts / this many requests, rounded down (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionNumPrefixes;
+
+    @Option(
+            names = "--prefix-repetition-output-len",
+            defaultValue = "128",
+            description = "Output tokens of every request (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionOutputLen;
 
     DatasetOptions options(PromptStyle promptStyle) {
         return new DatasetOptions(
@@ -90,6 +117,13 @@ final class DatasetFlags {
                 new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
                 new DatasetOptions.ShareGpt(sharegptOutputLen),
                 new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
-                new DatasetOptions.FileSampling(disableShuffle, noOversample));
+                new DatasetOptions.FileSampling(disableShuffle, noOversample),
+                new DatasetOptions.PrefixRepetition(
+                        prefixRepetitionPrefixLen,
+                        prefixRepetitionSuffixLen,
+                        prefixRepetitionNumPrefixes,
+                        prefixRepetitionOutputLen),
+                DatasetOptions.Trace.DEFAULTS,
+                DatasetOptions.Hf.DEFAULTS);
     }
 }

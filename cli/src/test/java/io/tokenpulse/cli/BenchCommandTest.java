@@ -131,6 +131,19 @@ class BenchCommandTest {
                 "2000");
     }
 
+    @Test
+    void prefixRepetitionWithFewerPromptsThanPrefixesIsRefusedBeforeTheRun() {
+        assertOneLineUsageError(
+                "--num-prompts 5 must be >= --prefix-repetition-num-prefixes 10",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "prefix_repetition",
+                "--num-prompts",
+                "5");
+    }
+
     private static void assertOneLineUsageError(String message, String... args) {
         CommandLine cmd = TokenPulse.newCommandLine();
         java.io.StringWriter err = new java.io.StringWriter();

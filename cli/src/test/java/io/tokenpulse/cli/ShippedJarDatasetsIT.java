@@ -151,4 +151,31 @@ class ShippedJarDatasetsIT {
         assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(12 + 57 + 230 + 3);
         assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 7 + 5);
     }
+
+    @Test
+    void prefixRepetitionSendsEachPrefixWithItsSuffixesFromTheJar() throws Exception {
+        Run run = bench(
+                "--dataset-name",
+                "prefix_repetition",
+                "--prefix-repetition-prefix-len",
+                "16",
+                "--prefix-repetition-suffix-len",
+                "8",
+                "--prefix-repetition-num-prefixes",
+                "2",
+                "--prefix-repetition-output-len",
+                "5",
+                "--num-prompts",
+                "5",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("prefix_repetition_num_prefixes=2")
+                .contains("Successful requests:                     4  ");
+        assertThat(run.err())
+                .contains("prefix_repetition: 2 prefixes of 16 tokens, 2 prompts each with a suffix of 8 tokens: 4"
+                        + " requests, shuffled with --seed; --num-prompts 5 is not a multiple");
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(4 * 5);
+    }
 }

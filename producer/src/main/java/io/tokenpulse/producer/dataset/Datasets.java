@@ -23,6 +23,8 @@ public final class Datasets {
                 (options, tokenizer) ->
                         SonnetDataset.load(options.datasetPath(), tokenizer, options.sonnet(), options.promptStyle()));
         SUPPORTED.put(CustomDataset.NAME, (options, tokenizer) -> CustomDataset.load(options, tokenizer));
+        SUPPORTED.put(
+                PrefixRepetitionDataset.NAME, (options, tokenizer) -> new PrefixRepetitionDataset(tokenizer, options));
     }
 
     // vLLM's other --dataset-name choices, recognised so that the message says "not yet", not "unknown".
