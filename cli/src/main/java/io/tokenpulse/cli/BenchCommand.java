@@ -94,6 +94,7 @@ final class BenchCommand implements Callable<Integer> {
             "prefix_repetition_suffix_len",
             "prefix_repetition_num_prefixes",
             "prefix_repetition_output_len",
+            "trace_time_scale",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",

@@ -20,7 +20,8 @@ final class DatasetFlags {
 
     @Option(
             names = "--dataset-path",
-            description = "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text) or custom (JSONL) dataset.")
+            description =
+                    "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text), custom (JSONL) or trace (Mooncake JSONL) dataset; for hf a Parquet, JSON or JSONL file or folder, or a dataset id in the local Hugging Face cache.")
     String datasetPath;
 
     @Option(
@@ -62,13 +63,20 @@ final class DatasetFlags {
     @Option(names = "--random-prefix-len", defaultValue = "0")
     int randomPrefixLen;
 
-    @Option(names = "--hf-subset")
+    @Option(
+            names = "--hf-subset",
+            description = "Subset of the hf dataset: a folder of its files (openai/gsm8k: main by default).")
     String hfSubset;
 
-    @Option(names = "--hf-split")
+    @Option(
+            names = "--hf-split",
+            description =
+                    "Split of the hf dataset: the files named or foldered so (train by default; openai/gsm8k and openai/openai_humaneval: test).")
     String hfSplit;
 
-    @Option(names = "--hf-output-len")
+    @Option(
+            names = "--hf-output-len",
+            description = "Output tokens of every hf request instead of the dataset's own (or its layout's default).")
     Integer hfOutputLen;
 
     @Option(
@@ -108,6 +116,13 @@ final class DatasetFlags {
             description = "Output tokens of every request (prefix_repetition; default: ${DEFAULT-VALUE}).")
     int prefixRepetitionOutputLen;
 
+    @Option(
+            names = "--trace-time-scale",
+            defaultValue = "1",
+            description =
+                    "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
+    double traceTimeScale;
+
     DatasetOptions options(PromptStyle promptStyle) {
         return new DatasetOptions(
                 datasetName,
@@ -123,7 +138,7 @@ final class DatasetFlags {
                         prefixRepetitionSuffixLen,
                         prefixRepetitionNumPrefixes,
                         prefixRepetitionOutputLen),
-                DatasetOptions.Trace.DEFAULTS,
-                DatasetOptions.Hf.DEFAULTS);
+                new DatasetOptions.Trace(traceTimeScale),
+                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen));
     }
 }

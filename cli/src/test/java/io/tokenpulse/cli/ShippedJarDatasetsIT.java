@@ -178,4 +178,43 @@ class ShippedJarDatasetsIT {
                         + " requests, shuffled with --seed; --num-prompts 5 is not a multiple");
         assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(4 * 5);
     }
+
+    @Test
+    void traceReplaysItsRequestsAtTheScaledTimesFromTheJar() throws Exception {
+        Path file = Files.write(
+                dir.resolve("trace.jsonl"),
+                List.of(
+                        "{\"timestamp\": 400, \"input_length\": 700, \"output_length\": 3, \"hash_ids\": [7, 8]}",
+                        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [7, 9]}",
+                        "{\"timestamp\": 900, \"input_length\": 90, \"output_length\": 0, \"hash_ids\": [3]}",
+                        "{\"timestamp\": 1000, \"input_length\": 50, \"output_length\": 2, \"hash_ids\": [4]}"));
+
+        Run run = bench(
+                "--dataset-name",
+                "trace",
+                "--dataset-path",
+                file.toString(),
+                "--trace-time-scale",
+                "0.5",
+                "--num-prompts",
+                "10",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("trace_time_scale=0.5")
+                .contains("Trace replay: each request is sent at its trace time scaled by --trace-time-scale")
+                .contains("Trace send lateness (ms): median ")
+                .contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("timestamps are out of order (line 2 at 0 ms comes after a later one); sorted by timestamp")
+                .contains("trace: " + file + ": 4 requests, 1 dropped (output_length 0); sampled 3, the first by"
+                        + " timestamp, over 1.000 s of trace time, scaled by 0.5 (--trace-time-scale); 4 distinct"
+                        + " 512-token blocks, 1 uses of a block already used; only 3 of --num-prompts 10");
+        // The simulator's model (OPT) adds one </s> to every prompt it counts: the trace's lengths.
+        assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(700 + 600 + 50);
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 5 + 2);
+        // The last request is due 0.5 s after the first.
+        assertThat(run.result().get("duration").asDouble()).isGreaterThan(0.5);
+    }
 }
