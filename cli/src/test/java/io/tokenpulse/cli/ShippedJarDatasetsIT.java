@@ -57,10 +57,13 @@ class ShippedJarDatasetsIT {
         command.addAll(List.of(flags));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // the hf dataset looks for dataset ids in $HF_HOME/hub, here the test's own
+        builder.environment().put("HF_HOME", dir.resolve("hf-home").toString());
+        builder.environment().remove("HF_HUB_CACHE");
+        builder.environment().remove("HF_DATASETS_CACHE");
+        Process process = builder.start();
         if (!process.waitFor(3, TimeUnit.MINUTES)) {
             process.destroyForcibly();
             throw new AssertionError("bench did not finish in 3 minutes: " + Files.readString(out));
@@ -216,5 +219,39 @@ class ShippedJarDatasetsIT {
         assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 5 + 2);
         // The last request is due 0.5 s after the first.
         assertThat(run.result().get("duration").asDouble()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void hfReadsGsm8kParquetFromTheHubCacheThroughDuckDbInTheJar() throws Exception {
+        Path snapshot =
+                dir.resolve("hf-home/hub/datasets--openai--gsm8k/snapshots/e53f048856ff4f594e959d75785d2c2d37b678ee");
+        Files.createDirectories(snapshot.resolve("main"));
+        try (java.sql.Connection duckdb =
+                        new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+                java.sql.Statement sql = duckdb.createStatement()) {
+            sql.execute("COPY (SELECT * FROM (VALUES ('What is 2 + 3?', '5'), ('What is 7 * 6?', '42'),"
+                    + " ('What is 9 - 4?', '5')) t(question, answer)) TO '"
+                    + snapshot.resolve("main/test-00000-of-00001.parquet") + "' (FORMAT parquet)");
+        }
+
+        Run run = bench(
+                "--tokenizer",
+                QWEN3.toString(),
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                "openai/gsm8k",
+                "--hf-output-len",
+                "6",
+                "--num-prompts",
+                "3",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("hf: openai/gsm8k (" + snapshot + "): GSM8K layout, split test, subset main, 1 file: 3 rows,"
+                        + " 0 with fewer than 2 turns dropped; no length filter (output length 6); sampled 3");
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 * 6);
     }
 }
