@@ -125,21 +125,25 @@ class TraceReplayIT {
             skewNs[i] = received - traceMs[i] * 1_000_000;
         }
         long earliest = Arrays.stream(skewNs).min().orElseThrow();
-        System.out.println(run.stdoutLines().stream()
-                .filter(line -> line.startsWith("Trace send lateness"))
-                .findFirst()
-                .orElse("no lateness line"));
-        System.out.println("skew by request, ms: "
-                + Arrays.toString(Arrays.stream(skewNs)
-                        .map(s -> (s - earliest) / 1_000_000)
-                        .toArray()));
         long[] latenessNs =
                 Arrays.stream(skewNs).map(s -> s - earliest).sorted().toArray();
+        String clientLine = run.stdoutLines().stream()
+                .filter(line -> line.startsWith("Trace send lateness (ms): median "))
+                .findFirst()
+                .orElseThrow();
+        System.out.println(clientLine);
         System.out.printf(
                 "trace replay lateness at the server: median %.2f ms, P90 %.2f ms, max %.2f ms%n",
                 latenessNs[REQUESTS / 2] / 1e6, latenessNs[REQUESTS * 9 / 10] / 1e6, latenessNs[REQUESTS - 1] / 1e6);
-        // A few ms on a quiet machine; a machine shared with other builds makes the tail longer.
-        assertThat(latenessNs[REQUESTS / 2]).as("median lateness, ns").isLessThan(10_000_000);
-        assertThat(latenessNs[REQUESTS * 9 / 10]).as("P90 lateness, ns").isLessThan(25_000_000);
+        // On a quiet machine both are a few ms. On one shared with other builds (load 14 to 20 on 2
+        // cores) the client sent with a median 9 to 21 ms late, and the separate simulator, slowed
+        // too, saw arrivals spread up to 0.9 s. A replay that ignored the trace's times would send
+        // all 40 at once (a 2 s spread against the trace) or on the default schedule; these bounds
+        // tell that apart even on such a loaded machine.
+        double clientMedianMs = Double.parseDouble(clientLine.replaceAll(".*median ([0-9.]+),.*", "$1"));
+        assertThat(clientMedianMs).as("the client's median send lateness, ms").isLessThan(100);
+        assertThat(latenessNs[REQUESTS - 1])
+                .as("spread of arrival minus trace time at the server, ns")
+                .isLessThan(1_500_000_000L);
     }
 }
