@@ -91,6 +91,11 @@ final class BenchCommand implements Callable<Integer> {
             "lora_modules",
             "disable_shuffle",
             "no_oversample",
+            "prefix_repetition_prefix_len",
+            "prefix_repetition_suffix_len",
+            "prefix_repetition_num_prefixes",
+            "prefix_repetition_output_len",
+            "trace_time_scale",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",
@@ -277,6 +282,7 @@ final class BenchCommand implements Callable<Integer> {
             DatasetOptions datasetOptions = dataset.options(loadTarget.promptStyle());
             // Built here so that an unknown dataset or a bad file fails before anything starts.
             Dataset built = Datasets.create(datasetOptions, tokenizer);
+            built.checkCount(traffic.numPrompts);
             LoadSettings.Workload workload = new LoadSettings.Workload(
                     datasetOptions,
                     target.tokenizerId(modelId),

@@ -15,12 +15,13 @@ final class DatasetFlags {
             names = "--dataset-name",
             defaultValue = "sharegpt",
             description =
-                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom (default: ${DEFAULT-VALUE}).")
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace (default: ${DEFAULT-VALUE}).")
     String datasetName;
 
     @Option(
             names = "--dataset-path",
-            description = "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text) or custom (JSONL) dataset.")
+            description =
+                    "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text), custom (JSONL) or trace (Mooncake JSONL) dataset; for hf a Parquet, JSON or JSONL file or folder, or a dataset id in the local Hugging Face cache.")
     String datasetPath;
 
     @Option(
@@ -62,24 +63,65 @@ final class DatasetFlags {
     @Option(names = "--random-prefix-len", defaultValue = "0")
     int randomPrefixLen;
 
-    @Option(names = "--hf-subset")
+    @Option(
+            names = "--hf-subset",
+            description = "Subset of the hf dataset: a folder of its files (openai/gsm8k: main by default).")
     String hfSubset;
 
-    @Option(names = "--hf-split")
+    @Option(
+            names = "--hf-split",
+            description =
+                    "Split of the hf dataset: the files named or foldered so (train by default; openai/gsm8k and openai/openai_humaneval: test).")
     String hfSplit;
 
-    @Option(names = "--hf-output-len")
+    @Option(
+            names = "--hf-output-len",
+            description = "Output tokens of every hf request instead of the dataset's own (or its layout's default).")
     Integer hfOutputLen;
 
     @Option(
             names = "--disable-shuffle",
-            description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
+            description =
+                    "Take sharegpt and custom entries in file order, prefix_repetition requests prefix by prefix, instead of shuffled with --seed.")
     boolean disableShuffle;
 
     @Option(
             names = "--no-oversample",
             description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
     boolean noOversample;
+
+    @Option(
+            names = "--prefix-repetition-prefix-len",
+            defaultValue = "256",
+            description = "Tokens of each shared prefix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionPrefixLen;
+
+    @Option(
+            names = "--prefix-repetition-suffix-len",
+            defaultValue = "256",
+            description =
+                    "Tokens of each request's own suffix; the input is prefix + suffix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionSuffixLen;
+
+    @Option(
+            names = "--prefix-repetition-num-prefixes",
+            defaultValue = "10",
+            description =
+                    "Number of prefixes; each gets --num-prompts / this many requests, rounded down (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionNumPrefixes;
+
+    @Option(
+            names = "--prefix-repetition-output-len",
+            defaultValue = "128",
+            description = "Output tokens of every request (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionOutputLen;
+
+    @Option(
+            names = "--trace-time-scale",
+            defaultValue = "1",
+            description =
+                    "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
+    double traceTimeScale;
 
     DatasetOptions options(PromptStyle promptStyle) {
         return new DatasetOptions(
@@ -90,6 +132,13 @@ final class DatasetFlags {
                 new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
                 new DatasetOptions.ShareGpt(sharegptOutputLen),
                 new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
-                new DatasetOptions.FileSampling(disableShuffle, noOversample));
+                new DatasetOptions.FileSampling(disableShuffle, noOversample),
+                new DatasetOptions.PrefixRepetition(
+                        prefixRepetitionPrefixLen,
+                        prefixRepetitionSuffixLen,
+                        prefixRepetitionNumPrefixes,
+                        prefixRepetitionOutputLen),
+                new DatasetOptions.Trace(traceTimeScale),
+                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen));
     }
 }

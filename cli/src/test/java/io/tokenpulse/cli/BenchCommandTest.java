@@ -100,7 +100,7 @@ class BenchCommandTest {
                 "--lora-modules=a                  | --lora-modules is not supported yet",
                 "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
                 "--dataset-name=sharegpt           | the sharegpt dataset needs --dataset-path",
-                "--dataset-name=hf                 | dataset hf is not supported yet",
+                "--dataset-name=hf                 | the hf dataset needs --dataset-path",
                 "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
                 "--goodput=ttfx:10                 | ttfx",
                 "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
@@ -131,6 +131,64 @@ class BenchCommandTest {
                 "http://127.0.0.1:1",
                 "--window-size-ms",
                 "2000");
+    }
+
+    @Test
+    void prefixRepetitionWithFewerPromptsThanPrefixesIsRefusedBeforeTheRun() {
+        assertOneLineUsageError(
+                "--num-prompts 5 must be >= --prefix-repetition-num-prefixes 10",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "prefix_repetition",
+                "--num-prompts",
+                "5");
+    }
+
+    @Test
+    void aTraceCannotRunForADurationAndALineInAnotherLayoutIsNamed(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Path trace = Files.write(
+                dir.resolve("trace.jsonl"),
+                java.util.List.of(
+                        "{\"timestamp\": 0, \"input_length\": 30, \"output_length\": 3, \"hash_ids\": [0]}",
+                        "{\"timestamp\": 5, \"input_len\": 30, \"output_length\": 3}"));
+        assertOneLineUsageError(
+                "--dataset-path " + trace + " is not a Mooncake trace: line 2: \"input_length\" is missing; expected a"
+                        + " whole number >= 1",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "trace",
+                "--dataset-path",
+                trace.toString());
+        Files.write(trace, java.util.List.of("{\"timestamp\": 0, \"input_length\": 30, \"output_length\": 3}"));
+        assertOneLineUsageError(
+                "--duration-minutes cannot be combined with --dataset-name trace",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "trace",
+                "--dataset-path",
+                trace.toString(),
+                "--duration-minutes",
+                "1");
+    }
+
+    @Test
+    void anHfDatasetIdNotInTheLocalCacheSaysWhereItLooked() {
+        assertOneLineUsageError(
+                "dataset nobody/no-such-dataset is not in the local Hugging Face cache (looked in ",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                "nobody/no-such-dataset");
     }
 
     private static void assertOneLineUsageError(String message, String... args) {

@@ -57,10 +57,13 @@ class ShippedJarDatasetsIT {
         command.addAll(List.of(flags));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // the hf dataset looks for dataset ids in $HF_HOME/hub, here the test's own
+        builder.environment().put("HF_HOME", dir.resolve("hf-home").toString());
+        builder.environment().remove("HF_HUB_CACHE");
+        builder.environment().remove("HF_DATASETS_CACHE");
+        Process process = builder.start();
         if (!process.waitFor(3, TimeUnit.MINUTES)) {
             process.destroyForcibly();
             throw new AssertionError("bench did not finish in 3 minutes: " + Files.readString(out));
@@ -150,5 +153,105 @@ class ShippedJarDatasetsIT {
         // The simulator's model (OPT) adds one </s> to every prompt it counts.
         assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(12 + 57 + 230 + 3);
         assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 7 + 5);
+    }
+
+    @Test
+    void prefixRepetitionSendsEachPrefixWithItsSuffixesFromTheJar() throws Exception {
+        Run run = bench(
+                "--dataset-name",
+                "prefix_repetition",
+                "--prefix-repetition-prefix-len",
+                "16",
+                "--prefix-repetition-suffix-len",
+                "8",
+                "--prefix-repetition-num-prefixes",
+                "2",
+                "--prefix-repetition-output-len",
+                "5",
+                "--num-prompts",
+                "5",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("prefix_repetition_num_prefixes=2")
+                .contains("Successful requests:                     4  ");
+        assertThat(run.err())
+                .contains("prefix_repetition: 2 prefixes of 16 tokens, 2 prompts each with a suffix of 8 tokens: 4"
+                        + " requests, shuffled with --seed; --num-prompts 5 is not a multiple");
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(4 * 5);
+    }
+
+    @Test
+    void traceReplaysItsRequestsAtTheScaledTimesFromTheJar() throws Exception {
+        Path file = Files.write(
+                dir.resolve("trace.jsonl"),
+                List.of(
+                        "{\"timestamp\": 400, \"input_length\": 700, \"output_length\": 3, \"hash_ids\": [7, 8]}",
+                        "{\"timestamp\": 0, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [7, 9]}",
+                        "{\"timestamp\": 900, \"input_length\": 90, \"output_length\": 0, \"hash_ids\": [3]}",
+                        "{\"timestamp\": 1000, \"input_length\": 50, \"output_length\": 2, \"hash_ids\": [4]}"));
+
+        Run run = bench(
+                "--dataset-name",
+                "trace",
+                "--dataset-path",
+                file.toString(),
+                "--trace-time-scale",
+                "0.5",
+                "--num-prompts",
+                "10",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("trace_time_scale=0.5")
+                .contains("Trace replay: each request is sent at its trace time scaled by --trace-time-scale")
+                .contains("Trace send lateness (ms): median ")
+                .contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("timestamps are out of order (line 2 at 0 ms comes after a later one); sorted by timestamp")
+                .contains("trace: " + file + ": 4 requests, 1 dropped (output_length 0); sampled 3, the first by"
+                        + " timestamp, over 1.000 s of trace time, scaled by 0.5 (--trace-time-scale); 4 distinct"
+                        + " 512-token blocks, 1 uses of a block already used; only 3 of --num-prompts 10");
+        // The simulator's model (OPT) adds one </s> to every prompt it counts: the trace's lengths.
+        assertThat(run.result().get("total_input_tokens").asInt()).isEqualTo(700 + 600 + 50);
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 + 5 + 2);
+        // The last request is due 0.5 s after the first.
+        assertThat(run.result().get("duration").asDouble()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void hfReadsGsm8kParquetFromTheHubCacheThroughDuckDbInTheJar() throws Exception {
+        Path snapshot =
+                dir.resolve("hf-home/hub/datasets--openai--gsm8k/snapshots/e53f048856ff4f594e959d75785d2c2d37b678ee");
+        Files.createDirectories(snapshot.resolve("main"));
+        try (java.sql.Connection duckdb =
+                        new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+                java.sql.Statement sql = duckdb.createStatement()) {
+            sql.execute("COPY (SELECT * FROM (VALUES ('What is 2 + 3?', '5'), ('What is 7 * 6?', '42'),"
+                    + " ('What is 9 - 4?', '5')) t(question, answer)) TO '"
+                    + snapshot.resolve("main/test-00000-of-00001.parquet") + "' (FORMAT parquet)");
+        }
+
+        Run run = bench(
+                "--tokenizer",
+                QWEN3.toString(),
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                "openai/gsm8k",
+                "--hf-output-len",
+                "6",
+                "--num-prompts",
+                "3",
+                "--ignore-eos");
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("Successful requests:                     3  ");
+        assertThat(run.err())
+                .contains("hf: openai/gsm8k (" + snapshot + "): GSM8K layout, split test, subset main, 1 file: 3 rows,"
+                        + " 0 with fewer than 2 turns dropped; no length filter (output length 6); sampled 3");
+        assertThat(run.result().get("total_output_tokens").asInt()).isEqualTo(3 * 6);
     }
 }

@@ -139,6 +139,10 @@ public final class LoadGenerator {
             RequestPlan plan = workload.durationMinutes() == null
                     ? RequestPlan.fixed(workload.arrivals(), shard, samples)
                     : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
+            if (plan.ownTimes()) {
+                out.println("Trace replay: each request is sent at its trace time scaled by --trace-time-scale;"
+                        + " --request-rate, --burstiness and --ramp-up-* do not apply");
+            }
             samples = null; // the plan holds what is still to send
             try (ClientHealth health = ClientHealth.register(
                     registry,
@@ -213,6 +217,8 @@ public final class LoadGenerator {
             LoadSettings.Workload workload = settings.workload();
             BackendSettings backendSettings = settings.target().backendSettings();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
+            SendLateness lateness = plan.ownTimes() ? new SendLateness(plan.plannedSize()) : null;
+            LoadResult result;
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
                 Anchor anchor = Anchor.now();
                 CompletableFuture<Void> started =
@@ -241,6 +247,9 @@ public final class LoadGenerator {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();
                             health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+                            if (lateness != null) {
+                                lateness.record(anchor.startNs() + request.offsetNs(), launchedNs);
+                            }
                             client.send(
                                     http,
                                     new RequestStream(
@@ -263,8 +272,12 @@ public final class LoadGenerator {
                     }
                     Thread.currentThread().interrupt();
                 }
-                return finish(anchor, started);
+                result = finish(anchor, started);
             }
+            if (lateness != null) {
+                out.println(lateness.line());
+            }
+            return result;
         }
 
         /**

@@ -3,6 +3,7 @@ package io.tokenpulse.producer;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.backend.Backends;
 import io.tokenpulse.producer.dataset.DatasetOptions;
+import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import java.net.URI;
@@ -234,6 +235,11 @@ public record LoadSettings(
             }
             if (maxConcurrency != null && maxConcurrency < 1) {
                 throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency);
+            }
+            if (durationMinutes != null && Datasets.bringsOwnTimes(dataset.name())) {
+                throw new IllegalArgumentException("--duration-minutes cannot be combined with --dataset-name "
+                        + dataset.name() + ": the trace's times decide when requests are sent; give --num-prompts"
+                        + " to send its first N requests");
             }
             if (durationMinutes != null
                     && arrivals.rampUp() == null

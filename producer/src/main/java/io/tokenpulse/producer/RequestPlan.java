@@ -29,6 +29,7 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     private final SampledRequest[] samples;
     private final boolean cycle;
     private final int plannedSize;
+    private final boolean ownTimes;
     private int nextIndex;
     private PlannedRequest next;
 
@@ -39,14 +40,20 @@ final class RequestPlan implements Iterator<PlannedRequest> {
         this.samples = samples;
         this.cycle = cycle;
         this.plannedSize = plannedSize;
+        this.ownTimes = !cycle && ownTimes(Arrays.asList(samples));
     }
 
-    /** {@code samples.size()} requests on the precomputed schedule. */
+    /**
+     * {@code samples.size()} requests on the precomputed schedule, or at the samples' own times when
+     * they bring them (trace replay).
+     */
     static RequestPlan fixed(ArrivalSettings arrivals, Shard shard, List<SampledRequest> samples) {
-        ArrivalSchedule schedule = ArrivalSchedule.precompute(arrivals, samples.size());
+        long[] offsetsNs = ownTimes(samples)
+                ? ownOffsetsNs(samples)
+                : ArrivalSchedule.precompute(arrivals, samples.size()).offsetsNs();
         return new RequestPlan(
                 shard,
-                Arrays.stream(schedule.offsetsNs()).iterator(),
+                Arrays.stream(offsetsNs).iterator(),
                 samples.toArray(SampledRequest[]::new),
                 false,
                 shard.sizeOf(samples.size()));
@@ -58,12 +65,38 @@ final class RequestPlan implements Iterator<PlannedRequest> {
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("--num-prompts must be >= 1 to have prompts to cycle through");
         }
+        if (ownTimes(samples)) {
+            throw new IllegalArgumentException("--duration-minutes cannot replay requests that bring their own times");
+        }
         return new RequestPlan(
                 shard,
                 ArrivalSchedule.forDuration(arrivals, durationNs),
                 samples.toArray(SampledRequest[]::new),
                 true,
                 -1);
+    }
+
+    /** Whether the samples bring their own send times; all or none do. */
+    static boolean ownTimes(List<SampledRequest> samples) {
+        return !samples.isEmpty() && samples.get(0).arrivalOffsetNs().isPresent();
+    }
+
+    private static long[] ownOffsetsNs(List<SampledRequest> samples) {
+        long[] offsetsNs = new long[samples.size()];
+        for (int i = 0; i < offsetsNs.length; i++) {
+            offsetsNs[i] = samples.get(i)
+                    .arrivalOffsetNs()
+                    .orElseThrow(() -> new IllegalStateException("bug: only some samples have their own send times"));
+            if (i > 0 && offsetsNs[i] < offsetsNs[i - 1]) {
+                throw new IllegalStateException("bug: samples' own send times are not in order");
+            }
+        }
+        return offsetsNs;
+    }
+
+    /** Whether requests go at their samples' own times (trace replay) rather than on the arrival schedule. */
+    boolean ownTimes() {
+        return ownTimes;
     }
 
     /** Requests this shard will send, or -1 when the duration decides. */

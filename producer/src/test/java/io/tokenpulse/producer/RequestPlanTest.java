@@ -43,6 +43,23 @@ class RequestPlanTest {
         }
     }
 
+    @Test
+    void samplesWithTheirOwnTimesAreSentAtThemNotOnTheSchedule() {
+        List<SampledRequest> samples = List.of(
+                new SampledRequest(new Prompt.Text("a"), 1, 1, 0, java.util.OptionalLong.of(0)),
+                new SampledRequest(new Prompt.Text("b"), 1, 1, 1, java.util.OptionalLong.of(7_000_000)),
+                new SampledRequest(new Prompt.Text("c"), 1, 1, 2, java.util.OptionalLong.of(7_000_000)),
+                new SampledRequest(new Prompt.Text("d"), 1, 1, 3, java.util.OptionalLong.of(90_000_000)));
+
+        RequestPlan plan = RequestPlan.fixed(FIVE_PER_SECOND, new Shard(1, 2), samples);
+
+        assertThat(plan.ownTimes()).isTrue();
+        assertThat(drain(plan)).extracting(PlannedRequest::offsetNs).containsExactly(7_000_000L, 90_000_000L);
+        assertThat(RequestPlan.fixed(FIVE_PER_SECOND, new Shard(0, 1), samples(3))
+                        .ownTimes())
+                .isFalse();
+    }
+
     @ParameterizedTest(name = "shard {0} of {1} sends {3} of {2}")
     @CsvSource({
         "0, 1, 10, 10",

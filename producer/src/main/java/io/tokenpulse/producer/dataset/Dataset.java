@@ -23,4 +23,12 @@ public interface Dataset {
      * @return requests with {@link SampledRequest#index()} 0, 1, ... in order
      */
     List<SampledRequest> sample(int numRequests, long seed);
+
+    /**
+     * Checks, before the run starts, that {@link #sample} can draw {@code numRequests}; most datasets
+     * can draw any number.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the flag to change
+     */
+    default void checkCount(int numRequests) {}
 }

@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param custom {@code --custom-*} flags
  * @param fileSampling how entries of a dataset file are ordered and topped up ({@code --disable-shuffle},
  *     {@code --no-oversample})
+ * @param prefixRepetition {@code --prefix-repetition-*} flags
+ * @param trace {@code --trace-time-scale}
+ * @param hf {@code --hf-*} flags
  */
 public record DatasetOptions(
         String name,
@@ -24,7 +27,10 @@ public record DatasetOptions(
         Sonnet sonnet,
         ShareGpt shareGpt,
         Custom custom,
-        FileSampling fileSampling) {
+        FileSampling fileSampling,
+        PrefixRepetition prefixRepetition,
+        Trace trace,
+        Hf hf) {
 
     public DatasetOptions {
         Objects.requireNonNull(name, "name");
@@ -34,11 +40,82 @@ public record DatasetOptions(
         Objects.requireNonNull(shareGpt, "shareGpt");
         Objects.requireNonNull(custom, "custom");
         Objects.requireNonNull(fileSampling, "fileSampling");
+        Objects.requireNonNull(prefixRepetition, "prefixRepetition");
+        Objects.requireNonNull(trace, "trace");
+        Objects.requireNonNull(hf, "hf");
+    }
+
+    /** The flags of the datasets vLLM's old client knew, the newer datasets' at their defaults. */
+    public DatasetOptions(
+            String name,
+            Path datasetPath,
+            PromptStyle promptStyle,
+            Random random,
+            Sonnet sonnet,
+            ShareGpt shareGpt,
+            Custom custom,
+            FileSampling fileSampling) {
+        this(
+                name,
+                datasetPath,
+                promptStyle,
+                random,
+                sonnet,
+                shareGpt,
+                custom,
+                fileSampling,
+                PrefixRepetition.DEFAULTS,
+                Trace.DEFAULTS,
+                Hf.DEFAULTS);
     }
 
     /** The synthetic datasets' flags, every file dataset's at vLLM's defaults. */
     public DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
         this(name, datasetPath, promptStyle, random, sonnet, ShareGpt.DEFAULTS, Custom.DEFAULTS, FileSampling.DEFAULTS);
+    }
+
+    /** These options with other {@code --prefix-repetition-*} flags. */
+    public DatasetOptions with(PrefixRepetition flags) {
+        return new DatasetOptions(
+                name, datasetPath, promptStyle, random, sonnet, shareGpt, custom, fileSampling, flags, trace, hf);
+    }
+
+    /** These options with another {@code --trace-time-scale}. */
+    public DatasetOptions with(Trace flags) {
+        return new DatasetOptions(
+                name,
+                datasetPath,
+                promptStyle,
+                random,
+                sonnet,
+                shareGpt,
+                custom,
+                fileSampling,
+                prefixRepetition,
+                flags,
+                hf);
+    }
+
+    /** These options with other {@code --hf-*} flags. */
+    public DatasetOptions with(Hf flags) {
+        return new DatasetOptions(
+                name,
+                datasetPath,
+                promptStyle,
+                random,
+                sonnet,
+                shareGpt,
+                custom,
+                fileSampling,
+                prefixRepetition,
+                trace,
+                flags);
+    }
+
+    /** These options with other {@code --disable-shuffle} / {@code --no-oversample}. */
+    public DatasetOptions with(FileSampling flags) {
+        return new DatasetOptions(
+                name, datasetPath, promptStyle, random, sonnet, shareGpt, custom, flags, prefixRepetition, trace, hf);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */
@@ -128,5 +205,64 @@ public record DatasetOptions(
     public record FileSampling(boolean disableShuffle, boolean noOversample) {
 
         public static final FileSampling DEFAULTS = new FileSampling(false, false);
+    }
+
+    /**
+     * Current vLLM's {@code prefix_repetition} flags: {@code --prefix-repetition-prefix-len},
+     * {@code -suffix-len}, {@code -num-prefixes}, {@code -output-len}.
+     */
+    public record PrefixRepetition(int prefixLen, int suffixLen, int numPrefixes, int outputLen) {
+
+        public static final PrefixRepetition DEFAULTS = new PrefixRepetition(256, 256, 10, 128);
+
+        public PrefixRepetition {
+            if (prefixLen < 0) {
+                throw new IllegalArgumentException("--prefix-repetition-prefix-len must be >= 0, got " + prefixLen);
+            }
+            if (suffixLen < 0) {
+                throw new IllegalArgumentException("--prefix-repetition-suffix-len must be >= 0, got " + suffixLen);
+            }
+            if (numPrefixes < 1) {
+                throw new IllegalArgumentException("--prefix-repetition-num-prefixes must be >= 1, got " + numPrefixes);
+            }
+            if (outputLen < 1) {
+                throw new IllegalArgumentException("--prefix-repetition-output-len must be >= 1, got " + outputLen);
+            }
+        }
+    }
+
+    /**
+     * {@code --trace-time-scale}: the trace dataset's times are multiplied by it (2 replays twice as
+     * slowly, 0.5 twice as fast).
+     */
+    public record Trace(double timeScale) {
+
+        public static final Trace DEFAULTS = new Trace(1.0);
+
+        public Trace {
+            if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
+                throw new IllegalArgumentException(
+                        "--trace-time-scale must be a finite number >= 0 (0 sends every request at once), got "
+                                + timeScale);
+            }
+        }
+    }
+
+    /**
+     * {@code --hf-subset}, {@code --hf-split}, {@code --hf-output-len}.
+     *
+     * @param subset the dataset's configuration (a folder level of the cache), or null
+     * @param split {@code train}, {@code test}, ...; null takes vLLM's default, {@code train}
+     * @param outputLen tokens asked of every request instead of the dataset's own, or null
+     */
+    public record Hf(String subset, String split, Integer outputLen) {
+
+        public static final Hf DEFAULTS = new Hf(null, null, null);
+
+        public Hf {
+            if (outputLen != null && outputLen < 1) {
+                throw new IllegalArgumentException("--hf-output-len must be >= 1, got " + outputLen);
+            }
+        }
     }
 }

@@ -2,7 +2,6 @@ package io.tokenpulse.producer.dataset;
 
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -23,12 +22,21 @@ public final class Datasets {
                 (options, tokenizer) ->
                         SonnetDataset.load(options.datasetPath(), tokenizer, options.sonnet(), options.promptStyle()));
         SUPPORTED.put(CustomDataset.NAME, (options, tokenizer) -> CustomDataset.load(options, tokenizer));
+        SUPPORTED.put(HfDataset.NAME, (options, tokenizer) -> HfDataset.load(options, tokenizer));
+        SUPPORTED.put(TraceDataset.NAME, (options, tokenizer) -> TraceDataset.load(options, tokenizer));
+        SUPPORTED.put(
+                PrefixRepetitionDataset.NAME, (options, tokenizer) -> new PrefixRepetitionDataset(tokenizer, options));
     }
 
-    // vLLM's other --dataset-name choices, recognised so that the message says "not yet", not "unknown".
-    private static final List<String> NOT_YET_SUPPORTED = List.of("hf");
-
     private Datasets() {}
+
+    /**
+     * Whether the named dataset brings its requests' send times ({@link SampledRequest#arrivalOffsetNs()}),
+     * so that the arrival schedule does not apply.
+     */
+    public static boolean bringsOwnTimes(String name) {
+        return TraceDataset.NAME.equals(name);
+    }
 
     /** Names {@link #create} accepts, in display order. */
     public static Set<String> names() {
@@ -48,10 +56,6 @@ public final class Datasets {
             return factory.apply(options, tokenizer);
         }
         String supported = String.join(", ", SUPPORTED.keySet());
-        if (NOT_YET_SUPPORTED.contains(options.name())) {
-            throw new IllegalArgumentException(
-                    "dataset " + options.name() + " is not supported yet; supported: " + supported);
-        }
         throw new IllegalArgumentException(
                 "unknown --dataset-name '" + options.name() + "'; choose one of: " + supported);
     }

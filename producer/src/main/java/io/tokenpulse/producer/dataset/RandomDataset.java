@@ -100,12 +100,9 @@ final class RandomDataset implements Dataset {
         if (flags.prefixLen() == 0) {
             return new int[0];
         }
-        int[] ids = new int[flags.prefixLen()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = allowedIds[random.nextInt(allowedIds.length)];
-        }
-        TokenSequencePrompt prefix = TokenSequencePrompt.fit(tokenizer, ids, flags.prefixLen(), allowedIds, random);
-        return tokenizer.encode(prefix.text());
+        int[] ids = TokenSequencePrompt.draw(flags.prefixLen(), allowedIds, random);
+        return TokenSequencePrompt.fit(tokenizer, ids, flags.prefixLen(), allowedIds, random)
+                .ids();
     }
 
     private static int[] draw(SplittableRandom random, int count, int lowInclusive, int highExclusive) {

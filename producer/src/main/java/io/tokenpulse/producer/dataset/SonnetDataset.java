@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code sonnet} dataset: poem lines from {@code --dataset-path} (Shakespeare's sonnets).
@@ -33,6 +35,9 @@ final class SonnetDataset implements Dataset {
     // average) no prompt is going to fit.
     private static final int MAX_CONSECUTIVE_REJECTIONS = 1_000;
 
+    private static final Logger log = LoggerFactory.getLogger(SonnetDataset.class);
+
+    private final Path file;
     private final Tokenizer tokenizer;
     private final DatasetOptions.Sonnet flags;
     private final PromptStyle style;
@@ -40,7 +45,9 @@ final class SonnetDataset implements Dataset {
     private final List<String> prefixLines;
     private final int extraLineCount;
 
-    private SonnetDataset(Tokenizer tokenizer, DatasetOptions.Sonnet flags, PromptStyle style, List<String> lines) {
+    private SonnetDataset(
+            Path file, Tokenizer tokenizer, DatasetOptions.Sonnet flags, PromptStyle style, List<String> lines) {
+        this.file = file;
         this.tokenizer = tokenizer;
         this.flags = flags;
         this.style = style;
@@ -82,7 +89,7 @@ final class SonnetDataset implements Dataset {
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("--dataset-path " + datasetPath + " has no lines");
         }
-        return new SonnetDataset(tokenizer, flags, style, lines);
+        return new SonnetDataset(datasetPath, tokenizer, flags, style, lines);
     }
 
     /** Lines with their line breaks, as Python's {@code readlines()} returns them. */
@@ -119,12 +126,19 @@ final class SonnetDataset implements Dataset {
 
     @Override
     public List<SampledRequest> sample(int numRequests, long seed) {
+        Drawn drawn = draw(numRequests, seed);
+        log.info(drawn.summary());
+        return drawn.requests();
+    }
+
+    Drawn draw(int numRequests, long seed) {
         if (numRequests < 0) {
             throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
         }
         SplittableRandom random = new SplittableRandom(seed);
         List<SampledRequest> samples = new ArrayList<>(numRequests);
         int rejectedInARow = 0;
+        int rejected = 0;
         while (samples.size() < numRequests) {
             StringBuilder prompt = new StringBuilder(BASE_PROMPT);
             prefixLines.forEach(prompt::append);
@@ -134,6 +148,7 @@ final class SonnetDataset implements Dataset {
             String formatted = format(prompt.toString());
             int promptLen = countWithSpecialTokens(formatted);
             if (promptLen > flags.inputLen()) {
+                rejected++;
                 if (++rejectedInARow >= MAX_CONSECUTIVE_REJECTIONS) {
                     throw new IllegalArgumentException("no sonnet prompt fits in --sonnet-input-len " + flags.inputLen()
                             + " tokens (the last had " + promptLen + "); raise it or lower --sonnet-prefix-len");
@@ -144,7 +159,12 @@ final class SonnetDataset implements Dataset {
             Prompt sent = style == PromptStyle.CHAT ? Prompt.of(prompt.toString(), style) : new Prompt.Text(formatted);
             samples.add(new SampledRequest(sent, promptLen, flags.outputLen(), samples.size()));
         }
-        return samples;
+        return new Drawn(
+                samples,
+                NAME + ": " + file + ": " + lines.size() + " lines, none dropped; sampled " + numRequests
+                        + " prompts of the first " + prefixLines.size() + " lines and " + extraLineCount
+                        + " drawn with replacement; " + rejected + " drawings over --sonnet-input-len "
+                        + flags.inputLen() + " tokens thrown away");
     }
 
     private String format(String userText) {

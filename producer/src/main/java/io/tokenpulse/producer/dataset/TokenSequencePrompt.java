@@ -12,10 +12,10 @@ import java.util.stream.IntStream;
  * [6880, 6881] "Ġcalls"+"here" re-encodes as "Ġcall"+"sh"+"ere"), so the sequence is cut when long,
  * topped up with random tokens when short, and tried again, up to {@value #MAX_RETRIES} times.
  *
- * @param text the prompt; {@code tokenizer.encode(text).length == tokenCount}
- * @param tokenCount its length in tokens, which differs from the target only when retries ran out
+ * @param text the prompt
+ * @param ids {@code tokenizer.encode(text)}, whose length differs from the target only when retries ran out
  */
-record TokenSequencePrompt(String text, int tokenCount) {
+record TokenSequencePrompt(String text, int[] ids) {
 
     // vLLM stops after 10 and logs the mismatch; with Qwen3 that left 1 prompt in 1000 (1024 tokens,
     // seed 0) one token long, while 50 made all 2000 tried exact. Only misfits pay for the retries.
@@ -27,6 +27,15 @@ record TokenSequencePrompt(String text, int tokenCount) {
         return IntStream.range(0, tokenizer.vocabSize())
                 .filter(id -> !special.contains(id))
                 .toArray();
+    }
+
+    /** {@code count} ids drawn uniformly from {@code allowedIds}. */
+    static int[] draw(int count, int[] allowedIds, SplittableRandom random) {
+        int[] ids = new int[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = allowedIds[random.nextInt(allowedIds.length)];
+        }
+        return ids;
     }
 
     /**
@@ -49,11 +58,14 @@ record TokenSequencePrompt(String text, int tokenCount) {
                 // vLLM tops up from the whole vocabulary; drawing from allowedIds keeps special tokens out.
                 int have = sequence.length;
                 sequence = Arrays.copyOf(sequence, targetLen);
-                for (int i = have; i < targetLen; i++) {
-                    sequence[i] = allowedIds[random.nextInt(allowedIds.length)];
-                }
+                System.arraycopy(draw(targetLen - have, allowedIds, random), 0, sequence, have, targetLen - have);
             }
         }
-        return new TokenSequencePrompt(text, sequence.length);
+        return new TokenSequencePrompt(text, sequence);
+    }
+
+    /** The prompt's length in tokens. */
+    int tokenCount() {
+        return ids.length;
     }
 }

@@ -18,14 +18,14 @@ class DatasetsTest {
 
     @Test
     void registryListsTheSupportedNames() {
-        assertThat(Datasets.names()).containsExactly("sharegpt", "burstgpt", "random", "sonnet", "custom");
+        assertThat(Datasets.names())
+                .containsExactly(
+                        "sharegpt", "burstgpt", "random", "sonnet", "custom", "hf", "trace", "prefix_repetition");
     }
 
     @Test
-    void vllmDatasetsWeLackAreNotSupportedYet() {
-        assertThatThrownBy(() -> Datasets.create(named("hf"), null))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("dataset hf is not supported yet; supported: sharegpt, burstgpt, random, sonnet, custom");
+    void onlyTheTraceBringsItsOwnSendTimes() {
+        assertThat(Datasets.names().stream().filter(Datasets::bringsOwnTimes)).containsExactly("trace");
     }
 
     @ParameterizedTest
@@ -34,6 +34,8 @@ class DatasetsTest {
         "burstgpt, /path/to/BurstGPT_without_fails_2.csv",
         "sonnet,   /path/to/sonnet.txt",
         "custom,   /path/to/prompts.jsonl",
+        "trace,    /path/to/mooncake_trace.jsonl",
+        "hf,       '/path/to/data.parquet (or .json/.jsonl, a folder, or ORG/NAME)'",
     })
     void fileDatasetsWithoutAPathSayWhichFlagToGive(String name, String example) {
         assertThatThrownBy(() -> Datasets.create(named(name), null))
@@ -46,7 +48,8 @@ class DatasetsTest {
         assertThatThrownBy(() -> Datasets.create(named("poems"), null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom");
+                        "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom, hf, trace,"
+                                + " prefix_repetition");
     }
 
     @Test

@@ -55,8 +55,15 @@ class SonnetDatasetTest {
     @ParameterizedTest(name = "input {0}, prefix {1}")
     @CsvSource({"550, 200, 17, 32", "1024, 512, 46, 47", "300, 0, 0, 26", "200, 150, 12, 5"})
     void promptIsBasePlusFirstLinesPlusDrawnLines(int inputLen, int prefixLen, int prefixLines, int drawnLines) {
-        List<SampledRequest> requests = sonnet(sonnetWithFinalNewline, PromptStyle.CHAT, inputLen, 150, prefixLen)
-                .sample(10, 0);
+        Drawn drawn = ((SonnetDataset) sonnet(sonnetWithFinalNewline, PromptStyle.CHAT, inputLen, 150, prefixLen))
+                .draw(10, 0);
+        List<SampledRequest> requests = drawn.requests();
+
+        assertThat(drawn.summary())
+                .matches("sonnet: " + java.util.regex.Pattern.quote(sonnetWithFinalNewline.toString()) + ": "
+                        + sonnetLines.size() + " lines, none dropped; sampled 10 prompts of the first " + prefixLines
+                        + " lines and " + drawnLines + " drawn with replacement; \\d+ drawings over --sonnet-input-len "
+                        + inputLen + " tokens thrown away");
 
         assertThat(requests).allSatisfy(request -> {
             String raw = ((Prompt.Chat) request.prompt()).messages().get(0).content();

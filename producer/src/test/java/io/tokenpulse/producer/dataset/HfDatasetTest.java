@@ -1,0 +1,213 @@
+package io.tokenpulse.producer.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tokenpulse.tokenizers.ChatMessage;
+import io.tokenpulse.tokenizers.Tokenizer;
+import io.tokenpulse.tokenizers.TokenizerLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+import org.duckdb.DuckDBDriver;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hf dataset from local files: Parquet written here with DuckDB in the hub cache's layout,
+ * JSON and JSONL, each of vLLM's layouts, on the real Qwen3 tokenizer (it has a chat template).
+ */
+class HfDatasetTest {
+
+    static Tokenizer qwen3;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void load() {
+        qwen3 = new TokenizerLoader(Path.of("no-hub-cache")).load(RandomDatasetTest.QWEN3.toString());
+    }
+
+    /** Writes {@code select} (a DuckDB query) to a Parquet file. */
+    static Path parquet(Path file, String select) throws IOException, SQLException {
+        Files.createDirectories(file.getParent());
+        try (Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+                Statement statement = connection.createStatement()) {
+            statement.execute("COPY (" + select + ") TO '" + file + "' (FORMAT parquet)");
+        }
+        return file;
+    }
+
+    private HfSource.Caches caches() {
+        return new HfSource.Caches(dir.resolve("hub"), dir.resolve("datasets"));
+    }
+
+    private HfDataset hf(String path, PromptStyle style, DatasetOptions.Hf flags, boolean skipTemplate) {
+        DatasetOptions options = new DatasetOptions(
+                        "hf",
+                        Path.of(path),
+                        style,
+                        DatasetOptions.Random.DEFAULTS,
+                        DatasetOptions.Sonnet.DEFAULTS,
+                        DatasetOptions.ShareGpt.DEFAULTS,
+                        new DatasetOptions.Custom(256, skipTemplate),
+                        new DatasetOptions.FileSampling(true, false))
+                .with(flags);
+        return HfDataset.load(options, qwen3, caches());
+    }
+
+    private static String text(SampledRequest request) {
+        return ((Prompt.Text) request.prompt()).text();
+    }
+
+    private static String templated(String prompt) {
+        return qwen3.applyChatTemplate(List.of(ChatMessage.user(prompt)), true);
+    }
+
+    @Test
+    void gsm8kFromTheHubCacheReadsItsDefaultSubsetAndSplitThroughTheChatTemplate() throws Exception {
+        Path snapshot = dir.resolve("hub/datasets--openai--gsm8k/snapshots/e53f048856ff4f594e959d75785d2c2d37b678ee");
+        parquet(
+                snapshot.resolve("main/test-00000-of-00001.parquet"),
+                "SELECT * FROM (VALUES ('What is 2 + 3?', '5'), ('What is 7 * 6?', '42')) t(question, answer)");
+        parquet(snapshot.resolve("main/train-00000-of-00001.parquet"), "SELECT 'A train question?' AS question");
+        parquet(snapshot.resolve("socratic/test-00000-of-00001.parquet"), "SELECT 'A socratic one?' AS question");
+
+        Drawn drawn = hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(2, 0);
+
+        assertThat(drawn.requests())
+                .extracting(HfDatasetTest::text)
+                .containsExactly(templated("What is 2 + 3?"), templated("What is 7 * 6?"));
+        assertThat(drawn.requests()).allSatisfy(r -> {
+            assertThat(r.expectedOutputLen()).isEqualTo(256);
+            assertThat(r.promptLen()).isEqualTo(qwen3.countTokens(text(r)));
+        });
+        assertThat(drawn.summary())
+                .isEqualTo("hf: openai/gsm8k (" + snapshot + "): GSM8K layout, split test, subset main, 1 file: 2"
+                        + " rows, 0 with fewer than 2 turns dropped; no length filter (output length 256); sampled 2");
+        assertThat(hf("openai/gsm8k", PromptStyle.COMPLETION, new DatasetOptions.Hf("socratic", "test", 9), true)
+                        .draw(1, 0)
+                        .requests())
+                .extracting(HfDatasetTest::text, SampledRequest::expectedOutputLen)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("A socratic one?", 9));
+    }
+
+    @Test
+    void conversationsTakeTheSecondTurnsLengthAndVllmsFilterWhenNoOutputLenIsGiven() throws Exception {
+        Path file = parquet(
+                dir.resolve("sharegpt/train.parquet"),
+                "SELECT * FROM (VALUES"
+                        + " ([{'from': 'human', 'value': 'Explain the theory of relativity simply.'},"
+                        + "   {'from': 'gpt', 'value': 'Physics is the same for everyone moving steadily.'}]),"
+                        + " ([{'from': 'human', 'value': 'Only one turn.'}]),"
+                        + " ([{'from': 'human', 'value': 'Hi'}, {'from': 'gpt', 'value': 'Hello, how can I help?'}])"
+                        + ") t(conversations)");
+
+        Drawn drawn = hf(dir.resolve("sharegpt").toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(5, 1);
+
+        assertThat(drawn.requests()).hasSize(5).allSatisfy(r -> {
+            assertThat(text(r)).isEqualTo("Explain the theory of relativity simply.");
+            assertThat(r.expectedOutputLen())
+                    .isEqualTo(qwen3.countTokens("Physics is the same for everyone moving steadily."));
+        });
+        assertThat(drawn.summary())
+                .startsWith("hf: " + dir.resolve("sharegpt") + ": conversations layout, split train, 1 file: 3 rows,"
+                        + " 1 with fewer than 2 turns dropped; of 2 tokenized, dropped: 1 prompt under 4 tokens;"
+                        + " sampled 1; only 1 of --num-prompts 5, oversampled");
+        assertThat(file).exists();
+    }
+
+    @Test
+    void instructCoderAndHumanEvalLayoutsFromJsonAndJsonlFiles() throws IOException {
+        Path coder = Files.writeString(dir.resolve("coder.json"), """
+                [{"instruction": "Add type hints.", "input": "def f(x): return x", "output": "..."}]
+                """);
+        Path humaneval = Files.writeString(dir.resolve("humaneval.jsonl"), """
+                {"task_id": "HumanEval/0", "prompt": "def add(a, b):\\n", "canonical_solution": "    return a + b"}
+                """);
+
+        SampledRequest instruction = hf(
+                        coder.toString(), PromptStyle.COMPLETION, new DatasetOptions.Hf(null, null, 17), true)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+        SampledRequest chat = hf(humaneval.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        assertThat(text(instruction))
+                .isEqualTo(
+                        "def f(x): return x\n\nAdd type hints. Just output the code, do not include any explanation.");
+        assertThat(instruction.expectedOutputLen()).isEqualTo(17);
+        // openai-chat gets the prompt as written; its length is counted on the templated text.
+        assertThat(((Prompt.Chat) chat.prompt()).messages()).containsExactly(ChatMessage.user("def add(a, b):\n"));
+        assertThat(chat.promptLen()).isEqualTo(qwen3.countTokens(templated("def add(a, b):\n")));
+        assertThat(chat.expectedOutputLen()).isEqualTo(256);
+    }
+
+    @Test
+    void anIdNotInTheCacheNamesWhereItLooked() {
+        assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage("dataset openai/gsm8k is not in the local Hugging Face cache (looked in "
+                        + dir.resolve("hub/datasets--openai--gsm8k") + " and " + dir.resolve("datasets/openai___gsm8k")
+                        + "); this machine has no network: copy its Parquet, JSON or JSONL files there, or give their"
+                        + " folder as --dataset-path");
+    }
+
+    @Test
+    void theDatasetsLibrarysArrowCacheIsNamedAsUnreadable() throws IOException {
+        Files.createDirectories(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc"));
+        Files.writeString(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.arrow"), "x");
+
+        assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageContaining("has only .arrow files (the datasets library's own cache)");
+    }
+
+    @Test
+    void rowsInAnotherLayoutNameTheFileAndTheRow() throws IOException {
+        Path unknown = Files.writeString(dir.resolve("unknown.jsonl"), "{\"text\": \"a\", \"label\": 1}\n");
+        Path badTurn = Files.writeString(dir.resolve("bad.jsonl"), """
+                {"conversations": [{"from": "human", "value": "Explain gravity to me."}, {"from": "gpt", "value": "It pulls."}]}
+                {"conversations": [{"from": "human", "value": 3}, {"from": "gpt"}]}
+                """);
+        Path notJson = Files.writeString(dir.resolve("broken.jsonl"), "{\"prompt\": \"a\"}\n{\"prompt\": \n");
+
+        assertThatThrownBy(() -> hf(unknown.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageStartingWith("--dataset-path " + unknown + ": line 1 has the columns [text, label], none of"
+                        + " the hf dataset's layouts; expected \"conversations\", \"problem\" + \"solution\"");
+        assertThatThrownBy(() -> hf(badTurn.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage("--dataset-path " + badTurn + " is not in the hf dataset's conversations layout: line 2:"
+                        + " conversations[0] needs a string \"value\"; expected [{\"from\": \"human\", \"value\":"
+                        + " \"...\"}, ...]");
+        assertThatThrownBy(() -> hf(notJson.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageStartingWith("--dataset-path " + notJson + " is not valid JSONL: line 2 is not JSON");
+    }
+
+    @Test
+    void nothingLeftAfterTheFilterAndASplitThatMatchesNoFileAreRefused() throws Exception {
+        Path shortOnes = Files.writeString(dir.resolve("short.jsonl"), """
+                {"conversations": [{"from": "human", "value": "Hi"}, {"from": "gpt", "value": "Hello there, friend."}]}
+                """);
+        parquet(dir.resolve("folder/data/train-0.parquet"), "SELECT 'Q?' AS question");
+
+        assertThatThrownBy(() -> hf(shortOnes.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageContaining("of 1 tokenized, dropped: 1 prompt under 4 tokens; no row is left to send");
+        assertThatThrownBy(() -> hf(
+                        dir.resolve("folder").toString(),
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Hf(null, "validation", null),
+                        false))
+                .hasMessage("--hf-split validation matches none of the data files under " + dir.resolve("folder")
+                        + " (data/train-0.parquet)");
+    }
+}
