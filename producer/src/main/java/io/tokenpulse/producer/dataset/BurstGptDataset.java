@@ -13,8 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code burstgpt} dataset: a BurstGPT trace CSV ({@code --dataset-path}) with the header
@@ -27,13 +25,12 @@ import org.slf4j.LoggerFactory;
  * decodes the ids without re-encoding, so its counted length can differ from what the server
  * sees); its output length is the row's response tokens.
  */
-final class BurstGptDataset implements Dataset {
+final class BurstGptDataset extends SummarizingDataset {
 
     static final String NAME = "burstgpt";
 
     static final String HEADER = "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type";
 
-    private static final Logger log = LoggerFactory.getLogger(BurstGptDataset.class);
     private static final String MODEL = "Model";
     private static final String REQUEST_TOKENS = "Request tokens";
     private static final String RESPONSE_TOKENS = "Response tokens";
@@ -55,6 +52,7 @@ final class BurstGptDataset implements Dataset {
             int rowsRead,
             int[] requestTokens,
             int[] responseTokens) {
+        super(NAME);
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = style;
@@ -167,21 +165,7 @@ final class BurstGptDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         int usable = requestTokens.length;
         boolean withReplacement = numRequests > usable;
         int[] rows =

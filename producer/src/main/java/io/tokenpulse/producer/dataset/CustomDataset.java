@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code custom} dataset: a JSONL file ({@code --dataset-path}), one object per line with a
@@ -31,11 +29,10 @@ import org.slf4j.LoggerFactory;
  * written, as one user message, since the server applies the template itself (vLLM would send the
  * templated text inside the message, templating it twice).
  */
-final class CustomDataset implements Dataset {
+final class CustomDataset extends SummarizingDataset {
 
     static final String NAME = "custom";
 
-    private static final Logger log = LoggerFactory.getLogger(CustomDataset.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LAYOUT = "one JSON object per line like {\"prompt\": \"...\", \"output_tokens\": 10}";
 
@@ -50,6 +47,7 @@ final class CustomDataset implements Dataset {
     private final List<Line> lines;
 
     private CustomDataset(Path file, Tokenizer tokenizer, DatasetOptions options, List<Line> lines) {
+        super(NAME);
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = options.promptStyle();
@@ -137,21 +135,7 @@ final class CustomDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         List<Line> order = new ArrayList<>(lines);
         if (!fileSampling.disableShuffle()) {
             Collections.shuffle(order, new Random(seed));

@@ -124,18 +124,12 @@ public record DatasetOptions(
         public static final Random DEFAULTS = new Random(1024, 128, 0.0, 0);
 
         public Random {
-            if (inputLen < 0) {
-                throw new IllegalArgumentException("--random-input-len must be >= 0, got " + inputLen);
-            }
-            if (outputLen < 0) {
-                throw new IllegalArgumentException("--random-output-len must be >= 0, got " + outputLen);
-            }
+            atLeast("--random-input-len", 0, inputLen);
+            atLeast("--random-output-len", 0, outputLen);
             if (!(rangeRatio >= 0.0 && rangeRatio < 1.0)) {
                 throw new IllegalArgumentException("--random-range-ratio must be in [0, 1), got " + rangeRatio);
             }
-            if (prefixLen < 0) {
-                throw new IllegalArgumentException("--random-prefix-len must be >= 0, got " + prefixLen);
-            }
+            atLeast("--random-prefix-len", 0, prefixLen);
         }
     }
 
@@ -145,15 +139,9 @@ public record DatasetOptions(
         public static final Sonnet DEFAULTS = new Sonnet(550, 150, 200);
 
         public Sonnet {
-            if (inputLen < 1) {
-                throw new IllegalArgumentException("--sonnet-input-len must be >= 1, got " + inputLen);
-            }
-            if (outputLen < 1) {
-                throw new IllegalArgumentException("--sonnet-output-len must be >= 1, got " + outputLen);
-            }
-            if (prefixLen < 0) {
-                throw new IllegalArgumentException("--sonnet-prefix-len must be >= 0, got " + prefixLen);
-            }
+            atLeast("--sonnet-input-len", 1, inputLen);
+            atLeast("--sonnet-output-len", 1, outputLen);
+            atLeast("--sonnet-prefix-len", 0, prefixLen);
         }
     }
 
@@ -216,18 +204,10 @@ public record DatasetOptions(
         public static final PrefixRepetition DEFAULTS = new PrefixRepetition(256, 256, 10, 128);
 
         public PrefixRepetition {
-            if (prefixLen < 0) {
-                throw new IllegalArgumentException("--prefix-repetition-prefix-len must be >= 0, got " + prefixLen);
-            }
-            if (suffixLen < 0) {
-                throw new IllegalArgumentException("--prefix-repetition-suffix-len must be >= 0, got " + suffixLen);
-            }
-            if (numPrefixes < 1) {
-                throw new IllegalArgumentException("--prefix-repetition-num-prefixes must be >= 1, got " + numPrefixes);
-            }
-            if (outputLen < 1) {
-                throw new IllegalArgumentException("--prefix-repetition-output-len must be >= 1, got " + outputLen);
-            }
+            atLeast("--prefix-repetition-prefix-len", 0, prefixLen);
+            atLeast("--prefix-repetition-suffix-len", 0, suffixLen);
+            atLeast("--prefix-repetition-num-prefixes", 1, numPrefixes);
+            atLeast("--prefix-repetition-output-len", 1, outputLen);
         }
     }
 
@@ -263,6 +243,13 @@ public record DatasetOptions(
             if (outputLen != null && outputLen < 1) {
                 throw new IllegalArgumentException("--hf-output-len must be >= 1, got " + outputLen);
             }
+        }
+    }
+
+    /** A flag's value below its least allowed value: one line naming the flag. */
+    private static void atLeast(String flag, int least, int value) {
+        if (value < least) {
+            throw new IllegalArgumentException(flag + " must be >= " + least + ", got " + value);
         }
     }
 }

@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code hf} dataset from local files ({@link HfSource}: a Parquet, JSON or JSONL file or
@@ -25,11 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code --skip-chat-template}; {@code openai-chat} gets the prompt as written, as one user message,
  * since the server applies the template ({@link CustomDataset} does the same).
  */
-final class HfDataset implements Dataset {
+final class HfDataset extends SummarizingDataset {
 
     static final String NAME = "hf";
-
-    private static final Logger log = LoggerFactory.getLogger(HfDataset.class);
 
     /** One row's prompt and completion (null for fixed-output layouts), as the layout reads it. */
     private record Entry(String prompt, String completion) {}
@@ -53,6 +49,7 @@ final class HfDataset implements Dataset {
             DatasetOptions options,
             List<Entry> entries,
             int rowsRead) {
+        super(NAME);
         this.source = source;
         this.layout = layout;
         this.selection = selection;
@@ -133,21 +130,7 @@ final class HfDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         List<Entry> order = new ArrayList<>(entries);
         if (!fileSampling.disableShuffle()) {
             Collections.shuffle(order, new Random(seed));

@@ -7,8 +7,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Current vLLM's {@code prefix_repetition} dataset: {@code --prefix-repetition-num-prefixes}
@@ -26,11 +24,9 @@ import org.slf4j.LoggerFactory;
  * shuffled with {@code --seed} unless {@code --disable-shuffle}, which keeps each prefix's requests
  * together.
  */
-final class PrefixRepetitionDataset implements Dataset {
+final class PrefixRepetitionDataset extends SummarizingDataset {
 
     static final String NAME = "prefix_repetition";
-
-    private static final Logger log = LoggerFactory.getLogger(PrefixRepetitionDataset.class);
 
     private final Tokenizer tokenizer;
     private final DatasetOptions.PrefixRepetition flags;
@@ -39,6 +35,7 @@ final class PrefixRepetitionDataset implements Dataset {
     private final int[] allowedIds;
 
     PrefixRepetitionDataset(Tokenizer tokenizer, DatasetOptions options) {
+        super(NAME);
         this.tokenizer = tokenizer;
         this.flags = options.prefixRepetition();
         this.style = options.promptStyle();
@@ -51,11 +48,6 @@ final class PrefixRepetitionDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
     public void checkCount(int numRequests) {
         if (numRequests < flags.numPrefixes()) {
             throw new IllegalArgumentException("--num-prompts " + numRequests
@@ -65,13 +57,7 @@ final class PrefixRepetitionDataset implements Dataset {
     }
 
     @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
+    Drawn choose(int numRequests, long seed) {
         checkCount(numRequests);
         int perPrefix = numRequests / flags.numPrefixes();
         SplittableRandom random = new SplittableRandom(seed);

@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code sharegpt} dataset: a ShareGPT JSON file ({@code --dataset-path}), an array of
@@ -35,11 +33,10 @@ import org.slf4j.LoggerFactory;
  * backends cannot send images, so such a file is refused for them when it is read. The prompt's
  * length counts its text only.
  */
-final class ShareGptDataset implements Dataset {
+final class ShareGptDataset extends SummarizingDataset {
 
     static final String NAME = "sharegpt";
 
-    private static final Logger log = LoggerFactory.getLogger(ShareGptDataset.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LAYOUT =
             "a JSON array of {\"conversations\": [{\"from\": \"human\", \"value\": \"...\"}, ...]} entries";
@@ -57,6 +54,7 @@ final class ShareGptDataset implements Dataset {
 
     private ShareGptDataset(
             Path file, Tokenizer tokenizer, DatasetOptions options, List<Conversation> conversations, int entriesRead) {
+        super(NAME);
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = options.promptStyle();
@@ -181,21 +179,7 @@ final class ShareGptDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         List<Conversation> order = new ArrayList<>(conversations);
         if (!fileSampling.disableShuffle()) {
             Collections.shuffle(order, new Random(seed));

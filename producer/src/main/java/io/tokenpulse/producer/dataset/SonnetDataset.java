@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * vLLM's {@code sonnet} dataset: poem lines from {@code --dataset-path} (Shakespeare's sonnets).
@@ -25,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * formatted prompt with special tokens, as vLLM does, also for chat backends, which get the raw
  * prompt as a user message.
  */
-final class SonnetDataset implements Dataset {
+final class SonnetDataset extends SummarizingDataset {
 
     static final String NAME = "sonnet";
 
@@ -34,8 +32,6 @@ final class SonnetDataset implements Dataset {
     // vLLM retries forever; after this many rejections in a row (drawn lines much longer than the
     // average) no prompt is going to fit.
     private static final int MAX_CONSECUTIVE_REJECTIONS = 1_000;
-
-    private static final Logger log = LoggerFactory.getLogger(SonnetDataset.class);
 
     private final Path file;
     private final Tokenizer tokenizer;
@@ -47,6 +43,7 @@ final class SonnetDataset implements Dataset {
 
     private SonnetDataset(
             Path file, Tokenizer tokenizer, DatasetOptions.Sonnet flags, PromptStyle style, List<String> lines) {
+        super(NAME);
         this.file = file;
         this.tokenizer = tokenizer;
         this.flags = flags;
@@ -120,21 +117,7 @@ final class SonnetDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         List<SampledRequest> samples = new ArrayList<>(numRequests);
         int rejectedInARow = 0;

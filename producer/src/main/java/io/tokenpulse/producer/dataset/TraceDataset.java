@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * tokens the tokenizer adds, decoded and fitted once more as the {@code random} dataset fits its
  * prompts; only the tokens at a block boundary can re-encode differently.
  */
-final class TraceDataset implements Dataset {
+final class TraceDataset extends SummarizingDataset {
 
     static final String NAME = "trace";
     static final int BLOCK_TOKENS = 512;
@@ -65,6 +65,7 @@ final class TraceDataset implements Dataset {
     private final List<Entry> entries;
 
     private TraceDataset(Path file, Tokenizer tokenizer, DatasetOptions options, int linesRead, List<Entry> entries) {
+        super(NAME);
         this.file = file;
         this.tokenizer = tokenizer;
         this.style = options.promptStyle();
@@ -180,21 +181,7 @@ final class TraceDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public List<SampledRequest> sample(int numRequests, long seed) {
-        Drawn drawn = draw(numRequests, seed);
-        log.info(drawn.summary());
-        return drawn.requests();
-    }
-
-    Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+    Drawn choose(int numRequests, long seed) {
         List<Entry> taken = entries.subList(0, Math.min(numRequests, entries.size()));
         double startMs = taken.isEmpty() ? 0 : taken.get(0).timestampMs();
         List<SampledRequest> requests = new ArrayList<>(taken.size());
