@@ -90,6 +90,16 @@ final class BenchCommand implements Callable<Integer> {
             "lora_modules",
             "disable_shuffle",
             "no_oversample",
+            // current vLLM's (vllm bench serve), after the attributes of the seeds' version
+            "num_warmups",
+            "label",
+            "input_len",
+            "output_len",
+            "frequency_penalty",
+            "presence_penalty",
+            "repetition_penalty",
+            "extra_body",
+            "insecure",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",
@@ -209,7 +219,7 @@ final class BenchCommand implements Callable<Integer> {
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
         // Everything that can be checked without a server is checked before one starts.
-        String modelId = target.modelId(simulate.simulate);
+        String modelId = target.modelId(simulate.simulate, out);
         Tokenizer tokenizer = target.loadTokenizer(modelId);
         var requestSampling = sampling.sampling();
         ArrivalSettings arrivals = traffic.arrivals();
@@ -268,7 +278,8 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.numPrompts,
                     traffic.durationMinutes,
                     arrivals,
-                    traffic.maxConcurrency);
+                    traffic.maxConcurrency,
+                    traffic.numWarmups);
             LoadSettings.Reporting runReporting = new LoadSettings.Reporting(
                     reporting.percentileMetrics,
                     reporting.metricPercentiles,

@@ -72,6 +72,18 @@ final class DatasetFlags {
     Integer hfOutputLen;
 
     @Option(
+            names = "--input-len",
+            description =
+                    "Input length of every dataset that takes one: sets --random-input-len and --sonnet-input-len (current vLLM's mapping).")
+    Integer inputLen;
+
+    @Option(
+            names = "--output-len",
+            description =
+                    "Output length of every dataset: sets --random-output-len, --sonnet-output-len, --sharegpt-output-len, --custom-output-len and --hf-output-len (current vLLM's mapping).")
+    Integer outputLen;
+
+    @Option(
             names = "--disable-shuffle",
             description = "Take sharegpt and custom entries in file order instead of shuffled with --seed.")
     boolean disableShuffle;
@@ -81,7 +93,22 @@ final class DatasetFlags {
             description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
     boolean noOversample;
 
+    /**
+     * The dataset options, with --input-len and --output-len written over each dataset's own length
+     * flags as current vLLM does (they win over those flags, even when both are given).
+     */
     DatasetOptions options(PromptStyle promptStyle) {
+        if (inputLen != null) {
+            randomInputLen = inputLen;
+            sonnetInputLen = inputLen;
+        }
+        if (outputLen != null) {
+            randomOutputLen = outputLen;
+            sonnetOutputLen = outputLen;
+            sharegptOutputLen = outputLen;
+            customOutputLen = outputLen;
+            hfOutputLen = outputLen;
+        }
         return new DatasetOptions(
                 datasetName,
                 datasetPath == null ? null : Path.of(datasetPath),

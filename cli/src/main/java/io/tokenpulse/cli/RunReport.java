@@ -31,21 +31,33 @@ final class RunReport {
             boolean append,
             Optional<Path> dir,
             Optional<String> filename,
-            Map<String, String> metadata) {
+            Map<String, String> metadata,
+            Optional<String> label) {
 
         /**
          * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
          * written when a file is asked for, fails with a one-line message (before the run, not after it).
          */
         static ResultOptions of(
-                boolean save, boolean detailed, boolean append, String dir, String filename, List<String> metadata) {
+                boolean save,
+                boolean detailed,
+                boolean append,
+                String dir,
+                String filename,
+                List<String> metadata,
+                String label) {
+            if (label != null && (label.isBlank() || label.contains("/"))) {
+                throw new IllegalArgumentException(
+                        "--label must be a non-empty file name prefix without '/', got '" + label + "'");
+            }
             ResultOptions options = new ResultOptions(
                     save,
                     detailed,
                     append,
                     Optional.ofNullable(dir).map(Path::of),
                     Optional.ofNullable(filename),
-                    ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+                    ResultJson.parseMetadata(metadata == null ? List.of() : metadata),
+                    Optional.ofNullable(label));
             if (options.anyFile()) {
                 checkWritable(options.dir());
             }
@@ -110,12 +122,13 @@ final class RunReport {
                     + "; the figures above miss them.");
         }
         if (options.anyFile()) {
-            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
+            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery)
+                    .withLabel(options.label().orElse(null));
             if (options.detailed()) {
                 json = json.withDetails(
                         requests.stream().map(SummaryRecords::detail).toList());
             }
-            Path file = ResultFile.path(config, options.dir(), options.filename());
+            Path file = ResultFile.path(config, options.label().orElse(null), options.dir(), options.filename());
             ResultFile.write(file, json, options.append());
             out.println("Result saved to " + file);
         }

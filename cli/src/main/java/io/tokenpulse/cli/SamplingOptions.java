@@ -1,5 +1,9 @@
 package io.tokenpulse.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.producer.backend.BackendSettings;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -31,6 +35,28 @@ final class SamplingOptions {
     Double temperature;
 
     @Option(
+            names = "--frequency-penalty",
+            description = "Frequency penalty sampling parameter; OpenAI-compatible backends only.")
+    Double frequencyPenalty;
+
+    @Option(
+            names = "--presence-penalty",
+            description = "Presence penalty sampling parameter; OpenAI-compatible backends only.")
+    Double presencePenalty;
+
+    @Option(
+            names = "--repetition-penalty",
+            description = "Repetition penalty sampling parameter; OpenAI-compatible backends only.")
+    Double repetitionPenalty;
+
+    @Option(
+            names = "--extra-body",
+            paramLabel = "JSON",
+            description =
+                    "A JSON object merged into every request body, replacing keys of the same name, e.g. '{\"chat_template_kwargs\":{\"enable_thinking\":false}}'; OpenAI-compatible backends only.")
+    String extraBody;
+
+    @Option(
             names = "--lora-modules",
             arity = "1..*",
             description = "LoRA module names; each request picks one at random.")
@@ -44,6 +70,40 @@ final class SamplingOptions {
         if (loraModules != null) {
             throw UserError.usage("--lora-modules is not supported yet");
         }
-        return new BackendSettings.Sampling(temperature, topP, topK, minP, logprobs, ignoreEos);
+        ObjectNode body = extraBody();
+        try {
+            return new BackendSettings.Sampling(
+                    temperature,
+                    topP,
+                    topK,
+                    minP,
+                    logprobs,
+                    ignoreEos,
+                    frequencyPenalty,
+                    presencePenalty,
+                    repetitionPenalty,
+                    body);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
+        }
+    }
+
+    /** --extra-body as a JSON object, or null; anything else is a usage error before the run. */
+    private ObjectNode extraBody() {
+        if (extraBody == null) {
+            return null;
+        }
+        JsonNode parsed;
+        try {
+            parsed = new ObjectMapper().readTree(extraBody);
+        } catch (JsonProcessingException e) {
+            throw UserError.usage("--extra-body is not valid JSON ("
+                    + e.getOriginalMessage().lines().findFirst().orElse("")
+                    + "); pass a JSON object, e.g. '{\"chat_template_kwargs\":{\"enable_thinking\":false}}'");
+        }
+        if (!(parsed instanceof ObjectNode object)) {
+            throw UserError.usage("--extra-body must be a JSON object ({...}), got " + extraBody);
+        }
+        return object;
     }
 }

@@ -182,6 +182,12 @@ final class SimulateCommand implements Callable<Integer> {
     boolean roleOnlyFirst;
 
     @Option(
+            names = "--tls",
+            description =
+                    "Serve https with a self-signed certificate made at start (by the JDK's keytool); clients must skip its check, e.g. bench --insecure.")
+    boolean tls;
+
+    @Option(
             names = "--send-log",
             paramLabel = "FILE",
             description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
@@ -205,6 +211,8 @@ final class SimulateCommand implements Callable<Integer> {
         SimulatorServer server;
         try {
             server = SimulatorServer.start(config);
+        } catch (IllegalStateException e) {
+            throw UserError.failure(e.getMessage()); // the --tls certificate could not be made
         } catch (RuntimeException e) {
             // Netty reports a taken port as an unchecked native IOException
             throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
@@ -229,7 +237,8 @@ final class SimulateCommand implements Callable<Integer> {
         out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
                 + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
         out.println(
-                "Try: tokenpulse bench --base-url " + server.baseUri() + " --model " + config.modelName()
+                "Try: tokenpulse bench --base-url " + server.baseUri() + (tls ? " --insecure" : "") + " --model "
+                        + config.modelName()
                         + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos   (Ctrl-C stops it)");
         out.flush();
         stopped.await();
@@ -269,6 +278,7 @@ final class SimulateCommand implements Callable<Integer> {
             }
             return config.withHost(host)
                     .withPort(port)
+                    .withTls(tls)
                     .withFaults(new FaultPlan(
                             status500Rate,
                             status503Rate,

@@ -43,11 +43,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In order: sample the dataset; wait for {@code <base url>/health}; send the initial single
  * prompt test run (dataset request 0; not counted, not published; its failure stops the run);
- * print vLLM's traffic lines; start the progress bar; anchor the schedule start and publish
- * RunStarted; send each request at {@code start + offset} from a scheduler that never waits on
- * responses (only on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per
- * timing event from the I/O thread, and RequestFinished; once every request finished, flush
- * Kafka for at most {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
+ * send {@code --num-warmups} copies of it ({@link WarmUp}; not counted, not published); print
+ * vLLM's traffic lines; start the progress bar; anchor the schedule start and publish RunStarted;
+ * send each request at {@code start + offset} from a scheduler that never waits on responses (only
+ * on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per timing event from the
+ * I/O thread, and RequestFinished; once every request finished, flush Kafka for at most
+ * {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
  *
  * <p>One generator, configured once ({@link #withMeters}, {@link #withHttp}), runs one shard per
  * {@link #run} call; each run's own state lives in a {@link ShardRun}.
@@ -127,9 +128,14 @@ public final class LoadGenerator {
         List<SampledRequest> samples =
                 dataset.sample(workload.numPrompts(), workload.arrivals().seed());
 
-        HealthCheck.awaitReady(settings.target().healthUrl(), settings.readinessTimeout(), out);
+        HealthCheck.awaitReady(
+                settings.target().healthUrl(),
+                settings.readinessTimeout(),
+                settings.target().insecure(),
+                out);
         ExecutorService counting = Executors.newSingleThreadExecutor(daemon("tp-token-count"));
-        try (StreamingHttpClient client = new StreamingHttpClient(http)) {
+        try (StreamingHttpClient client =
+                new StreamingHttpClient(http.withInsecureTls(settings.target().insecure()))) {
             Backend backend = Backends.get(settings.target().backend());
             testRun(client, backend, settings, samples.get(0));
             VllmLines.traffic(workload.arrivals(), workload.maxConcurrency(), workload.durationMinutes(), out);
@@ -152,7 +158,7 @@ public final class LoadGenerator {
         }
     }
 
-    /** vLLM's initial single prompt test run, with vLLM's messages. */
+    /** vLLM's initial single prompt test run, then its warm-up requests (the same request), with vLLM's messages. */
     private void testRun(StreamingHttpClient client, Backend backend, LoadSettings settings, SampledRequest sample)
             throws InterruptedException {
         VllmLines.testRunStarting(out);
@@ -172,7 +178,22 @@ public final class LoadGenerator {
         if (!outcome.success()) {
             throw new IllegalStateException(VllmLines.testRunFailed(outcome.error()));
         }
-        VllmLines.testRunCompleted(out);
+        int warmUps = settings.workload().numWarmups();
+        VllmLines.testRunCompleted(warmUps, out);
+        if (warmUps > 0) {
+            WarmUp.run(
+                    client,
+                    backend,
+                    i -> streamRequest(
+                            backend,
+                            settings.target().backendSettings(),
+                            settings.requestIdPrefix() + "warmup-" + i,
+                            sample),
+                    warmUps,
+                    settings.workload().maxConcurrency(),
+                    settings.disableProgress(),
+                    out);
+        }
     }
 
     private static StreamRequest streamRequest(

@@ -91,7 +91,7 @@ public record LoadSettings(
      * Where requests go and what every request carries.
      *
      * @param backend {@code --backend}; must be a supported backend name
-     * @param baseUrl {@code --base-url}, or {@code http://<--host>:<--port>}; plain http only
+     * @param baseUrl {@code --base-url}, or {@code http://<--host>:<--port>}; http or https
      * @param endpoint {@code --endpoint}, the path appended to the base URL (vLLM:
      *     {@code f"{base_url}{endpoint}"})
      * @param model {@code --model}, recorded as the run's model id
@@ -103,6 +103,7 @@ public record LoadSettings(
      *     construction
      * @param sampling {@code --temperature/--top-p/--top-k/--min-p/--logprobs/--ignore-eos};
      *     null means none given
+     * @param insecure {@code --insecure}: an https server's certificate and host name are not checked
      */
     public record Target(
             String backend,
@@ -112,13 +113,30 @@ public record LoadSettings(
             String servedModelName,
             String apiKey,
             Map<String, String> extraHeaders,
-            BackendSettings.Sampling sampling) {
+            BackendSettings.Sampling sampling,
+            boolean insecure) {
+
+        /** A target whose https certificate, if any, is checked. */
+        public Target(
+                String backend,
+                URI baseUrl,
+                String endpoint,
+                String model,
+                String servedModelName,
+                String apiKey,
+                Map<String, String> extraHeaders,
+                BackendSettings.Sampling sampling) {
+            this(backend, baseUrl, endpoint, model, servedModelName, apiKey, extraHeaders, sampling, false);
+        }
 
         public Target {
             Backends.get(backend); // an unknown or unsupported name fails here, listing the known ones
-            if (baseUrl == null || baseUrl.getHost() == null || !"http".equalsIgnoreCase(baseUrl.getScheme())) {
+            if (baseUrl == null
+                    || baseUrl.getHost() == null
+                    || !("http".equalsIgnoreCase(baseUrl.getScheme())
+                            || "https".equalsIgnoreCase(baseUrl.getScheme()))) {
                 throw new IllegalArgumentException(
-                        "--base-url must be an http://host:port URL" + " (https is not supported yet), got " + baseUrl);
+                        "--base-url must be an http://host:port or https://host:port URL, got " + baseUrl);
             }
             if (endpoint == null || !endpoint.startsWith("/")) {
                 throw new IllegalArgumentException("--endpoint must be a path starting with '/', got " + endpoint);
@@ -189,7 +207,8 @@ public record LoadSettings(
             return "Target[backend=" + backend + ", endpointUrl=" + endpointUrl() + ", model=" + model
                     + ", servedModelName=" + servedModelName
                     + ", apiKey=" + (apiKey == null || apiKey.isBlank() ? "none" : "***")
-                    + ", extraHeaders=" + extraHeaders.keySet() + ", sampling=" + sampling + "]";
+                    + ", extraHeaders=" + extraHeaders.keySet() + ", sampling=" + sampling
+                    + (insecure ? ", insecure" : "") + "]";
         }
     }
 
@@ -208,6 +227,8 @@ public record LoadSettings(
      * @param arrivals {@code --request-rate}, {@code --burstiness}, the ramp-up flags and {@code --seed}; the seed also seeds
      *     the dataset sample
      * @param maxConcurrency {@code --max-concurrency}, null for unlimited
+     * @param numWarmups {@code --num-warmups}: copies of the initial test request sent after it and
+     *     before the timed run (vLLM's warm-up), never published or counted; {@code >= 0}
      */
     public record Workload(
             DatasetOptions dataset,
@@ -215,7 +236,19 @@ public record LoadSettings(
             int numPrompts,
             Double durationMinutes,
             ArrivalSettings arrivals,
-            Integer maxConcurrency) {
+            Integer maxConcurrency,
+            int numWarmups) {
+
+        /** A workload without warm-up requests. */
+        public Workload(
+                DatasetOptions dataset,
+                String tokenizerId,
+                int numPrompts,
+                Double durationMinutes,
+                ArrivalSettings arrivals,
+                Integer maxConcurrency) {
+            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, 0);
+        }
 
         public Workload {
             if (dataset == null || arrivals == null) {
@@ -233,6 +266,9 @@ public record LoadSettings(
             }
             if (maxConcurrency != null && maxConcurrency < 1) {
                 throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency);
+            }
+            if (numWarmups < 0) {
+                throw new IllegalArgumentException("--num-warmups must be >= 0, got " + numWarmups);
             }
             if (durationMinutes != null
                     && arrivals.rampUp() == null

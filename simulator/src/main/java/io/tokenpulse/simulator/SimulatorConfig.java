@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param maxModelLen      context length: longer prompts (plus max_tokens) get 400
  * @param outputLengths    output length of requests without ignore_eos
  * @param faults           faults injected at random, beside those asked for by header
+ * @param tls              serve https with a self-signed certificate made at start (for clients' https
+ *                         and {@code --insecure}), instead of plain http
  */
 public record SimulatorConfig(
         String host,
@@ -41,7 +43,8 @@ public record SimulatorConfig(
         PromptCounter promptCounter,
         int maxModelLen,
         OutputLengths outputLengths,
-        FaultPlan faults) {
+        FaultPlan faults,
+        boolean tls) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -92,7 +95,8 @@ public record SimulatorConfig(
                 PromptCounter.WHITESPACE,
                 DEFAULT_MAX_MODEL_LEN,
                 OutputLengths.UNTIL_MAX_TOKENS,
-                FaultPlan.NONE);
+                FaultPlan.NONE,
+                false);
     }
 
     /**
@@ -117,7 +121,8 @@ public record SimulatorConfig(
                 PromptCounter.WHITESPACE,
                 profile.maxModelLen(),
                 OutputLengths.DEFAULT,
-                FaultPlan.NONE);
+                FaultPlan.NONE,
+                false);
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -142,7 +147,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withPort(int newPort) {
@@ -157,7 +163,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
@@ -172,7 +179,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
@@ -187,7 +195,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
@@ -202,7 +211,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
@@ -218,7 +228,8 @@ public record SimulatorConfig(
                 PromptCounter.of(tokenizer),
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
@@ -233,7 +244,8 @@ public record SimulatorConfig(
                 promptCounter,
                 tokens,
                 outputLengths,
-                faults);
+                faults,
+                tls);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
@@ -248,7 +260,25 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 lengths,
-                faults);
+                faults,
+                tls);
+    }
+
+    /** Serving https with a self-signed certificate ({@code on}) or plain http. */
+    public SimulatorConfig withTls(boolean on) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                on);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
@@ -263,6 +293,7 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                plan);
+                plan,
+                tls);
     }
 }

@@ -31,6 +31,7 @@ import java.util.stream.Collectors;
 public record ResultJson(
         String date,
         String backend,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String label,
         String modelId,
         String tokenizerId,
         int numPrompts,
@@ -120,6 +121,7 @@ public record ResultJson(
         return new ResultJson(
                 config.date(),
                 config.backend(),
+                null,
                 config.modelId(),
                 config.tokenizerId(),
                 config.numPrompts(),
@@ -149,11 +151,50 @@ public record ResultJson(
                 metricValues);
     }
 
+    /**
+     * This result with current vLLM's {@code --label} (its key follows {@code backend}, as in vLLM's
+     * file); without one the key is left out, so files stay as the seeds' vLLM version wrote them.
+     */
+    public ResultJson withLabel(String newLabel) {
+        return new ResultJson(
+                date,
+                backend,
+                newLabel,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                delivery,
+                metricValues);
+    }
+
     /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
     public ResultJson withDetails(List<RequestDetail> requests) {
         return new ResultJson(
                 date,
                 backend,
+                label,
                 modelId,
                 tokenizerId,
                 numPrompts,

@@ -159,6 +159,19 @@ class GoldenReportTest {
     }
 
     @Test
+    void aLabelStartsTheFileNameAndFollowsBackendInTheJsonAsInCurrentVllm() {
+        assertThat(ResultFile.defaultName(CONFIG, "nightly")).startsWith("nightly-");
+        assertThat(ResultFile.defaultName(CONFIG, "nightly").substring("nightly".length()))
+                .isEqualTo(ResultFile.defaultName(CONFIG)
+                        .substring(CONFIG.backend().length()));
+        String json = ResultJson.of(CONFIG, run().result(), Map.of())
+                .withLabel("nightly")
+                .toJson();
+        assertThat(json).contains("\"backend\": \"" + CONFIG.backend() + "\", \"label\": \"nightly\", \"model_id\"");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("\"label\"");
+    }
+
+    @Test
     void metadataThatWouldOverwriteAResultKeyIsRejected() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                         () -> ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("backend=x"))))
