@@ -228,6 +228,16 @@ class BadInputIT {
                         2,
                         "failed to fetch models from http://127.0.0.1:" + closedPort + "/v1/models"),
                 Arguments.of(
+                        "mistral tokenizer mode",
+                        bench("--tokenizer-mode", "mistral"),
+                        2,
+                        "--tokenizer-mode mistral needs mistral_common's tokenizer (tekken.json or tokenizer.model.v*)"),
+                Arguments.of(
+                        "custom tokenizer mode without --tokenizer",
+                        bench("--tokenizer-mode", "custom"),
+                        2,
+                        "--tokenizer-mode custom takes the tokenizer --tokenizer names; pass --tokenizer"),
+                Arguments.of(
                         "simulator port not a number",
                         List.of("simulate", "--port", "http"),
                         2,

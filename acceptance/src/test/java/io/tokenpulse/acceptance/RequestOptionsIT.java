@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The request options of current {@code vllm bench serve} through the shipped jar, against
  * {@code ./tokenpulse simulate --tls} in its own process: https with {@code --insecure} (and its
  * refusal without), {@code --model} taken from {@code /v1/models}, {@code --num-warmups},
- * {@code --extra-body} and the penalties, {@code --label}, {@code --input-len/--output-len}.
+ * {@code --extra-body} and the penalties, {@code --label}, {@code --input-len/--output-len},
+ * {@code --use-beam-search} and {@code --tokenizer-mode slow}.
  */
 class RequestOptionsIT {
     static final Pattern SERVING_TLS = Pattern.compile("^Simulator serving (.+) at (https://127\\.0\\.0\\.1:\\d+) ");
@@ -110,6 +111,10 @@ class RequestOptionsIT {
                 "1.05",
                 "--label",
                 "nightly",
+                // accepted and ignored as vLLM does; slow counts with the same tokenizer.json
+                "--use-beam-search",
+                "--tokenizer-mode",
+                "slow",
                 "--save-result",
                 "--result-dir",
                 results.toString());

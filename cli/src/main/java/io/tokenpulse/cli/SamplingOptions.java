@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 /** vLLM's flags that go into every request's sampling parameters. */
 final class SamplingOptions {
 
-    @Option(names = "--use-beam-search")
+    @Option(
+            names = "--use-beam-search",
+            description = "Accepted and ignored, as vLLM's client does: nothing about beam search is sent.")
     boolean useBeamSearch;
 
     @Option(
@@ -64,9 +66,6 @@ final class SamplingOptions {
 
     /** The sampling parameters; flags that would change what is sent but are not built yet are refused, never ignored. */
     BackendSettings.Sampling sampling() {
-        if (useBeamSearch) {
-            throw UserError.usage("--use-beam-search is not supported yet");
-        }
         if (loraModules != null) {
             throw UserError.usage("--lora-modules is not supported yet");
         }

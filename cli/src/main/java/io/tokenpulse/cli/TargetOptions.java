@@ -55,7 +55,10 @@ final class TargetOptions {
     @Option(
             names = "--tokenizer-mode",
             defaultValue = "auto",
-            description = "auto, slow, mistral or custom (default: ${DEFAULT-VALUE}).")
+            description = "auto or hf: the tokenizer's tokenizer.json; slow: the same file (Hugging Face keeps a slow"
+                    + " tokenizer and its fast one token for token equal), so a slow-only tokenizer without"
+                    + " tokenizer.json is refused; custom: the tokenizer --tokenizer names, which must be given;"
+                    + " mistral: refused, mistral_common's format cannot be read here (default: ${DEFAULT-VALUE}).")
     String tokenizerMode;
 
     @Option(names = "--served-model-name", description = "The model name used in the API (default: --model).")
@@ -109,7 +112,7 @@ final class TargetOptions {
 
     /** The tokenizer the load generator (and a simulator) count with; a bad one is a usage error. */
     Tokenizer loadTokenizer(String modelId) {
-        rejectUnsupported();
+        checkTokenizerMode();
         try {
             return TokenizerLoader.fromEnvironment().load(tokenizerId(modelId));
         } catch (IllegalArgumentException e) {
@@ -137,9 +140,23 @@ final class TargetOptions {
                 insecure);
     }
 
-    private void rejectUnsupported() {
-        if (!tokenizerMode.equals("auto")) {
-            throw UserError.usage("--tokenizer-mode " + tokenizerMode + " is not supported yet; only auto");
+    /** vLLM's tokenizer modes, as far as a tokenizer.json can honour them. */
+    private void checkTokenizerMode() {
+        switch (tokenizerMode) {
+            case "auto", "hf", "slow" -> {}
+            case "custom" -> {
+                if (tokenizer == null) {
+                    throw UserError.usage("--tokenizer-mode custom takes the tokenizer --tokenizer names;"
+                            + " pass --tokenizer PATH-OR-ID");
+                }
+            }
+            case "mistral" ->
+                throw UserError.usage("--tokenizer-mode mistral needs mistral_common's tokenizer (tekken.json or"
+                        + " tokenizer.model.v*), which TokenPulse cannot read; use --tokenizer-mode auto with the"
+                        + " model's Hugging Face tokenizer.json");
+            default ->
+                throw UserError.usage("unknown --tokenizer-mode " + tokenizerMode
+                        + "; use auto, hf, slow or custom (mistral is refused)");
         }
     }
 

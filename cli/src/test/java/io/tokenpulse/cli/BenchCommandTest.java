@@ -105,10 +105,11 @@ class BenchCommandTest {
     @org.junit.jupiter.params.provider.CsvSource(
             delimiter = '|',
             value = {
-                "--use-beam-search                 | --use-beam-search is not supported yet",
                 "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
                 "--lora-modules=a                  | --lora-modules is not supported yet",
-                "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
+                "--tokenizer-mode=mistral          | --tokenizer-mode mistral needs mistral_common's tokenizer",
+                "--tokenizer-mode=custom           | --tokenizer-mode custom takes the tokenizer --tokenizer names",
+                "--tokenizer-mode=deepseek_v32     | unknown --tokenizer-mode deepseek_v32; use auto, hf, slow or custom",
                 "--dataset-name=sharegpt           | the sharegpt dataset needs --dataset-path",
                 "--dataset-name=hf                 | dataset hf is not supported yet",
                 "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
