@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./tokenpulse simulate --tls} in its own process: https with {@code --insecure} (and its
  * refusal without), {@code --model} taken from {@code /v1/models}, {@code --num-warmups},
  * {@code --extra-body} and the penalties, {@code --label}, {@code --input-len/--output-len},
- * {@code --use-beam-search} and {@code --tokenizer-mode slow}.
+ * {@code --use-beam-search} and {@code --tokenizer-mode slow}, {@code --lora-modules} with its per-model
+ * section against the simulator's adapters.
  */
 class RequestOptionsIT {
     static final Pattern SERVING_TLS = Pattern.compile("^Simulator serving (.+) at (https://127\\.0\\.0\\.1:\\d+) ");
@@ -57,7 +58,10 @@ class RequestOptionsIT {
                 "10",
                 "--gap-ms",
                 "2",
-                "--tls");
+                "--tls",
+                "--lora-modules",
+                "sql-lora",
+                "chat-lora");
         Matcher serving = simulator.awaitLine(SERVING_TLS, Duration.ofSeconds(60));
         baseUrl = serving.group(2);
     }
@@ -148,6 +152,53 @@ class RequestOptionsIT {
         assertThat(json.get("total_output_tokens").asInt())
                 .as("--extra-body's max_tokens")
                 .isEqualTo(8 * 3);
+    }
+
+    @Test
+    void loraAdaptersSpreadRoundRobinGetAPerModelSectionAndJson() throws IOException {
+        Path results = work.resolve("lora");
+        Tokenpulse.Result run = bench(
+                "--insecure",
+                "--model",
+                "gpt2",
+                "--lora-modules",
+                "sql-lora",
+                "chat-lora",
+                "--lora-assignment",
+                "round-robin",
+                "--output-len",
+                "4",
+                "--input-len",
+                "8",
+                "--ignore-eos",
+                "--save-result",
+                "--result-dir",
+                results.toString(),
+                "--result-filename",
+                "lora.json");
+
+        BenchAgainstSimulatorIT.assertCompleted(run, 8);
+        assertThat(run.stdoutLines())
+                .as(run.toString())
+                .containsSubsequence(
+                        "============ Serving Benchmark Result ============",
+                        "==================================================",
+                        "================ Per Served Model ================",
+                        "------------------- chat-lora --------------------",
+                        "-------------------- sql-lora --------------------",
+                        "==================================================")
+                .anySatisfy(line -> assertThat(line).matches("P99 ITL \\(ms\\): +[0-9.]+ *"));
+        JsonNode perModel = new ObjectMapper()
+                .readTree(results.resolve("lora.json").toFile())
+                .get("per_model");
+        assertThat(perModel).hasSize(2);
+        assertThat(perModel.get(0).get("model").asText()).isEqualTo("chat-lora");
+        assertThat(perModel.get(1).get("model").asText()).isEqualTo("sql-lora");
+        assertThat(perModel.get(0).get("completed").asInt())
+                .as("8 requests round-robin")
+                .isEqualTo(4);
+        assertThat(perModel.get(1).get("completed").asInt()).isEqualTo(4);
+        assertThat(perModel.get(0).has("p99_ttft_ms")).isTrue();
     }
 
     @Test

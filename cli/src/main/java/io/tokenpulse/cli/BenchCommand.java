@@ -100,6 +100,7 @@ final class BenchCommand implements Callable<Integer> {
             "repetition_penalty",
             "extra_body",
             "insecure",
+            "lora_assignment",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",
@@ -222,12 +223,14 @@ final class BenchCommand implements Callable<Integer> {
         String modelId = target.modelId(simulate.simulate, out);
         Tokenizer tokenizer = target.loadTokenizer(modelId);
         var requestSampling = sampling.sampling();
+        sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
         GoodputSlo slo = reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         checkPipelineOptions();
-        try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
+        try (SimulatorServer simulator =
+                simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed)) {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
             BenchRun.Plan plan = new BenchRun.Plan(
                     load.settings(),
@@ -279,7 +282,8 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.durationMinutes,
                     arrivals,
                     traffic.maxConcurrency,
-                    traffic.numWarmups);
+                    traffic.numWarmups,
+                    sampling.lora());
             LoadSettings.Reporting runReporting = new LoadSettings.Reporting(
                     reporting.percentileMetrics,
                     reporting.metricPercentiles,

@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.report.ConsoleReport;
+import io.tokenpulse.aggregator.report.ModelResult;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.aggregator.report.RunConfig;
@@ -108,7 +109,10 @@ final class RunReport {
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
-        new ConsoleReport(false).print(config, result, out);
+        ConsoleReport console = new ConsoleReport(false);
+        console.print(config, result, out);
+        List<ModelResult> perModel = SummaryRecords.perModel(summary);
+        console.printPerModel(perModel, out);
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
@@ -123,7 +127,8 @@ final class RunReport {
         }
         if (options.anyFile()) {
             ResultJson json = ResultJson.of(config, result, options.metadata(), delivery)
-                    .withLabel(options.label().orElse(null));
+                    .withLabel(options.label().orElse(null))
+                    .withPerModel(perModel);
             if (options.detailed()) {
                 json = json.withDetails(
                         requests.stream().map(SummaryRecords::detail).toList());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.producer.LoraAssignment;
 import io.tokenpulse.producer.backend.BackendSettings;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -61,14 +62,29 @@ final class SamplingOptions {
     @Option(
             names = "--lora-modules",
             arity = "1..*",
-            description = "LoRA module names; each request picks one at random.")
+            description =
+                    "LoRA adapter names the server was started with; each request names one as its model (--lora-assignment), and the report adds a per-model section.")
     List<String> loraModules;
 
-    /** The sampling parameters; flags that would change what is sent but are not built yet are refused, never ignored. */
-    BackendSettings.Sampling sampling() {
-        if (loraModules != null) {
-            throw UserError.usage("--lora-modules is not supported yet");
+    @Option(
+            names = "--lora-assignment",
+            defaultValue = "random",
+            description =
+                    "How requests are spread over --lora-modules: random (drawn with --seed) or round-robin (default: ${DEFAULT-VALUE}).")
+    String loraAssignment;
+
+    /** --lora-modules with --lora-assignment, or null without adapters; a bad value is a usage error. */
+    LoraAssignment lora() {
+        try {
+            LoraAssignment.Strategy strategy = LoraAssignment.Strategy.parse(loraAssignment);
+            return loraModules == null ? null : new LoraAssignment(loraModules, strategy);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
         }
+    }
+
+    /** The sampling parameters and the extra body, checked. */
+    BackendSettings.Sampling sampling() {
         ObjectNode body = extraBody();
         try {
             return new BackendSettings.Sampling(

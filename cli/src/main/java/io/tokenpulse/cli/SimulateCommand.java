@@ -182,6 +182,13 @@ final class SimulateCommand implements Callable<Integer> {
     boolean roleOnlyFirst;
 
     @Option(
+            names = "--lora-modules",
+            arity = "1..*",
+            description =
+                    "LoRA adapter names served beside the model: requests may name them, and /v1/models lists them with the first --model as their parent.")
+    List<String> loraModules = List.of();
+
+    @Option(
             names = "--tls",
             description =
                     "Serve https with a self-signed certificate made at start (by the JDK's keytool); clients must skip its check, e.g. bench --insecure.")
@@ -234,7 +241,9 @@ final class SimulateCommand implements Callable<Integer> {
         if (log != null) {
             out.println("Send log: " + log.path());
         }
-        out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
+        out.println("Simulator serving " + String.join(", ", config.servedModelNames())
+                + (config.loraModules().isEmpty() ? "" : " (LoRA: " + String.join(", ", config.loraModules()) + ")")
+                + " at " + server.baseUri()
                 + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
         out.println(
                 "Try: tokenpulse bench --base-url " + server.baseUri() + (tls ? " --insecure" : "") + " --model "
@@ -279,6 +288,7 @@ final class SimulateCommand implements Callable<Integer> {
             return config.withHost(host)
                     .withPort(port)
                     .withTls(tls)
+                    .withLoraModules(loraModules)
                     .withFaults(new FaultPlan(
                             status500Rate,
                             status503Rate,

@@ -74,7 +74,7 @@ class BenchCommandTest {
         assertThat(line)
                 .contains("no_oversample=False, num_warmups=0, label=None, input_len=None, output_len=None,"
                         + " frequency_penalty=None, presence_penalty=None, repetition_penalty=None,"
-                        + " extra_body=None, insecure=False, ");
+                        + " extra_body=None, insecure=False, lora_assignment='random', ");
     }
 
     @Test
@@ -106,7 +106,7 @@ class BenchCommandTest {
             delimiter = '|',
             value = {
                 "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
-                "--lora-modules=a                  | --lora-modules is not supported yet",
+                "--lora-assignment=sticky          | --lora-assignment must be random or round-robin, got 'sticky'",
                 "--tokenizer-mode=mistral          | --tokenizer-mode mistral needs mistral_common's tokenizer",
                 "--tokenizer-mode=custom           | --tokenizer-mode custom takes the tokenizer --tokenizer names",
                 "--tokenizer-mode=deepseek_v32     | unknown --tokenizer-mode deepseek_v32; use auto, hf, slow or custom",

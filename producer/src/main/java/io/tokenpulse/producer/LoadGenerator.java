@@ -167,7 +167,11 @@ public final class LoadGenerator {
         // name that cannot be mistaken for a request index.
         client.send(
                 streamRequest(
-                        backend, settings.target().backendSettings(), settings.requestIdPrefix() + "test", sample),
+                        backend,
+                        settings.target().backendSettings(),
+                        settings.requestIdPrefix() + "test",
+                        sample,
+                        null),
                 probe);
         RequestOutcome outcome;
         try {
@@ -188,7 +192,8 @@ public final class LoadGenerator {
                             backend,
                             settings.target().backendSettings(),
                             settings.requestIdPrefix() + "warmup-" + i,
-                            sample),
+                            sample,
+                            null),
                     warmUps,
                     settings.workload().maxConcurrency(),
                     settings.disableProgress(),
@@ -196,10 +201,13 @@ public final class LoadGenerator {
         }
     }
 
+    /** @param model the model the request names instead of the settings' (a LoRA adapter), or null */
     private static StreamRequest streamRequest(
-            Backend backend, BackendSettings backendSettings, String requestId, SampledRequest sample) {
+            Backend backend, BackendSettings backendSettings, String requestId, SampledRequest sample, String model) {
         return backend.buildRequest(
-                        backendSettings, PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen()))
+                        backendSettings,
+                        PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen())
+                                .withModel(model))
                 .toStreamRequest();
     }
 
@@ -231,6 +239,7 @@ public final class LoadGenerator {
         LoadResult sendAll() throws InterruptedException {
             LoadSettings.Workload workload = settings.workload();
             BackendSettings backendSettings = settings.target().backendSettings();
+            String[] models = workload.requestModels();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
                 Anchor anchor = Anchor.now();
@@ -249,13 +258,19 @@ public final class LoadGenerator {
                             dispatcher.releasePermit();
                             health.requestFinished();
                             progress.step();
-                        });
+                        },
+                        index -> models == null ? backendSettings.model() : models[index % models.length]);
                 long endNs =
                         workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
                 try {
                     dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                         String requestId = settings.requestId(request.index());
-                        StreamRequest http = streamRequest(backend, backendSettings, requestId, request.sample());
+                        StreamRequest http = streamRequest(
+                                backend,
+                                backendSettings,
+                                requestId,
+                                request.sample(),
+                                models == null ? null : models[request.index() % models.length]);
                         return permitNs -> {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();

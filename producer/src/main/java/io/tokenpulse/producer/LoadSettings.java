@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything one load-generator shard needs for one run of {@link LoadGenerator#run}. Every
@@ -74,6 +75,11 @@ public record LoadSettings(
         }
         if (readinessTimeout == null || readinessTimeout.isNegative() || readinessTimeout.isZero()) {
             throw new IllegalArgumentException("the readiness timeout must be > 0, got " + readinessTimeout);
+        }
+        if (workload.lora() != null && Set.of("tgi", "tensorrt-llm").contains(target.backend())) {
+            throw new IllegalArgumentException("backend " + target.backend()
+                    + " sends no model name, so --lora-modules cannot choose adapters; use an OpenAI-compatible"
+                    + " backend or remove --lora-modules");
         }
         if (workload.dataset().promptStyle() != target.promptStyle()) {
             throw new IllegalArgumentException("backend " + target.backend() + " takes "
@@ -229,6 +235,8 @@ public record LoadSettings(
      * @param maxConcurrency {@code --max-concurrency}, null for unlimited
      * @param numWarmups {@code --num-warmups}: copies of the initial test request sent after it and
      *     before the timed run (vLLM's warm-up), never published or counted; {@code >= 0}
+     * @param lora {@code --lora-modules} and {@code --lora-assignment}: the adapter each request names
+     *     as its model instead of the target's; null for none
      */
     public record Workload(
             DatasetOptions dataset,
@@ -237,7 +245,8 @@ public record LoadSettings(
             Double durationMinutes,
             ArrivalSettings arrivals,
             Integer maxConcurrency,
-            int numWarmups) {
+            int numWarmups,
+            LoraAssignment lora) {
 
         /** A workload without warm-up requests. */
         public Workload(
@@ -247,7 +256,7 @@ public record LoadSettings(
                 Double durationMinutes,
                 ArrivalSettings arrivals,
                 Integer maxConcurrency) {
-            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, 0);
+            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, 0, null);
         }
 
         public Workload {
@@ -277,6 +286,14 @@ public record LoadSettings(
                 throw new IllegalArgumentException("--duration-minutes with --request-rate inf would send"
                         + " without pause; give --max-concurrency or a finite --request-rate");
             }
+        }
+
+        /**
+         * The model each request names, by request index ({@code i % numPrompts}): the adapters' draw,
+         * or null when every request names the target's model.
+         */
+        String[] requestModels() {
+            return lora == null ? null : lora.assign(numPrompts, arrivals.seed());
         }
 
         /** The duration in ns in duration mode, else 0. */

@@ -148,6 +148,7 @@ final class RequestStream extends StreamReader {
                         .setLastNs(outcome.lastNs() == null ? null : outcome.lastNs() - sentNs)
                         .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
                         .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
+                        .setModel(run.requestModel().apply(index))
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

@@ -32,6 +32,10 @@ final class RunRecords {
                         .setGoodput(reporting.goodput())
                         .setConfigJson(reporting.configJson())
                         .setTokenpulseVersion(version())
+                        .setLoraModules(
+                                settings.workload().lora() == null
+                                        ? java.util.List.of()
+                                        : settings.workload().lora().modules())
                         .build());
     }
 

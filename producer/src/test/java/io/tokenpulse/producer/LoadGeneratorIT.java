@@ -176,7 +176,7 @@ class LoadGeneratorIT {
     }
 
     @Test
-    void warmUpRequestsReachTheServerButNoTopic() throws Exception {
+    void warmUpsReachTheServerButNoTopicAndEachRequestNamesItsAdapter() throws Exception {
         Set<String> requestIdsSeen = ConcurrentHashMap.newKeySet();
         Topics topics = topics("warm.");
         ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -194,7 +194,14 @@ class LoadGeneratorIT {
                     1,
                     settings("run-warm", server.baseUri(), 4, 2).target(),
                     new LoadSettings.Workload(
-                            w.dataset(), w.tokenizerId(), w.numPrompts(), null, w.arrivals(), w.maxConcurrency(), 3),
+                            w.dataset(),
+                            w.tokenizerId(),
+                            w.numPrompts(),
+                            null,
+                            w.arrivals(),
+                            w.maxConcurrency(),
+                            3,
+                            new LoraAssignment(List.of("lora-a", "lora-b"), LoraAssignment.Strategy.ROUND_ROBIN)),
                     base.reporting(),
                     base.requestIdPrefix(),
                     base.readinessTimeout(),
@@ -224,6 +231,12 @@ class LoadGeneratorIT {
                 .sum();
         List<Chunk> chunks = readAll(topics.chunks(), announced);
         assertThat(chunks).as("only the timed requests' chunks").hasSize((int) announced);
+        assertThat(requests.stream()
+                        .filter(e -> e.getEvent() instanceof RequestFinished)
+                        .collect(Collectors.toMap(
+                                RequestEvent::getRequestIndex, e -> ((RequestFinished) e.getEvent()).getModel())))
+                .as("round-robin over the adapters by request index")
+                .isEqualTo(Map.of(0, "lora-a", 1, "lora-b", 2, "lora-a", 3, "lora-b"));
         assertThat(chunks)
                 .extracting(Chunk::getRequestIndex)
                 .allSatisfy(i -> assertThat(i).isBetween(0, 3));

@@ -73,6 +73,7 @@ class RequestStreamTest {
         assertThat(finished.getLastNs()).isEqualTo(70 * MS);
         assertThat(finished.getFinishedOffsetNs()).isEqualTo(83 * MS);
         assertThat(finished.getGeneratedText()).isEqualTo("abc");
+        assertThat(finished.getModel()).as("the model request 7 named").isEqualTo("adapter-7");
         assertThat(requests.get(1).getRequestId()).isEqualTo("bench-7");
         assertThat(tally.counts().succeeded()).isEqualTo(1);
         assertThat(tally.counts().chunkEvents()).isEqualTo(3);
@@ -172,7 +173,8 @@ class RequestStreamTest {
                 new WordTokenizer(),
                 Runnable::run,
                 true,
-                () -> ends++);
+                () -> ends++,
+                i -> "adapter-" + i);
         tally.requestStarted();
         PlannedRequest planned =
                 new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));

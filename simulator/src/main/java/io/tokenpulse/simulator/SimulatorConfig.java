@@ -31,6 +31,9 @@ import java.util.Objects;
  * @param faults           faults injected at random, beside those asked for by header
  * @param tls              serve https with a self-signed certificate made at start (for clients' https
  *                         and {@code --insecure}), instead of plain http
+ * @param loraModules      LoRA adapter names served beside the model: a request may name them, and
+ *                         /v1/models lists them after the served names with the first as their parent,
+ *                         as vLLM lists adapters
  */
 public record SimulatorConfig(
         String host,
@@ -44,7 +47,8 @@ public record SimulatorConfig(
         int maxModelLen,
         OutputLengths outputLengths,
         FaultPlan faults,
-        boolean tls) {
+        boolean tls,
+        List<String> loraModules) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -61,6 +65,10 @@ public record SimulatorConfig(
         Objects.requireNonNull(outputLengths, "outputLengths");
         Objects.requireNonNull(faults, "faults");
         servedModelNames = List.copyOf(servedModelNames);
+        loraModules = List.copyOf(loraModules);
+        if (loraModules.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("LoRA module names must not be blank; got " + loraModules);
+        }
         if (servedModelNames.isEmpty() || servedModelNames.stream().anyMatch(String::isBlank)) {
             throw new IllegalArgumentException(
                     "give at least one served model name, none blank; got " + servedModelNames);
@@ -96,7 +104,8 @@ public record SimulatorConfig(
                 DEFAULT_MAX_MODEL_LEN,
                 OutputLengths.UNTIL_MAX_TOKENS,
                 FaultPlan.NONE,
-                false);
+                false,
+                List.of());
     }
 
     /**
@@ -122,7 +131,8 @@ public record SimulatorConfig(
                 profile.maxModelLen(),
                 OutputLengths.DEFAULT,
                 FaultPlan.NONE,
-                false);
+                false,
+                List.of());
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -132,7 +142,25 @@ public record SimulatorConfig(
 
     /** Whether a request may name {@code model}. */
     boolean serves(String model) {
-        return servedModelNames.contains(model) || servedModelNames.contains(ANY_MODEL);
+        return servedModelNames.contains(model) || loraModules.contains(model) || servedModelNames.contains(ANY_MODEL);
+    }
+
+    /** Serving these LoRA adapters beside the model. */
+    public SimulatorConfig withLoraModules(List<String> names) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                tls,
+                names);
     }
 
     public SimulatorConfig withHost(String newHost) {
@@ -148,7 +176,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withPort(int newPort) {
@@ -164,7 +193,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
@@ -180,7 +210,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
@@ -196,7 +227,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
@@ -212,7 +244,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
@@ -229,7 +262,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
@@ -245,7 +279,8 @@ public record SimulatorConfig(
                 tokens,
                 outputLengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
@@ -261,7 +296,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 lengths,
                 faults,
-                tls);
+                tls,
+                loraModules);
     }
 
     /** Serving https with a self-signed certificate ({@code on}) or plain http. */
@@ -278,7 +314,8 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 faults,
-                on);
+                on,
+                loraModules);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
@@ -294,6 +331,7 @@ public record SimulatorConfig(
                 maxModelLen,
                 outputLengths,
                 plan,
-                tls);
+                tls,
+                loraModules);
     }
 }

@@ -41,7 +41,7 @@ abstract class OpenAiBackend implements Backend {
         ByteArrayBuilder body = new ByteArrayBuilder();
         try (JsonGenerator json = JSON.createGenerator(body)) {
             json.writeStartObject();
-            json.writeStringField("model", settings.model());
+            json.writeStringField("model", request.modelOr(settings.model()));
             writeInput(json, settings, request);
             json.writeBooleanField("stream", true);
             json.writeObjectFieldStart("stream_options");

@@ -82,6 +82,14 @@ class RequestBuildingTest {
     }
 
     @Test
+    void aRequestsOwnModelReplacesTheRunsAsALoraAdapterDoes() throws Exception {
+        HttpCall call = Backends.get("openai-chat").buildRequest(settings(CHAT, null), PROMPT.withModel("sql-lora"));
+        assertThat(MAPPER.readTree(call.body()).get("model").asText()).isEqualTo("sql-lora");
+        HttpCall run = Backends.get("openai-chat").buildRequest(settings(CHAT, null), PROMPT);
+        assertThat(MAPPER.readTree(run.body()).get("model").asText()).isEqualTo("facebook/opt-6.7b");
+    }
+
+    @Test
     void llamaCppTurnsThePromptCacheOff() throws Exception {
         HttpCall call = Backends.get("llama.cpp").buildRequest(settings(COMPLETIONS, Sampling.GREEDY), PROMPT);
         assertBody(call, """

@@ -62,6 +62,7 @@ public record ResultJson(
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
         boolean itlExact,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
         @JsonUnwrapped Delivery delivery,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
@@ -93,6 +94,7 @@ public record ResultJson(
     public ResultJson {
         metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
+        perModel = perModel == null ? List.of() : List.copyOf(perModel);
         for (String key : metadata.keySet()) {
             if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
                 throw new IllegalArgumentException(
@@ -108,16 +110,6 @@ public record ResultJson(
 
     /** The result of one run without the per-request lists. */
     public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata, Delivery delivery) {
-        Map<String, Double> metricValues = new LinkedHashMap<>();
-        for (MetricStats stats : result.metrics()) {
-            String key = stats.metric().key();
-            metricValues.put("mean_" + key + "_ms", stats.meanMs());
-            metricValues.put("median_" + key + "_ms", stats.medianMs());
-            metricValues.put("std_" + key + "_ms", stats.stdMs());
-            for (MetricStats.PercentileValue p : stats.percentiles()) {
-                metricValues.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
-            }
-        }
         return new ResultJson(
                 config.date(),
                 config.backend(),
@@ -147,8 +139,9 @@ public record ResultJson(
                 result.maxOutputTokensPerS(),
                 result.maxConcurrentRequests(),
                 result.itlExact(),
+                List.of(),
                 delivery,
-                metricValues);
+                metricValues(result.metrics()));
     }
 
     /**
@@ -185,6 +178,58 @@ public record ResultJson(
                 maxOutputTokensPerS,
                 maxConcurrentRequests,
                 itlExact,
+                perModel,
+                delivery,
+                metricValues);
+    }
+
+    /** vLLM's per-metric keys {@code mean_/median_/std_/p{P}_<metric>_ms}, in the metrics' order. */
+    static Map<String, Double> metricValues(List<MetricStats> metrics) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (MetricStats stats : metrics) {
+            String key = stats.metric().key();
+            values.put("mean_" + key + "_ms", stats.meanMs());
+            values.put("median_" + key + "_ms", stats.medianMs());
+            values.put("std_" + key + "_ms", stats.stdMs());
+            for (MetricStats.PercentileValue p : stats.percentiles()) {
+                values.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
+            }
+        }
+        return values;
+    }
+
+    /** This result with a LoRA run's {@code per_model} entries (TokenPulse's key; left out when empty). */
+    public ResultJson withPerModel(List<ModelResult> models) {
+        return new ResultJson(
+                date,
+                backend,
+                label,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                models,
                 delivery,
                 metricValues);
     }
@@ -220,6 +265,7 @@ public record ResultJson(
                 maxOutputTokensPerS,
                 maxConcurrentRequests,
                 itlExact,
+                perModel,
                 delivery,
                 metricValues);
     }
