@@ -70,6 +70,7 @@ class BadInputIT {
         Files.writeString(corrupt.resolve("tokenizer.json"), "{\"model\": {");
         Path aFile = Files.writeString(files.resolve("a-file"), "not a directory");
         String qwen3 = Tokenpulse.QWEN3.toString();
+        int closedPort = FreePorts.one();
         return Stream.of(
                 Arguments.of("unknown flag", List.of("bench", "--no-such-flag"), 2, "Unknown option: '--no-such-flag'"),
                 Arguments.of(
@@ -173,6 +174,70 @@ class BadInputIT {
                         2,
                         "--result-dir " + aFile + " cannot be created (a file of that name exists)"),
                 Arguments.of(
+                        "negative warm-ups", bench("--num-warmups", "-1"), 2, "--num-warmups must be >= 0, got -1"),
+                Arguments.of(
+                        "extra body not JSON",
+                        bench("--extra-body", "{max_tokens: 3"),
+                        2,
+                        "--extra-body is not valid JSON"),
+                Arguments.of(
+                        "extra body not an object",
+                        bench("--extra-body", "[1, 2]"),
+                        2,
+                        "--extra-body must be a JSON object ({...}), got [1, 2]"),
+                Arguments.of(
+                        "extra body for a backend that cannot take it",
+                        bench("--backend", "tgi", "--endpoint", "/generate_stream", "--extra-body", "{}"),
+                        2,
+                        "remove --extra-body"),
+                Arguments.of(
+                        "zero repetition penalty",
+                        bench("--repetition-penalty", "0"),
+                        2,
+                        "--repetition-penalty must be > 0, got 0.0"),
+                Arguments.of("penalty not a number", bench("--frequency-penalty", "high"), 2, "'high' is not a number"),
+                Arguments.of(
+                        "label with a slash",
+                        bench("--save-result", "--label", "a/b"),
+                        2,
+                        "--label must be a non-empty file name prefix without '/', got 'a/b'"),
+                Arguments.of(
+                        "base url neither http nor https",
+                        List.of(
+                                "bench",
+                                "--model",
+                                "gpt2",
+                                "--dataset-name",
+                                "random",
+                                "--base-url",
+                                "ftp://127.0.0.1:21",
+                                "--metrics-port",
+                                "0"),
+                        2,
+                        "--base-url must be an http://host:port or https://host:port URL, got ftp://127.0.0.1:21"),
+                Arguments.of(
+                        "no --model and no server to ask",
+                        List.of(
+                                "bench",
+                                "--dataset-name",
+                                "random",
+                                "--port",
+                                Integer.toString(closedPort),
+                                "--metrics-port",
+                                "0"),
+                        2,
+                        "failed to fetch models from http://127.0.0.1:" + closedPort + "/v1/models"),
+                Arguments.of(
+                        "mistral tokenizer mode",
+                        bench("--tokenizer-mode", "mistral"),
+                        2,
+                        "--tokenizer-mode mistral needs mistral_common's tokenizer (tekken.json or tokenizer.model.v*)"),
+                Arguments.of(
+                        "custom tokenizer mode without --tokenizer",
+                        bench("--tokenizer-mode", "custom"),
+                        2,
+                        "--tokenizer-mode custom takes the tokenizer --tokenizer names; pass --tokenizer"),
+                Arguments.of(
                         "simulator port not a number",
                         List.of("simulate", "--port", "http"),
                         2,
@@ -219,6 +284,8 @@ class BadInputIT {
                 .doesNotContain("Exception in thread");
         assertThat(result.stdoutLines())
                 .as(result.toString())
-                .allSatisfy(line -> assertThat(line).matches("Namespace\\(.*\\)|Checking server health at .*"));
+                .allSatisfy(line -> assertThat(line)
+                        .matches("Namespace\\(.*\\)|Checking server health at .*"
+                                + "|Model not specified, fetching first model from server\\.\\.\\."));
     }
 }

@@ -91,6 +91,17 @@ final class BenchCommand implements Callable<Integer> {
             "lora_modules",
             "disable_shuffle",
             "no_oversample",
+            // current vLLM's (vllm bench serve), after the attributes of the seeds' version
+            "num_warmups",
+            "label",
+            "input_len",
+            "output_len",
+            "frequency_penalty",
+            "presence_penalty",
+            "repetition_penalty",
+            "extra_body",
+            "insecure",
+            "lora_assignment",
             "prefix_repetition_prefix_len",
             "prefix_repetition_suffix_len",
             "prefix_repetition_num_prefixes",
@@ -218,16 +229,18 @@ final class BenchCommand implements Callable<Integer> {
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
         // Everything that can be checked without a server is checked before one starts.
-        String modelId = target.modelId(simulate.simulate);
+        String modelId = target.modelId(simulate.simulate, out);
         Tokenizer tokenizer = target.loadTokenizer(modelId);
         var requestSampling = sampling.sampling();
+        sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
         GoodputSlo slo = reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         checkPipelineOptions();
         spool.validate();
-        try (SimulatorServer simulator = simulate.startOrNull(target.servedName(modelId), tokenizer, traffic.seed)) {
+        try (SimulatorServer simulator =
+                simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed)) {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
             BenchRun.Plan plan = new BenchRun.Plan(
                     load.settings(),
@@ -289,7 +302,9 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.numPrompts,
                     traffic.durationMinutes,
                     arrivals,
-                    traffic.maxConcurrency);
+                    traffic.maxConcurrency,
+                    traffic.numWarmups,
+                    sampling.lora());
             LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, NAMESPACE_ORDER));
             return new Load(
                     new LoadSettings(

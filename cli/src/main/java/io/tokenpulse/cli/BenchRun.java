@@ -133,7 +133,10 @@ final class BenchRun implements AutoCloseable {
         publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
         if (plan.profile()) {
             profiler = new Profiler(
-                    plan.load().target().baseUrl(), plan.load().target().apiKey(), out);
+                    plan.load().target().baseUrl(),
+                    plan.load().target().apiKey(),
+                    plan.load().target().insecure(),
+                    out);
             profiler.start();
         }
     }

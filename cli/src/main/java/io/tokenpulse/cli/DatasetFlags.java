@@ -80,6 +80,18 @@ final class DatasetFlags {
     Integer hfOutputLen;
 
     @Option(
+            names = "--input-len",
+            description =
+                    "Input length of every dataset that takes one: sets --random-input-len and --sonnet-input-len (current vLLM's mapping).")
+    Integer inputLen;
+
+    @Option(
+            names = "--output-len",
+            description =
+                    "Output length of every dataset: sets --random-output-len, --sonnet-output-len, --sharegpt-output-len, --custom-output-len and --hf-output-len (current vLLM's mapping).")
+    Integer outputLen;
+
+    @Option(
             names = "--disable-shuffle",
             description =
                     "Take sharegpt and custom entries in file order, prefix_repetition requests prefix by prefix, instead of shuffled with --seed.")
@@ -123,7 +135,23 @@ final class DatasetFlags {
                     "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
     double traceTimeScale;
 
+    /**
+     * The dataset options, with --input-len and --output-len written over each dataset's own length
+     * flags as current vLLM does (they win over those flags, even when both are given).
+     */
     DatasetOptions options(PromptStyle promptStyle) {
+        if (inputLen != null) {
+            randomInputLen = inputLen;
+            sonnetInputLen = inputLen;
+        }
+        if (outputLen != null) {
+            randomOutputLen = outputLen;
+            sonnetOutputLen = outputLen;
+            sharegptOutputLen = outputLen;
+            customOutputLen = outputLen;
+            hfOutputLen = outputLen;
+            prefixRepetitionOutputLen = outputLen;
+        }
         return new DatasetOptions(
                 datasetName,
                 datasetPath == null ? null : Path.of(datasetPath),

@@ -28,6 +28,12 @@ final class ResultFileOptions {
     @Option(names = "--result-filename", description = "Filename to save benchmark json results.")
     String resultFilename;
 
+    @Option(
+            names = "--label",
+            description =
+                    "The label (prefix) of the result file name, saved as 'label' in the result JSON (default: the --backend name, and no 'label' key).")
+    String label;
+
     /**
      * The options as the report takes them; a malformed --metadata pair or a --result-dir that cannot be
      * written is a one-line usage error, before the run.
@@ -35,7 +41,7 @@ final class ResultFileOptions {
     RunReport.ResultOptions toResultOptions() {
         try {
             return RunReport.ResultOptions.of(
-                    saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata);
+                    saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata, label);
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.report.ConsoleReport;
+import io.tokenpulse.aggregator.report.ModelResult;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.aggregator.report.RunConfig;
@@ -32,21 +33,33 @@ final class RunReport {
             boolean append,
             Optional<Path> dir,
             Optional<String> filename,
-            Map<String, String> metadata) {
+            Map<String, String> metadata,
+            Optional<String> label) {
 
         /**
          * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
          * written when a file is asked for, fails with a one-line message (before the run, not after it).
          */
         static ResultOptions of(
-                boolean save, boolean detailed, boolean append, String dir, String filename, List<String> metadata) {
+                boolean save,
+                boolean detailed,
+                boolean append,
+                String dir,
+                String filename,
+                List<String> metadata,
+                String label) {
+            if (label != null && (label.isBlank() || label.contains("/"))) {
+                throw new IllegalArgumentException(
+                        "--label must be a non-empty file name prefix without '/', got '" + label + "'");
+            }
             ResultOptions options = new ResultOptions(
                     save,
                     detailed,
                     append,
                     Optional.ofNullable(dir).map(Path::of),
                     Optional.ofNullable(filename),
-                    ResultJson.parseMetadata(metadata == null ? List.of() : metadata));
+                    ResultJson.parseMetadata(metadata == null ? List.of() : metadata),
+                    Optional.ofNullable(label));
             if (options.anyFile()) {
                 checkWritable(options.dir());
             }
@@ -106,7 +119,10 @@ final class RunReport {
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
-        new ConsoleReport(false).print(config, result, out);
+        ConsoleReport console = new ConsoleReport(false);
+        console.print(config, result, out);
+        List<ModelResult> perModel = SummaryRecords.perModel(summary);
+        console.printPerModel(perModel, out);
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
@@ -122,7 +138,9 @@ final class RunReport {
         cpu.ifPresent(c -> out.print(c.lines()));
         cpuWarning.ifPresent(out::println);
         if (options.anyFile()) {
-            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
+            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery)
+                    .withLabel(options.label().orElse(null))
+                    .withPerModel(perModel);
             if (cpu.isPresent()) {
                 json = json.withClientCpu(cpu.get());
             }
@@ -130,7 +148,7 @@ final class RunReport {
                 json = json.withDetails(
                         requests.stream().map(SummaryRecords::detail).toList());
             }
-            Path file = ResultFile.path(config, options.dir(), options.filename());
+            Path file = ResultFile.path(config, options.label().orElse(null), options.dir(), options.filename());
             ResultFile.write(file, json, options.append());
             out.println("Result saved to " + file);
         }

@@ -182,6 +182,19 @@ final class SimulateCommand implements Callable<Integer> {
     boolean roleOnlyFirst;
 
     @Option(
+            names = "--lora-modules",
+            arity = "1..*",
+            description =
+                    "LoRA adapter names served beside the model: requests may name them, and /v1/models lists them with the first --model as their parent.")
+    List<String> loraModules = List.of();
+
+    @Option(
+            names = "--tls",
+            description =
+                    "Serve https with a self-signed certificate made at start (by the JDK's keytool); clients must skip its check, e.g. bench --insecure.")
+    boolean tls;
+
+    @Option(
             names = "--send-log",
             paramLabel = "FILE",
             description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
@@ -205,6 +218,8 @@ final class SimulateCommand implements Callable<Integer> {
         SimulatorServer server;
         try {
             server = SimulatorServer.start(config);
+        } catch (IllegalStateException e) {
+            throw UserError.failure(e.getMessage()); // the --tls certificate could not be made
         } catch (RuntimeException e) {
             // Netty reports a taken port as an unchecked native IOException
             throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
@@ -226,10 +241,13 @@ final class SimulateCommand implements Callable<Integer> {
         if (log != null) {
             out.println("Send log: " + log.path());
         }
-        out.println("Simulator serving " + String.join(", ", config.servedModelNames()) + " at " + server.baseUri()
+        out.println("Simulator serving " + String.join(", ", config.servedModelNames())
+                + (config.loraModules().isEmpty() ? "" : " (LoRA: " + String.join(", ", config.loraModules()) + ")")
+                + " at " + server.baseUri()
                 + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
         out.println(
-                "Try: tokenpulse bench --base-url " + server.baseUri() + " --model " + config.modelName()
+                "Try: tokenpulse bench --base-url " + server.baseUri() + (tls ? " --insecure" : "") + " --model "
+                        + config.modelName()
                         + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos   (Ctrl-C stops it)");
         out.flush();
         stopped.await();
@@ -269,6 +287,8 @@ final class SimulateCommand implements Callable<Integer> {
             }
             return config.withHost(host)
                     .withPort(port)
+                    .withTls(tls)
+                    .withLoraModules(loraModules)
                     .withFaults(new FaultPlan(
                             status500Rate,
                             status503Rate,

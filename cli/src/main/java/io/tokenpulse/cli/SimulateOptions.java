@@ -43,10 +43,12 @@ final class SimulateOptions {
      * may be given). Bad options are usage errors.
      *
      * @param servedName the model name the simulator answers to
+     * @param loraModules bench's --lora-modules, served as adapters (null for none)
      * @param tokenizer the load generator's tokenizer: the simulator counts prompt tokens with it
      * @param seed --seed, from which the faults are drawn
      */
-    SimulatorServer startOrNull(String servedName, Tokenizer tokenizer, long seed) throws InterruptedException {
+    SimulatorServer startOrNull(String servedName, List<String> loraModules, Tokenizer tokenizer, long seed)
+            throws InterruptedException {
         if (!simulate) {
             if (!simulateFaults.isEmpty()) {
                 throw UserError.usage(
@@ -74,7 +76,9 @@ final class SimulateOptions {
             throw UserError.usage("--simulate-fault: " + e.getMessage());
         }
         try {
-            return SimulatorServer.start(config.withTokenizer(tokenizer).withFaults(faults));
+            return SimulatorServer.start(config.withTokenizer(tokenizer)
+                    .withFaults(faults)
+                    .withLoraModules(loraModules == null ? List.of() : loraModules));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

@@ -34,6 +34,13 @@ final class TrafficOptions {
                     "Burstiness factor of the request generation (1 = Poisson process, gamma otherwise) (default: ${DEFAULT-VALUE}).")
     double burstiness;
 
+    @Option(
+            names = "--num-warmups",
+            defaultValue = "0",
+            description =
+                    "Requests sent before the timed run (copies of the initial test request, at most --max-concurrency at a time); not counted, not scored (default: ${DEFAULT-VALUE}).")
+    int numWarmups;
+
     @Option(names = "--seed", defaultValue = "0")
     long seed;
 
@@ -49,6 +56,9 @@ final class TrafficOptions {
     ArrivalSettings arrivals() {
         if (durationMinutes == null && numPrompts < 1) {
             throw UserError.usage("--num-prompts must be >= 1, got " + numPrompts);
+        }
+        if (numWarmups < 0) {
+            throw UserError.usage("--num-warmups must be >= 0, got " + numWarmups);
         }
         try {
             return rampUpStrategy == null

@@ -68,6 +68,16 @@ class BenchCommandTest {
     }
 
     @Test
+    void currentVllmsFlagsFollowTheSeedsOnesInTheNamespaceLine() {
+        CommandLine.ParseResult parsed = TokenPulse.newCommandLine().parseArgs("bench");
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+        assertThat(line)
+                .contains("no_oversample=False, num_warmups=0, label=None, input_len=None, output_len=None,"
+                        + " frequency_penalty=None, presence_penalty=None, repetition_penalty=None,"
+                        + " extra_body=None, insecure=False, lora_assignment='random', ");
+    }
+
+    @Test
     void secretsAreRedactedInTheNamespaceLine() {
         CommandLine.ParseResult parsed = TokenPulse.newCommandLine()
                 .parseArgs(
@@ -95,10 +105,11 @@ class BenchCommandTest {
     @org.junit.jupiter.params.provider.CsvSource(
             delimiter = '|',
             value = {
-                "--use-beam-search                 | --use-beam-search is not supported yet",
                 "--backend=openai-audio            | backend openai-audio needs an endpoint path ending in 'transcriptions'",
-                "--lora-modules=a                  | --lora-modules is not supported yet",
-                "--tokenizer-mode=slow             | --tokenizer-mode slow is not supported yet; only auto",
+                "--lora-assignment=sticky          | --lora-assignment must be random or round-robin, got 'sticky'",
+                "--tokenizer-mode=mistral          | --tokenizer-mode mistral needs mistral_common's tokenizer",
+                "--tokenizer-mode=custom           | --tokenizer-mode custom takes the tokenizer --tokenizer names",
+                "--tokenizer-mode=deepseek_v32     | unknown --tokenizer-mode deepseek_v32; use auto, hf, slow or custom",
                 "--dataset-name=sharegpt           | the sharegpt dataset needs --dataset-path",
                 "--dataset-name=hf                 | the hf dataset needs --dataset-path",
                 "--backend=tgi                     | backend tgi needs an endpoint path ending in 'generate_stream'",
@@ -106,6 +117,11 @@ class BenchCommandTest {
                 "--percentile-metrics=ttft,foo     | unknown metric 'foo'",
                 "--request-rate=-1                 | --request-rate",
                 "--metadata=novalue                | write KEY=VALUE",
+                "--num-warmups=-1                  | --num-warmups must be >= 0, got -1",
+                "--extra-body=[1]                  | --extra-body must be a JSON object ({...}), got [1]",
+                "--extra-body={x                   | --extra-body is not valid JSON",
+                "--repetition-penalty=0            | --repetition-penalty must be > 0, got 0.0",
+                "--label=a/b                       | --label must be a non-empty file name prefix without '/'",
                 "--ready-check-timeout-sec=0       | readiness timeout must be > 0",
                 "--metrics-port=70000              | --metrics-port must be in 0..65535, got 70000",
                 "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",

@@ -1,5 +1,6 @@
 package io.tokenpulse.producer;
 
+import io.tokenpulse.producer.http.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -21,14 +22,18 @@ final class HealthCheck {
     private HealthCheck() {}
 
     /**
+     * @param insecure {@code --insecure}: accept any https certificate
      * @throws IllegalStateException with a one-line message naming the URL when the server is
-     *     not ready within {@code timeout}
+     *     not ready within {@code timeout}, or at once when its https certificate is not trusted
      * @throws InterruptedException when interrupted while waiting
      */
-    static void awaitReady(URI healthUrl, Duration timeout, PrintStream out) throws InterruptedException {
+    static void awaitReady(URI healthUrl, Duration timeout, boolean insecure, PrintStream out)
+            throws InterruptedException {
         out.println("Checking server health at " + healthUrl);
-        HttpClient client =
-                HttpClient.newBuilder().connectTimeout(ATTEMPT_TIMEOUT).build();
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(ATTEMPT_TIMEOUT)
+                .sslContext(Tls.jdkContext(insecure))
+                .build();
         HttpRequest request =
                 HttpRequest.newBuilder(healthUrl).timeout(ATTEMPT_TIMEOUT).GET().build();
         long deadlineNs = System.nanoTime() + timeout.toNanos();
@@ -43,6 +48,10 @@ final class HealthCheck {
                 }
                 last = "HTTP " + status;
             } catch (IOException e) {
+                if (Tls.isCertificateFailure(e)) {
+                    // waiting cannot help: the same certificate comes back on every attempt
+                    throw new IllegalStateException(Tls.untrustedMessage(healthUrl.toString(), e));
+                }
                 last = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
             }
             long leftNs = deadlineNs - System.nanoTime();

@@ -43,11 +43,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In order: sample the dataset; wait for {@code <base url>/health}; send the initial single
  * prompt test run (dataset request 0; not counted, not published; its failure stops the run);
- * print vLLM's traffic lines; start the progress bar; anchor the schedule start and publish
- * RunStarted; send each request at {@code start + offset} from a scheduler that never waits on
- * responses (only on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per
- * timing event from the I/O thread, and RequestFinished; once every request finished, flush
- * Kafka for at most {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
+ * send {@code --num-warmups} copies of it ({@link WarmUp}; not counted, not published); print
+ * vLLM's traffic lines; start the progress bar; anchor the schedule start and publish RunStarted;
+ * send each request at {@code start + offset} from a scheduler that never waits on responses (only
+ * on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per timing event from the
+ * I/O thread, and RequestFinished; once every request finished, flush Kafka for at most
+ * {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
  *
  * <p>One generator, configured once ({@link #withMeters}, {@link #withHttp}), runs one shard per
  * {@link #run} call; each run's own state lives in a {@link ShardRun}.
@@ -129,9 +130,14 @@ public final class LoadGenerator {
         List<SampledRequest> samples =
                 dataset.sample(workload.numPrompts(), workload.arrivals().seed());
 
-        HealthCheck.awaitReady(settings.target().healthUrl(), settings.readinessTimeout(), out);
+        HealthCheck.awaitReady(
+                settings.target().healthUrl(),
+                settings.readinessTimeout(),
+                settings.target().insecure(),
+                out);
         ExecutorService counting = Executors.newSingleThreadExecutor(daemon("tp-token-count"));
-        try (StreamingHttpClient client = new StreamingHttpClient(http)) {
+        try (StreamingHttpClient client =
+                new StreamingHttpClient(http.withInsecureTls(settings.target().insecure()))) {
             Backend backend = Backends.get(settings.target().backend());
             testRun(client, backend, settings, samples.get(0));
             VllmLines.traffic(workload.arrivals(), workload.maxConcurrency(), workload.durationMinutes(), out);
@@ -158,7 +164,7 @@ public final class LoadGenerator {
         }
     }
 
-    /** vLLM's initial single prompt test run, with vLLM's messages. */
+    /** vLLM's initial single prompt test run, then its warm-up requests (the same request), with vLLM's messages. */
     private void testRun(StreamingHttpClient client, Backend backend, LoadSettings settings, SampledRequest sample)
             throws InterruptedException {
         VllmLines.testRunStarting(out);
@@ -167,7 +173,11 @@ public final class LoadGenerator {
         // name that cannot be mistaken for a request index.
         client.send(
                 streamRequest(
-                        backend, settings.target().backendSettings(), settings.requestIdPrefix() + "test", sample),
+                        backend,
+                        settings.target().backendSettings(),
+                        settings.requestIdPrefix() + "test",
+                        sample,
+                        null),
                 probe);
         RequestOutcome outcome;
         try {
@@ -178,13 +188,32 @@ public final class LoadGenerator {
         if (!outcome.success()) {
             throw new IllegalStateException(VllmLines.testRunFailed(outcome.error()));
         }
-        VllmLines.testRunCompleted(out);
+        int warmUps = settings.workload().numWarmups();
+        VllmLines.testRunCompleted(warmUps, out);
+        if (warmUps > 0) {
+            WarmUp.run(
+                    client,
+                    backend,
+                    i -> streamRequest(
+                            backend,
+                            settings.target().backendSettings(),
+                            settings.requestIdPrefix() + "warmup-" + i,
+                            sample,
+                            null),
+                    warmUps,
+                    settings.workload().maxConcurrency(),
+                    settings.disableProgress(),
+                    out);
+        }
     }
 
+    /** @param model the model the request names instead of the settings' (a LoRA adapter), or null */
     private static StreamRequest streamRequest(
-            Backend backend, BackendSettings backendSettings, String requestId, SampledRequest sample) {
+            Backend backend, BackendSettings backendSettings, String requestId, SampledRequest sample, String model) {
         return backend.buildRequest(
-                        backendSettings, PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen()))
+                        backendSettings,
+                        PromptRequest.of(requestId, sample.prompt(), sample.expectedOutputLen())
+                                .withModel(model))
                 .toStreamRequest();
     }
 
@@ -216,6 +245,7 @@ public final class LoadGenerator {
         LoadResult sendAll() throws InterruptedException {
             LoadSettings.Workload workload = settings.workload();
             BackendSettings backendSettings = settings.target().backendSettings();
+            String[] models = workload.requestModels();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             SendLateness lateness = plan.ownTimes() ? new SendLateness(plan.plannedSize()) : null;
             LoadResult result;
@@ -236,13 +266,19 @@ public final class LoadGenerator {
                             dispatcher.releasePermit();
                             health.requestFinished();
                             progress.step();
-                        });
+                        },
+                        index -> models == null ? backendSettings.model() : models[index % models.length]);
                 long endNs =
                         workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
                 try {
                     dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                         String requestId = settings.requestId(request.index());
-                        StreamRequest http = streamRequest(backend, backendSettings, requestId, request.sample());
+                        StreamRequest http = streamRequest(
+                                backend,
+                                backendSettings,
+                                requestId,
+                                request.sample(),
+                                models == null ? null : models[request.index() % models.length]);
                         return permitNs -> {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything one load-generator shard needs for one run of {@link LoadGenerator#run}. Every
@@ -77,6 +78,11 @@ public record LoadSettings(
         if (readinessTimeout == null || readinessTimeout.isNegative() || readinessTimeout.isZero()) {
             throw new IllegalArgumentException("the readiness timeout must be > 0, got " + readinessTimeout);
         }
+        if (workload.lora() != null && Set.of("tgi", "tensorrt-llm").contains(target.backend())) {
+            throw new IllegalArgumentException("backend " + target.backend()
+                    + " sends no model name, so --lora-modules cannot choose adapters; use an OpenAI-compatible"
+                    + " backend or remove --lora-modules");
+        }
         if (workload.dataset().promptStyle() != target.promptStyle()) {
             throw new IllegalArgumentException("backend " + target.backend() + " takes "
                     + target.promptStyle().name().toLowerCase() + " prompts but the dataset was built for "
@@ -93,7 +99,7 @@ public record LoadSettings(
      * Where requests go and what every request carries.
      *
      * @param backend {@code --backend}; must be a supported backend name
-     * @param baseUrl {@code --base-url}, or {@code http://<--host>:<--port>}; plain http only
+     * @param baseUrl {@code --base-url}, or {@code http://<--host>:<--port>}; http or https
      * @param endpoint {@code --endpoint}, the path appended to the base URL (vLLM:
      *     {@code f"{base_url}{endpoint}"})
      * @param model {@code --model}, recorded as the run's model id
@@ -105,6 +111,7 @@ public record LoadSettings(
      *     construction
      * @param sampling {@code --temperature/--top-p/--top-k/--min-p/--logprobs/--ignore-eos};
      *     null means none given
+     * @param insecure {@code --insecure}: an https server's certificate and host name are not checked
      */
     public record Target(
             String backend,
@@ -114,13 +121,30 @@ public record LoadSettings(
             String servedModelName,
             String apiKey,
             Map<String, String> extraHeaders,
-            BackendSettings.Sampling sampling) {
+            BackendSettings.Sampling sampling,
+            boolean insecure) {
+
+        /** A target whose https certificate, if any, is checked. */
+        public Target(
+                String backend,
+                URI baseUrl,
+                String endpoint,
+                String model,
+                String servedModelName,
+                String apiKey,
+                Map<String, String> extraHeaders,
+                BackendSettings.Sampling sampling) {
+            this(backend, baseUrl, endpoint, model, servedModelName, apiKey, extraHeaders, sampling, false);
+        }
 
         public Target {
             Backends.get(backend); // an unknown or unsupported name fails here, listing the known ones
-            if (baseUrl == null || baseUrl.getHost() == null || !"http".equalsIgnoreCase(baseUrl.getScheme())) {
+            if (baseUrl == null
+                    || baseUrl.getHost() == null
+                    || !("http".equalsIgnoreCase(baseUrl.getScheme())
+                            || "https".equalsIgnoreCase(baseUrl.getScheme()))) {
                 throw new IllegalArgumentException(
-                        "--base-url must be an http://host:port URL" + " (https is not supported yet), got " + baseUrl);
+                        "--base-url must be an http://host:port or https://host:port URL, got " + baseUrl);
             }
             if (endpoint == null || !endpoint.startsWith("/")) {
                 throw new IllegalArgumentException("--endpoint must be a path starting with '/', got " + endpoint);
@@ -191,7 +215,8 @@ public record LoadSettings(
             return "Target[backend=" + backend + ", endpointUrl=" + endpointUrl() + ", model=" + model
                     + ", servedModelName=" + servedModelName
                     + ", apiKey=" + (apiKey == null || apiKey.isBlank() ? "none" : "***")
-                    + ", extraHeaders=" + extraHeaders.keySet() + ", sampling=" + sampling + "]";
+                    + ", extraHeaders=" + extraHeaders.keySet() + ", sampling=" + sampling
+                    + (insecure ? ", insecure" : "") + "]";
         }
     }
 
@@ -210,6 +235,10 @@ public record LoadSettings(
      * @param arrivals {@code --request-rate}, {@code --burstiness}, the ramp-up flags and {@code --seed}; the seed also seeds
      *     the dataset sample
      * @param maxConcurrency {@code --max-concurrency}, null for unlimited
+     * @param numWarmups {@code --num-warmups}: copies of the initial test request sent after it and
+     *     before the timed run (vLLM's warm-up), never published or counted; {@code >= 0}
+     * @param lora {@code --lora-modules} and {@code --lora-assignment}: the adapter each request names
+     *     as its model instead of the target's; null for none
      */
     public record Workload(
             DatasetOptions dataset,
@@ -217,7 +246,20 @@ public record LoadSettings(
             int numPrompts,
             Double durationMinutes,
             ArrivalSettings arrivals,
-            Integer maxConcurrency) {
+            Integer maxConcurrency,
+            int numWarmups,
+            LoraAssignment lora) {
+
+        /** A workload without warm-up requests. */
+        public Workload(
+                DatasetOptions dataset,
+                String tokenizerId,
+                int numPrompts,
+                Double durationMinutes,
+                ArrivalSettings arrivals,
+                Integer maxConcurrency) {
+            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, 0, null);
+        }
 
         public Workload {
             if (dataset == null || arrivals == null) {
@@ -241,6 +283,9 @@ public record LoadSettings(
                         + dataset.name() + ": the trace's times decide when requests are sent; give --num-prompts"
                         + " to send its first N requests");
             }
+            if (numWarmups < 0) {
+                throw new IllegalArgumentException("--num-warmups must be >= 0, got " + numWarmups);
+            }
             if (durationMinutes != null
                     && arrivals.rampUp() == null
                     && Double.isInfinite(arrivals.requestRate())
@@ -248,6 +293,14 @@ public record LoadSettings(
                 throw new IllegalArgumentException("--duration-minutes with --request-rate inf would send"
                         + " without pause; give --max-concurrency or a finite --request-rate");
             }
+        }
+
+        /**
+         * The model each request names, by request index ({@code i % numPrompts}): the adapters' draw,
+         * or null when every request names the target's model.
+         */
+        String[] requestModels() {
+            return lora == null ? null : lora.assign(numPrompts, arrivals.seed());
         }
 
         /** The duration in ns in duration mode, else 0. */

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>RequestFinished (METRICS.md, per-request values): output tokens are
  * {@code usage.completion_tokens} when the server reported a count above 0, else the tokenizer's
- * count of the generated text (done off the I/O thread); prompt length is
+ * count of the generated text plus a reasoning model's thinking (done off the I/O thread); prompt length is
  * {@code usage.prompt_tokens} when reported, else the dataset's count. A request that was never
  * written (connect failed) reports {@code sent} as the moment it was handed to the client.
  * Offsets count from the shard's schedule start; {@code first_ns}/{@code last_ns} and chunk
@@ -92,10 +92,16 @@ final class RequestStream extends StreamReader {
         publishStarted();
         run.onEnd().run();
         Integer reported = outcome.reportedOutputTokens();
-        if (reported != null || outcome.generatedText().isEmpty()) {
+        if (reported != null
+                || (outcome.generatedText().isEmpty() && outcome.reasoningText().isEmpty())) {
             publishFinished(outcome, reported == null ? 0 : reported, endNs);
         } else {
-            run.counting().execute(() -> publishFinished(outcome, countTokens(outcome.generatedText()), endNs));
+            // a reasoning model's thinking is output too: counted beside the answer
+            run.counting()
+                    .execute(() -> publishFinished(
+                            outcome,
+                            countTokens(outcome.generatedText()) + countTokens(outcome.reasoningText()),
+                            endNs));
         }
     }
 
@@ -148,6 +154,7 @@ final class RequestStream extends StreamReader {
                         .setLastNs(outcome.lastNs() == null ? null : outcome.lastNs() - sentNs)
                         .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
                         .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
+                        .setModel(run.requestModel().apply(index))
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

@@ -3,6 +3,7 @@ package io.tokenpulse.producer;
 import io.tokenpulse.producer.publish.RecordSink;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.concurrent.Executor;
+import java.util.function.IntFunction;
 
 /**
  * What every request of a shard's run shares.
@@ -17,6 +18,7 @@ import java.util.concurrent.Executor;
  *     milliseconds, which would delay the arrival stamps of the other streams of that thread)
  * @param keepGeneratedText put the generated text into RequestFinished
  * @param onEnd called once per request when its stream ended (permit release, progress)
+ * @param requestModel the model request {@code i} names (its --lora-modules adapter, else the target's)
  */
 record RunContext(
         String runId,
@@ -27,4 +29,5 @@ record RunContext(
         Tokenizer tokenizer,
         Executor counting,
         boolean keepGeneratedText,
-        Runnable onEnd) {}
+        Runnable onEnd,
+        IntFunction<String> requestModel) {}

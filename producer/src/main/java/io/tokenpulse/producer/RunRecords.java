@@ -35,6 +35,10 @@ final class RunRecords {
                         .setSelectedPercentiles(reporting.selectedPercentiles())
                         .setGoodputSloMs(reporting.goodputSloMs())
                         .setTokenpulseVersion(version())
+                        .setLoraModules(
+                                settings.workload().lora() == null
+                                        ? java.util.List.of()
+                                        : settings.workload().lora().modules())
                         .build());
     }
 

@@ -176,6 +176,113 @@ class LoadGeneratorIT {
     }
 
     @Test
+    void warmUpsReachTheServerButNoTopicAndEachRequestNamesItsAdapter() throws Exception {
+        Set<String> requestIdsSeen = ConcurrentHashMap.newKeySet();
+        Topics topics = topics("warm.");
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        LoadSettings base = settings("run-warm", URI.create("http://unused:1"), 4, 2);
+        LoadResult result;
+        try (SimulatorServer server =
+                        SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(1))
+                                .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
+                EventPublisher publisher =
+                        EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+            LoadSettings.Workload w = base.workload();
+            LoadSettings settings = new LoadSettings(
+                    base.runId(),
+                    0,
+                    1,
+                    settings("run-warm", server.baseUri(), 4, 2).target(),
+                    new LoadSettings.Workload(
+                            w.dataset(),
+                            w.tokenizerId(),
+                            w.numPrompts(),
+                            null,
+                            w.arrivals(),
+                            w.maxConcurrency(),
+                            3,
+                            new LoraAssignment(List.of("lora-a", "lora-b"), LoraAssignment.Strategy.ROUND_ROBIN)),
+                    base.reporting(),
+                    base.requestIdPrefix(),
+                    base.readinessTimeout(),
+                    true,
+                    false);
+            result = new LoadGenerator(publisher, tokenizer, new PrintStream(console, true, StandardCharsets.UTF_8))
+                    .run(settings);
+        }
+
+        assertThat(console.toString(StandardCharsets.UTF_8))
+                .containsSubsequence(
+                        "Starting initial single prompt test run...\n",
+                        "Initial test run completed.\n",
+                        "Warming up with 3 requests...\n",
+                        "Warmup run completed.\n",
+                        "Starting main benchmark run...\n",
+                        "Traffic request rate: 100.0\n");
+        assertThat(requestIdsSeen).contains("it-warmup-0", "it-warmup-1", "it-warmup-2", "it-test");
+        assertThat(result.started()).isEqualTo(4);
+        List<RequestEvent> requests = readAll(topics.requests(), 8);
+        assertThat(requests)
+                .hasSize(8)
+                .allSatisfy(e -> assertThat(e.getRequestId()).isIn("it-0", "it-1", "it-2", "it-3"));
+        long announced = requests.stream()
+                .filter(e -> e.getEvent() instanceof RequestFinished)
+                .mapToLong(e -> ((RequestFinished) e.getEvent()).getChunkEvents())
+                .sum();
+        List<Chunk> chunks = readAll(topics.chunks(), announced);
+        assertThat(chunks).as("only the timed requests' chunks").hasSize((int) announced);
+        assertThat(requests.stream()
+                        .filter(e -> e.getEvent() instanceof RequestFinished)
+                        .collect(Collectors.toMap(
+                                RequestEvent::getRequestIndex, e -> ((RequestFinished) e.getEvent()).getModel())))
+                .as("round-robin over the adapters by request index")
+                .isEqualTo(Map.of(0, "lora-a", 1, "lora-b", 2, "lora-a", 3, "lora-b"));
+        assertThat(chunks)
+                .extracting(Chunk::getRequestIndex)
+                .allSatisfy(i -> assertThat(i).isBetween(0, 3));
+    }
+
+    @Test
+    void aSelfSignedHttpsServerStopsTheRunAtOnceNamingInsecureAndRunsWithIt() throws Exception {
+        Topics topics = topics("tls.");
+        try (SimulatorServer server =
+                        SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(2), Duration.ofMillis(1))
+                                .withTls(true));
+                EventPublisher publisher =
+                        EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+            LoadSettings checked = settings("run-tls", server.baseUri(), 3, null);
+            long startNs = System.nanoTime();
+            assertThatThrownBy(() -> new LoadGenerator(
+                                    publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                            .run(checked))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("presented a certificate this machine does not trust")
+                    .hasMessageContaining("pass --insecure");
+            assertThat(Duration.ofNanos(System.nanoTime() - startNs))
+                    .as("no waiting for the readiness timeout")
+                    .isLessThan(Duration.ofSeconds(5));
+
+            LoadSettings.Target t = checked.target();
+            LoadSettings insecure = new LoadSettings(
+                    "run-tls-insecure",
+                    0,
+                    1,
+                    new LoadSettings.Target(
+                            t.backend(), t.baseUrl(), t.endpoint(), t.model(), null, null, Map.of(), null, true),
+                    checked.workload(),
+                    checked.reporting(),
+                    checked.requestIdPrefix(),
+                    checked.readinessTimeout(),
+                    true,
+                    false);
+            LoadResult result = new LoadGenerator(
+                            publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                    .run(insecure);
+            assertThat(result.succeeded()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void serverErrorsBecomeFailedRequestsWithTheirReasons() throws Exception {
         Topics topics = topics("fail.");
         LoadResult result;

@@ -98,10 +98,15 @@ class LoadSettingsTest {
     }
 
     @Test
-    void httpsIsRejectedWithTheFlagToChange() {
+    void httpsIsAcceptedAndOtherSchemesRejectedWithTheFlagToChange() {
+        LoadSettings.Target https = new LoadSettings.Target(
+                "vllm", URI.create("https://api.example.com"), "/v1/completions", "m", null, null, null, null);
+        assertThat(https.endpointUrl()).hasToString("https://api.example.com/v1/completions");
+        assertThat(https.insecure()).isFalse();
         assertThatThrownBy(() -> new LoadSettings.Target(
-                        "vllm", URI.create("https://api.example.com"), "/v1/completions", "m", null, null, null, null))
-                .hasMessageStartingWith("--base-url must be an http://");
+                        "vllm", URI.create("ftp://api.example.com"), "/v1/completions", "m", null, null, null, null))
+                .hasMessage(
+                        "--base-url must be an http://host:port or https://host:port URL, got ftp://api.example.com");
     }
 
     @Test

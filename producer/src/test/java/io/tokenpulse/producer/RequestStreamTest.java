@@ -73,6 +73,7 @@ class RequestStreamTest {
         assertThat(finished.getLastNs()).isEqualTo(70 * MS);
         assertThat(finished.getFinishedOffsetNs()).isEqualTo(83 * MS);
         assertThat(finished.getGeneratedText()).isEqualTo("abc");
+        assertThat(finished.getModel()).as("the model request 7 named").isEqualTo("adapter-7");
         assertThat(requests.get(1).getRequestId()).isEqualTo("bench-7");
         assertThat(tally.counts().succeeded()).isEqualTo(1);
         assertThat(tally.counts().chunkEvents()).isEqualTo(3);
@@ -132,6 +133,28 @@ class RequestStreamTest {
     }
 
     @Test
+    void aReasoningModelsThinkingCountsAsOutputWhenTheServerReportsNoUsage() {
+        RequestStream stream = stream(6, 0, Dispatcher.NO_LIMIT, "openai-chat");
+        stream.onRequestSent(START_NS);
+        stream.onResponseStart(200, Map.of());
+        stream.onBytes(
+                sse("data: {\"choices\": [{\"index\": 0, \"delta\": {\"reasoning_content\": \"Let me think.\"}}]}\n\n"
+                        + "data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hi there\"}}]}\n\n"
+                        + "data: [DONE]\n\n"),
+                START_NS + MS);
+        stream.onComplete(START_NS + 2 * MS);
+
+        RequestFinished finished = finished();
+        assertThat(finished.getOutputTokens())
+                .as("3 words of thinking + 2 of answer")
+                .isEqualTo(5);
+        assertThat(finished.getGeneratedText())
+                .as("the answer, as vLLM keeps it")
+                .isEqualTo("Hi there");
+        assertThat(finished.getFirstNs()).isEqualTo(MS);
+    }
+
+    @Test
     void aStreamWithAnErrorEventFailsAfterItsChunksWerePublished() {
         RequestStream stream = stream(5, 0, Dispatcher.NO_LIMIT);
         stream.onRequestSent(START_NS);
@@ -152,6 +175,10 @@ class RequestStreamTest {
     }
 
     private RequestStream stream(int index, long offsetNs, long permitNs) {
+        return stream(index, offsetNs, permitNs, "vllm");
+    }
+
+    private RequestStream stream(int index, long offsetNs, long permitNs, String backend) {
         RecordSink sink = new RecordSink() {
             @Override
             public void publishRequest(RequestEvent event) {
@@ -172,12 +199,13 @@ class RequestStreamTest {
                 new WordTokenizer(),
                 Runnable::run,
                 true,
-                () -> ends++);
+                () -> ends++,
+                i -> "adapter-" + i);
         tally.requestStarted();
         PlannedRequest planned =
                 new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));
         return new RequestStream(
-                run, Backends.get("vllm").newResponse(), planned, "bench-" + index, permitNs, START_NS + 9 * MS);
+                run, Backends.get(backend).newResponse(), planned, "bench-" + index, permitNs, START_NS + 9 * MS);
     }
 
     private static String completion(String text) {

@@ -29,6 +29,11 @@ import java.util.Objects;
  * @param maxModelLen      context length: longer prompts (plus max_tokens) get 400
  * @param outputLengths    output length of requests without ignore_eos
  * @param faults           faults injected at random, beside those asked for by header
+ * @param tls              serve https with a self-signed certificate made at start (for clients' https
+ *                         and {@code --insecure}), instead of plain http
+ * @param loraModules      LoRA adapter names served beside the model: a request may name them, and
+ *                         /v1/models lists them after the served names with the first as their parent,
+ *                         as vLLM lists adapters
  */
 public record SimulatorConfig(
         String host,
@@ -41,7 +46,9 @@ public record SimulatorConfig(
         PromptCounter promptCounter,
         int maxModelLen,
         OutputLengths outputLengths,
-        FaultPlan faults) {
+        FaultPlan faults,
+        boolean tls,
+        List<String> loraModules) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -58,6 +65,10 @@ public record SimulatorConfig(
         Objects.requireNonNull(outputLengths, "outputLengths");
         Objects.requireNonNull(faults, "faults");
         servedModelNames = List.copyOf(servedModelNames);
+        loraModules = List.copyOf(loraModules);
+        if (loraModules.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("LoRA module names must not be blank; got " + loraModules);
+        }
         if (servedModelNames.isEmpty() || servedModelNames.stream().anyMatch(String::isBlank)) {
             throw new IllegalArgumentException(
                     "give at least one served model name, none blank; got " + servedModelNames);
@@ -92,7 +103,9 @@ public record SimulatorConfig(
                 PromptCounter.WHITESPACE,
                 DEFAULT_MAX_MODEL_LEN,
                 OutputLengths.UNTIL_MAX_TOKENS,
-                FaultPlan.NONE);
+                FaultPlan.NONE,
+                false,
+                List.of());
     }
 
     /**
@@ -117,7 +130,9 @@ public record SimulatorConfig(
                 PromptCounter.WHITESPACE,
                 profile.maxModelLen(),
                 OutputLengths.DEFAULT,
-                FaultPlan.NONE);
+                FaultPlan.NONE,
+                false,
+                List.of());
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -127,7 +142,25 @@ public record SimulatorConfig(
 
     /** Whether a request may name {@code model}. */
     boolean serves(String model) {
-        return servedModelNames.contains(model) || servedModelNames.contains(ANY_MODEL);
+        return servedModelNames.contains(model) || loraModules.contains(model) || servedModelNames.contains(ANY_MODEL);
+    }
+
+    /** Serving these LoRA adapters beside the model. */
+    public SimulatorConfig withLoraModules(List<String> names) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                tls,
+                names);
     }
 
     public SimulatorConfig withHost(String newHost) {
@@ -142,7 +175,9 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withPort(int newPort) {
@@ -157,7 +192,9 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
@@ -172,7 +209,9 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
@@ -187,7 +226,9 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
@@ -202,7 +243,9 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
@@ -218,7 +261,9 @@ public record SimulatorConfig(
                 PromptCounter.of(tokenizer),
                 maxModelLen,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
@@ -233,7 +278,9 @@ public record SimulatorConfig(
                 promptCounter,
                 tokens,
                 outputLengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
@@ -248,7 +295,27 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 lengths,
-                faults);
+                faults,
+                tls,
+                loraModules);
+    }
+
+    /** Serving https with a self-signed certificate ({@code on}) or plain http. */
+    public SimulatorConfig withTls(boolean on) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                on,
+                loraModules);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
@@ -263,6 +330,8 @@ public record SimulatorConfig(
                 promptCounter,
                 maxModelLen,
                 outputLengths,
-                plan);
+                plan,
+                tls,
+                loraModules);
     }
 }

@@ -253,7 +253,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         ChunkFormat format = ChunkFormat.of(
                 request,
                 requestId,
-                config.modelName(),
+                // an adapter's chunks name the adapter, as vLLM's do
+                request.model() != null && config.loraModules().contains(request.model())
+                        ? request.model()
+                        : config.modelName(),
                 System.currentTimeMillis() / 1000,
                 config.promptCounter().outputWord());
         current = new StreamingResponse(
@@ -311,6 +314,17 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         .put("root", name)
                         .put("max_model_len", config.maxModelLen());
             }
+        }
+        for (String lora : config.loraModules()) {
+            // vLLM lists an adapter with its path as root and the base model as parent
+            data.addObject()
+                    .put("id", lora)
+                    .put("object", "model")
+                    .put("created", 0)
+                    .put("owned_by", "tokenpulse-simulator")
+                    .put("root", "/simulated/lora/" + lora)
+                    .put("parent", config.modelName())
+                    .put("max_model_len", config.maxModelLen());
         }
         byte[] bytes;
         try {

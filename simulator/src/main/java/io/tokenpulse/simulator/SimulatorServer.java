@@ -9,6 +9,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.ssl.SslContext;
 import io.tokenpulse.simulator.engine.LatencyModel;
 import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.simulator.faults.FaultPlan;
@@ -41,14 +42,17 @@ public final class SimulatorServer implements AutoCloseable {
     private final Channel serverChannel;
     private final Counters counters;
     private final LatencyModel latencyModel;
+    private final boolean tls;
 
     private SimulatorServer(
             EventLoopGroup boss,
             EventLoopGroup workers,
             Channel serverChannel,
             Counters counters,
-            LatencyModel latencyModel) {
+            LatencyModel latencyModel,
+            boolean tls) {
         this.latencyModel = latencyModel;
+        this.tls = tls;
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
@@ -62,6 +66,7 @@ public final class SimulatorServer implements AutoCloseable {
         OutputLengths.Sampler outputLengths = config.outputLengths().sampler();
         FaultPlan.Drawer faults = config.faults().drawer();
         try {
+            SslContext tls = config.tls() ? SelfSignedTls.serverContext() : null;
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(Transport.serverChannel())
@@ -71,6 +76,9 @@ public final class SimulatorServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                            }
                             ch.pipeline()
                                     .addLast(
                                             new HttpServerCodec(),
@@ -82,7 +90,7 @@ public final class SimulatorServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .sync()
                     .channel();
-            return new SimulatorServer(boss, workers, channel, counters, config.latencyModel());
+            return new SimulatorServer(boss, workers, channel, counters, config.latencyModel(), config.tls());
         } catch (RuntimeException | InterruptedException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -95,10 +103,10 @@ public final class SimulatorServer implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
-    /** http://host:port with no trailing slash. */
+    /** http://host:port (https:// with TLS) with no trailing slash. */
     public URI baseUri() {
         InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
-        return URI.create("http://" + address.getHostString() + ":" + address.getPort());
+        return URI.create((tls ? "https://" : "http://") + address.getHostString() + ":" + address.getPort());
     }
 
     public ServerStats stats() {

@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.backend;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,9 +45,10 @@ public record BackendSettings(
     }
 
     /**
-     * Sampling parameters as vLLM's flags give them; null means "not given" and is left out of
-     * the payload, except temperature, which defaults to 0 (greedy) as in vLLM's
-     * {@code benchmark_serving.py}.
+     * What vLLM's flags add to every request body: the sampling parameters (null means "not given"
+     * and is left out of the payload, except temperature, which defaults to 0 (greedy) as in vLLM's
+     * {@code benchmark_serving.py}) and current vLLM's {@code --extra-body}, merged last so that its
+     * keys replace the payload's own (vLLM's {@code payload.update(extra_body)}).
      *
      * @param temperature {@code --temperature}, {@code >= 0}
      * @param topP {@code --top-p}, in (0, 1]
@@ -54,9 +56,23 @@ public record BackendSettings(
      * @param minP {@code --min-p}, in [0, 1]
      * @param logprobs {@code --logprobs}, {@code >= 0}; completions backends only
      * @param ignoreEos {@code --ignore-eos}: sent as {@code ignore_eos: true} when set
+     * @param frequencyPenalty {@code --frequency-penalty}, sent as {@code frequency_penalty}
+     * @param presencePenalty {@code --presence-penalty}, sent as {@code presence_penalty}
+     * @param repetitionPenalty {@code --repetition-penalty}, {@code > 0}, sent as {@code repetition_penalty}
+     * @param extraBody {@code --extra-body}: a JSON object whose members are set on every request
+     *     body, or null; copied, never modified
      */
     public record Sampling(
-            Double temperature, Double topP, Integer topK, Double minP, Integer logprobs, boolean ignoreEos) {
+            Double temperature,
+            Double topP,
+            Integer topK,
+            Double minP,
+            Integer logprobs,
+            boolean ignoreEos,
+            Double frequencyPenalty,
+            Double presencePenalty,
+            Double repetitionPenalty,
+            ObjectNode extraBody) {
 
         /** No flags given: greedy decoding, stop at end-of-sequence. */
         public static final Sampling GREEDY = new Sampling(null, null, null, null, null, false);
@@ -77,11 +93,34 @@ public record BackendSettings(
             if (logprobs != null && logprobs < 0) {
                 throw new IllegalArgumentException("--logprobs must be >= 0, got " + logprobs);
             }
+            finite("--frequency-penalty", frequencyPenalty);
+            finite("--presence-penalty", presencePenalty);
+            if (repetitionPenalty != null && !(repetitionPenalty > 0 && Double.isFinite(repetitionPenalty))) {
+                throw new IllegalArgumentException("--repetition-penalty must be > 0, got " + repetitionPenalty);
+            }
+            extraBody = extraBody == null ? null : extraBody.deepCopy();
+        }
+
+        /** vLLM's sampling flags of the seeds' version only. */
+        public Sampling(
+                Double temperature, Double topP, Integer topK, Double minP, Integer logprobs, boolean ignoreEos) {
+            this(temperature, topP, topK, minP, logprobs, ignoreEos, null, null, null, null);
+        }
+
+        private static void finite(String flag, Double value) {
+            if (value != null && !Double.isFinite(value)) {
+                throw new IllegalArgumentException(flag + " must be a finite number, got " + value);
+            }
         }
 
         /** The temperature to send: the flag's value, or 0 (greedy) as vLLM defaults. */
         double temperatureOrGreedy() {
             return temperature == null ? 0.0 : temperature;
+        }
+
+        @Override
+        public ObjectNode extraBody() {
+            return extraBody == null ? null : extraBody.deepCopy();
         }
     }
 }

@@ -27,7 +27,7 @@ final class DeepSpeedMiiBackend implements Backend {
     public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
         check(settings);
         byte[] body = RequestParts.json(json -> {
-            json.writeStringField("model", settings.model());
+            json.writeStringField("model", request.modelOr(settings.model()));
             json.writeStringField("prompt", request.prompt());
             json.writeNumberField("max_tokens", request.maxTokens());
             json.writeNumberField("temperature", 0.01);

@@ -37,7 +37,7 @@ final class EventReader implements EventParser {
                 return StreamEvent.malformed("not a JSON object");
             }
             boolean hasChoices = false;
-            String text = "";
+            ChoiceText text = ChoiceText.NONE;
             StreamEvent.Usage usage = null;
             String error = null;
             boolean objectIsError = false;
@@ -77,7 +77,7 @@ final class EventReader implements EventParser {
             if (error == null && objectIsError) {
                 error = "server error: " + (message == null ? "(no message)" : FailureText.oneLine(message));
             }
-            return new StreamEvent(hasChoices, text, usage, error);
+            return new StreamEvent(hasChoices, text.text(), usage, error, null, text.reasoning());
         } catch (JsonProcessingException e) {
             return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
         } catch (IOException e) {
@@ -86,18 +86,23 @@ final class EventReader implements EventParser {
         }
     }
 
-    /** At the first choice's START_OBJECT; returns its text and leaves the parser at its end. */
-    private String readFirstChoice(JsonParser p) throws IOException {
-        String text = "";
+    /** The first choice's answer text and reasoning text. */
+    private record ChoiceText(String text, String reasoning) {
+        static final ChoiceText NONE = new ChoiceText("", "");
+    }
+
+    /** At the first choice's START_OBJECT; returns its texts and leaves the parser at its end. */
+    private ChoiceText readFirstChoice(JsonParser p) throws IOException {
+        ChoiceText text = ChoiceText.NONE;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
             if (textField == TextField.TEXT && field.equals("text")) {
-                text = value == JsonToken.VALUE_STRING ? p.getText() : "";
+                text = new ChoiceText(value == JsonToken.VALUE_STRING ? p.getText() : "", "");
             } else if (textField == TextField.DELTA_CONTENT
                     && field.equals("delta")
                     && value == JsonToken.START_OBJECT) {
-                text = readDeltaContent(p);
+                text = readDelta(p);
             } else {
                 p.skipChildren();
             }
@@ -105,18 +110,23 @@ final class EventReader implements EventParser {
         return text;
     }
 
-    private static String readDeltaContent(JsonParser p) throws IOException {
+    /** {@code content}, and a reasoning model's {@code reasoning_content} (vLLM) or {@code reasoning} (newer servers). */
+    private static ChoiceText readDelta(JsonParser p) throws IOException {
         String content = "";
+        String reasoning = "";
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
             if (field.equals("content") && value == JsonToken.VALUE_STRING) {
                 content = p.getText();
+            } else if ((field.equals("reasoning_content") || field.equals("reasoning"))
+                    && value == JsonToken.VALUE_STRING) {
+                reasoning = p.getText();
             } else {
                 p.skipChildren();
             }
         }
-        return content;
+        return new ChoiceText(content, reasoning);
     }
 
     private static StreamEvent.Usage readUsage(JsonParser p) throws IOException {

@@ -51,7 +51,7 @@ final class OpenAiAudioBackend implements Backend {
     public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
         check(settings);
         Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("model", settings.model());
+        fields.put("model", request.modelOr(settings.model()));
         fields.put("temperature", "0.0");
         fields.put("max_completion_tokens", Integer.toString(request.maxTokens()));
         // Python's str(True): the form carries vLLM's spelling

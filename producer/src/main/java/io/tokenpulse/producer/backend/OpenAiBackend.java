@@ -41,7 +41,7 @@ abstract class OpenAiBackend implements Backend {
         ByteArrayBuilder body = new ByteArrayBuilder();
         try (JsonGenerator json = JSON.createGenerator(body)) {
             json.writeStartObject();
-            json.writeStringField("model", settings.model());
+            json.writeStringField("model", request.modelOr(settings.model()));
             writeInput(json, settings, request);
             json.writeBooleanField("stream", true);
             json.writeObjectFieldStart("stream_options");
@@ -55,7 +55,7 @@ abstract class OpenAiBackend implements Backend {
         return new HttpCall(
                 settings.endpoint(),
                 RequestParts.headers(settings, request, "application/json", true),
-                body.toByteArray());
+                RequestParts.withExtraBody(body.toByteArray(), settings.sampling()));
     }
 
     /** The prompt, temperature and output-length fields, which differ between the APIs. */
@@ -74,6 +74,15 @@ abstract class OpenAiBackend implements Backend {
         }
         if (sampling.minP() != null) {
             json.writeNumberField("min_p", sampling.minP());
+        }
+        if (sampling.frequencyPenalty() != null) {
+            json.writeNumberField("frequency_penalty", sampling.frequencyPenalty());
+        }
+        if (sampling.presencePenalty() != null) {
+            json.writeNumberField("presence_penalty", sampling.presencePenalty());
+        }
+        if (sampling.repetitionPenalty() != null) {
+            json.writeNumberField("repetition_penalty", sampling.repetitionPenalty());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.backend;
 
+import io.tokenpulse.producer.http.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -24,19 +25,22 @@ public final class Profiler {
     private final URI baseUrl;
     private final String apiKey;
     private final PrintStream out;
-    private final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(TIMEOUT)
-            .build();
+    private final HttpClient http;
 
     /**
      * @param baseUrl the server's base URL, without the endpoint path
      * @param apiKey sent as {@code Authorization: Bearer} when not blank; may be null
+     * @param insecure {@code --insecure}: accept any https certificate
      */
-    public Profiler(URI baseUrl, String apiKey, PrintStream out) {
+    public Profiler(URI baseUrl, String apiKey, boolean insecure, PrintStream out) {
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
         this.out = out;
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(TIMEOUT)
+                .sslContext(Tls.jdkContext(insecure))
+                .build();
     }
 
     /** Asks the server to start profiling; true when it answered 200. */

@@ -12,8 +12,10 @@ import java.util.stream.Collectors;
  * @param maxTokens output tokens asked for ({@code max_tokens} / {@code max_completion_tokens})
  * @param imageUrls images to send with the prompt ({@code http(s):} or {@code data:} URLs); only the
  *     {@code openai-chat} backend sends them, as vLLM's client does
+ * @param model the model this request names instead of the run's ({@code --lora-modules}: an
+ *     adapter), or null for the run's
  */
-public record PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls) {
+public record PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls, String model) {
 
     public PromptRequest {
         if (requestId == null || requestId.isBlank()) {
@@ -27,6 +29,24 @@ public record PromptRequest(String requestId, String prompt, int maxTokens, List
                     "output length must be >= 1, got " + maxTokens + " (request " + requestId + ")");
         }
         imageUrls = List.copyOf(imageUrls);
+        if (model != null && model.isBlank()) {
+            throw new IllegalArgumentException("a request's model must not be blank (request " + requestId + ")");
+        }
+    }
+
+    /** A prompt with images, naming the run's model. */
+    public PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls) {
+        this(requestId, prompt, maxTokens, imageUrls, null);
+    }
+
+    /** This request naming {@code newModel} (null: the run's model). */
+    public PromptRequest withModel(String newModel) {
+        return new PromptRequest(requestId, prompt, maxTokens, imageUrls, newModel);
+    }
+
+    /** The model to send: this request's own, else {@code runModel}. */
+    String modelOr(String runModel) {
+        return model != null ? model : runModel;
     }
 
     /** A text-only prompt. */

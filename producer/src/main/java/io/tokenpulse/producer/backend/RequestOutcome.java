@@ -12,6 +12,8 @@ package io.tokenpulse.producer.backend;
  * @param usage the last {@code usage} the server reported, or null
  * @param generatedText the concatenated text deltas
  * @param doneSeen whether the stream ended with {@code [DONE]}
+ * @param reasoningText a reasoning model's concatenated thinking (chat {@code reasoning_content} or
+ *     {@code reasoning}), kept apart from the answer text; output all the same; empty when none
  */
 public record RequestOutcome(
         boolean success,
@@ -22,7 +24,8 @@ public record RequestOutcome(
         Long lastNs,
         StreamEvent.Usage usage,
         String generatedText,
-        boolean doneSeen) {
+        boolean doneSeen,
+        String reasoningText) {
 
     public RequestOutcome {
         if (error == null || success != error.isEmpty()) {
@@ -32,6 +35,23 @@ public record RequestOutcome(
         if (success && firstNs == null) {
             throw new IllegalArgumentException("a successful request has a first event");
         }
+        if (reasoningText == null) {
+            reasoningText = "";
+        }
+    }
+
+    /** An outcome without reasoning text. */
+    public RequestOutcome(
+            boolean success,
+            int httpStatus,
+            String error,
+            int chunkEvents,
+            Long firstNs,
+            Long lastNs,
+            StreamEvent.Usage usage,
+            String generatedText,
+            boolean doneSeen) {
+        this(success, httpStatus, error, chunkEvents, firstNs, lastNs, usage, generatedText, doneSeen, "");
     }
 
     /** Output tokens reported by the server when it reported a positive count, else null. */

@@ -3,6 +3,8 @@ package io.tokenpulse.producer.backend;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Map;
 final class RequestParts {
 
     private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper(JSON);
 
     /** Writes the fields of one JSON object. */
     @FunctionalInterface
@@ -72,9 +75,39 @@ final class RequestParts {
         if (sampling.logprobs() != null) {
             given.add("--logprobs");
         }
+        if (sampling.frequencyPenalty() != null) {
+            given.add("--frequency-penalty");
+        }
+        if (sampling.presencePenalty() != null) {
+            given.add("--presence-penalty");
+        }
+        if (sampling.repetitionPenalty() != null) {
+            given.add("--repetition-penalty");
+        }
+        if (sampling.extraBody() != null) {
+            given.add("--extra-body");
+        }
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("backend " + backend + " sends vLLM's fixed sampling parameters"
                     + " (sampling flags only reach OpenAI-compatible backends); remove " + String.join(" ", given));
+        }
+    }
+
+    /**
+     * {@code body} (a JSON object) with the {@code --extra-body} members set on it, replacing members of
+     * the same name as vLLM's {@code payload.update(extra_body)} does; {@code body} itself when there is
+     * none. Parsed and written again, once per request when the flag is given.
+     */
+    static byte[] withExtraBody(byte[] body, BackendSettings.Sampling sampling) {
+        if (sampling.extraBody() == null) {
+            return body;
+        }
+        try {
+            ObjectNode payload = (ObjectNode) MAPPER.readTree(body);
+            payload.setAll(sampling.extraBody());
+            return MAPPER.writeValueAsBytes(payload);
+        } catch (IOException e) {
+            throw new UncheckedIOException("re-reading a request body written here failed", e);
         }
     }
 

@@ -28,6 +28,7 @@ public final class ResponseTracker {
     private final boolean anyEventMarksLast;
     private final boolean streamed;
     private final StringBuilder text = new StringBuilder();
+    private final StringBuilder reasoning = new StringBuilder();
 
     private int chunks;
     private long firstNs;
@@ -83,6 +84,7 @@ public final class ResponseTracker {
         } else {
             text.append(event.text());
         }
+        reasoning.append(event.reasoning());
         int seq = chunks++;
         long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
         if (seq == 0) {
@@ -122,7 +124,8 @@ public final class ResponseTracker {
             return fail(httpStatus, "no streamed event carried choices", doneSeen);
         }
         finished = true;
-        return new RequestOutcome(true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen);
+        return new RequestOutcome(
+                true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoning.toString());
     }
 
     /**
@@ -147,7 +150,8 @@ public final class ResponseTracker {
                 chunks == 0 ? null : lastNs,
                 usage,
                 text.toString(),
-                doneSeen);
+                doneSeen,
+                reasoning.toString());
     }
 
     /**

@@ -12,18 +12,26 @@ package io.tokenpulse.producer.backend;
  *     payload could not be read; null for a good event
  * @param wholeText the whole generated text so far when the event states it (TGI's last event
  *     carries {@code generated_text}, which vLLM keeps instead of the deltas); else null
+ * @param reasoning a reasoning model's thinking in this event (chat {@code delta.reasoning_content},
+ *     or {@code delta.reasoning}); output, but not part of the answer text; empty when none
  */
-public record StreamEvent(boolean hasChoices, String text, Usage usage, String error, String wholeText) {
+public record StreamEvent(
+        boolean hasChoices, String text, Usage usage, String error, String wholeText, String reasoning) {
 
     public StreamEvent {
-        if (text == null) {
-            throw new IllegalArgumentException("text must not be null; use \"\"");
+        if (text == null || reasoning == null) {
+            throw new IllegalArgumentException("text and reasoning must not be null; use \"\"");
         }
+    }
+
+    /** An event that states the whole text so far and carries no reasoning. */
+    public StreamEvent(boolean hasChoices, String text, Usage usage, String error, String wholeText) {
+        this(hasChoices, text, usage, error, wholeText, "");
     }
 
     /** An event that adds {@code text} to what came before. */
     public StreamEvent(boolean hasChoices, String text, Usage usage, String error) {
-        this(hasChoices, text, usage, error, null);
+        this(hasChoices, text, usage, error, null, "");
     }
 
     static StreamEvent malformed(String why) {

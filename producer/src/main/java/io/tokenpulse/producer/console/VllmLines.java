@@ -13,8 +13,24 @@ public final class VllmLines {
         out.println("Starting initial single prompt test run...");
     }
 
-    public static void testRunCompleted(PrintStream out) {
-        out.println("Initial test run completed. Starting main benchmark run...");
+    /**
+     * The end of the test run; with warm-ups to come, current vLLM's separate lines (the main run's line
+     * follows them, {@link #warmUpCompleted}), else the one line of the vLLM version the seeds were run with.
+     */
+    public static void testRunCompleted(int warmUps, PrintStream out) {
+        out.println(
+                warmUps > 0
+                        ? "Initial test run completed."
+                        : "Initial test run completed. Starting main benchmark run...");
+    }
+
+    public static void warmUpStarting(int warmUps, PrintStream out) {
+        out.println("Warming up with " + warmUps + " requests...");
+    }
+
+    public static void warmUpCompleted(PrintStream out) {
+        out.println("Warmup run completed.");
+        out.println("Starting main benchmark run...");
     }
 
     /** vLLM's message when the test request fails; the run stops with it. */

@@ -6,9 +6,14 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The connections to one origin. A request takes an idle connection or, when none is idle, opens a
@@ -36,12 +41,18 @@ final class ConnectionPool {
         this.origin = origin;
         this.settings = settings;
         this.closing = closing;
+        SslContext tls = origin.tls() ? Tls.nettyContext(settings.insecureTls()) : null;
         this.bootstrap = template.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 channels.add(ch);
                 ArrivalStamp stamp = new ArrivalStamp();
-                ch.pipeline().addLast(stamp, new HttpClientCodec(), new Connection(ConnectionPool.this, stamp));
+                // The stamp stays first: it times the socket read, and TLS decrypts inside that call.
+                ch.pipeline().addLast(stamp);
+                if (tls != null) {
+                    ch.pipeline().addLast(sslHandler(tls, ch));
+                }
+                ch.pipeline().addLast(new HttpClientCodec(), new Connection(ConnectionPool.this, stamp));
             }
         });
     }
@@ -71,7 +82,7 @@ final class ConnectionPool {
             return;
         }
         long connectStartNs = System.nanoTime();
-        connect().addListener((ChannelFuture connect) -> {
+        connect().addListener((Future<Channel> connect) -> {
             if (!connect.isSuccess()) {
                 listener.onError(StreamError.of(
                         StreamError.Kind.CONNECT_FAILED,
@@ -79,16 +90,16 @@ final class ConnectionPool {
                 return;
             }
             long connectNs = System.nanoTime() - connectStartNs;
-            connect.channel().pipeline().get(Connection.class).start(request, listener, connectNs);
+            connect.getNow().pipeline().get(Connection.class).start(request, listener, connectNs);
         });
     }
 
     /** Opens one connection and parks it idle in the pool. */
     CompletableFuture<Void> openIdle() {
         CompletableFuture<Void> opened = new CompletableFuture<>();
-        connect().addListener((ChannelFuture connect) -> {
+        connect().addListener((Future<Channel> connect) -> {
             if (connect.isSuccess()) {
-                release(connect.channel().pipeline().get(Connection.class));
+                release(connect.getNow().pipeline().get(Connection.class));
                 opened.complete(null);
             } else {
                 opened.completeExceptionally(connect.cause());
@@ -123,7 +134,40 @@ final class ConnectionPool {
         return null;
     }
 
-    private ChannelFuture connect() {
-        return bootstrap.connect(origin.host(), origin.port());
+    /**
+     * Opens a connection; for https it is ready once the TLS handshake is done, so the handshake counts
+     * in the connect time (never in TTFT) and a refused certificate fails the connect.
+     */
+    private Future<Channel> connect() {
+        ChannelFuture tcp = bootstrap.connect(origin.host(), origin.port());
+        Promise<Channel> ready = tcp.channel().eventLoop().newPromise();
+        tcp.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                ready.setFailure(f.cause());
+            } else if (!origin.tls()) {
+                ready.setSuccess(f.channel());
+            } else {
+                f.channel().pipeline().get(SslHandler.class).handshakeFuture().addListener((Future<Channel> hs) -> {
+                    if (hs.isSuccess()) {
+                        ready.setSuccess(f.channel());
+                    } else {
+                        ready.setFailure(hs.cause());
+                        f.channel().close();
+                    }
+                });
+            }
+        });
+        return ready;
+    }
+
+    /** TLS with SNI, and with the host name checked against the certificate unless --insecure. */
+    private SslHandler sslHandler(SslContext tls, Channel ch) {
+        SslHandler handler = tls.newHandler(ch.alloc(), origin.host(), origin.port());
+        if (!settings.insecureTls()) {
+            SSLParameters parameters = handler.engine().getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            handler.engine().setSSLParameters(parameters);
+        }
+        return handler;
     }
 }

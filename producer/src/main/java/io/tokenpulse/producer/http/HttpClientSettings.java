@@ -14,6 +14,7 @@ import java.util.Objects;
  *                           servers close idle keep-alive connections (uvicorn, which vLLM runs on,
  *                           after 5 s), and a request written to such a connection would fail
  * @param maxErrorBodyBytes  bytes of a non-200 response's body kept in the error
+ * @param insecureTls        {@code --insecure}: https connections check no certificate and no host name
  */
 public record HttpClientSettings(
         int ioThreads,
@@ -21,7 +22,8 @@ public record HttpClientSettings(
         Duration requestTimeout,
         Duration readIdleTimeout,
         Duration poolIdleTimeout,
-        int maxErrorBodyBytes) {
+        int maxErrorBodyBytes,
+        boolean insecureTls) {
 
     public HttpClientSettings {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -54,15 +56,35 @@ public record HttpClientSettings(
                 Duration.ofHours(6),
                 Duration.ofMinutes(10),
                 Duration.ofSeconds(4),
-                16 * 1024);
+                16 * 1024,
+                false);
     }
 
     public HttpClientSettings withIoThreads(int threads) {
         return new HttpClientSettings(
-                threads, connectTimeout, requestTimeout, readIdleTimeout, poolIdleTimeout, maxErrorBodyBytes);
+                threads,
+                connectTimeout,
+                requestTimeout,
+                readIdleTimeout,
+                poolIdleTimeout,
+                maxErrorBodyBytes,
+                insecureTls);
     }
 
     public HttpClientSettings withTimeouts(Duration request, Duration readIdle) {
-        return new HttpClientSettings(ioThreads, connectTimeout, request, readIdle, poolIdleTimeout, maxErrorBodyBytes);
+        return new HttpClientSettings(
+                ioThreads, connectTimeout, request, readIdle, poolIdleTimeout, maxErrorBodyBytes, insecureTls);
+    }
+
+    /** These settings with https certificate and host name checks off ({@code insecure}) or on. */
+    public HttpClientSettings withInsecureTls(boolean insecure) {
+        return new HttpClientSettings(
+                ioThreads,
+                connectTimeout,
+                requestTimeout,
+                readIdleTimeout,
+                poolIdleTimeout,
+                maxErrorBodyBytes,
+                insecure);
     }
 }

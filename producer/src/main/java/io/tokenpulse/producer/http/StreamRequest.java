@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * One HTTP/1.1 POST whose response is streamed.
  *
- * @param uri     http:// URL of the endpoint
+ * @param uri     http:// or https:// URL of the endpoint
  * @param headers extra request headers (authorization, x-request-id, ...); never logged
  * @param body    request body, sent as application/json unless {@code headers} give a content-type
  */
@@ -17,9 +17,10 @@ public record StreamRequest(URI uri, Map<String, String> headers, byte[] body) {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(body, "body");
         headers = Map.copyOf(headers);
-        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("the streaming client speaks plain http://host:port URLs, got '" + uri
-                    + "' (https is not supported yet)");
+        if (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException(
+                    "the streaming client speaks http://host:port and https://host:port URLs, got '" + uri + "'");
         }
     }
 

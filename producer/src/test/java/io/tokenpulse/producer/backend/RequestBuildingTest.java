@@ -52,6 +52,44 @@ class RequestBuildingTest {
     }
 
     @Test
+    void penaltiesGoIntoTheBodyAsVllmsSamplingParameters() throws Exception {
+        Sampling sampling = new Sampling(null, null, null, null, null, false, 0.5, -0.25, 1.1, null);
+        HttpCall call = Backends.get("openai-chat").buildRequest(settings(CHAT, sampling), PROMPT);
+        var body = MAPPER.readTree(call.body());
+        assertThat(body.get("frequency_penalty").asDouble()).isEqualTo(0.5);
+        assertThat(body.get("presence_penalty").asDouble()).isEqualTo(-0.25);
+        assertThat(body.get("repetition_penalty").asDouble()).isEqualTo(1.1);
+    }
+
+    @Test
+    void extraBodyIsMergedLastAndReplacesThePayloadsOwnKeys() throws Exception {
+        var extra = (com.fasterxml.jackson.databind.node.ObjectNode) MAPPER.readTree(
+                "{\"chat_template_kwargs\": {\"enable_thinking\": false}, \"max_tokens\": 3, \"top_p\": 0.5}");
+        Sampling sampling = new Sampling(null, 0.9, null, null, null, false, null, null, null, extra);
+        HttpCall call = Backends.get("vllm").buildRequest(settings(COMPLETIONS, sampling), PROMPT);
+        assertBody(call, """
+                {"model": "facebook/opt-6.7b", "prompt": "Say \\"hi\\" in 日本語", "temperature": 0.0,
+                 "max_tokens": 3, "stream": true, "stream_options": {"include_usage": true},
+                 "top_p": 0.5, "chat_template_kwargs": {"enable_thinking": false}}""");
+        extra.put("max_tokens", 99);
+        assertThat(MAPPER.readTree(Backends.get("vllm")
+                                .buildRequest(settings(COMPLETIONS, sampling), PROMPT)
+                                .body())
+                        .get("max_tokens")
+                        .asInt())
+                .as("the settings keep their own copy")
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aRequestsOwnModelReplacesTheRunsAsALoraAdapterDoes() throws Exception {
+        HttpCall call = Backends.get("openai-chat").buildRequest(settings(CHAT, null), PROMPT.withModel("sql-lora"));
+        assertThat(MAPPER.readTree(call.body()).get("model").asText()).isEqualTo("sql-lora");
+        HttpCall run = Backends.get("openai-chat").buildRequest(settings(CHAT, null), PROMPT);
+        assertThat(MAPPER.readTree(run.body()).get("model").asText()).isEqualTo("facebook/opt-6.7b");
+    }
+
+    @Test
     void llamaCppTurnsThePromptCacheOff() throws Exception {
         HttpCall call = Backends.get("llama.cpp").buildRequest(settings(COMPLETIONS, Sampling.GREEDY), PROMPT);
         assertBody(call, """

@@ -136,6 +136,29 @@ class ResponseTrackerTest {
     }
 
     @Test
+    void reasoningChunksAreTimingEventsAndOutputKeptApartFromTheAnswer() {
+        ResponseTracker tracker = Backends.get("openai-chat").newResponse();
+        String[] events = {
+            "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"Let me\"}}]}",
+            "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\" think.\"}}]}",
+            "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}"
+        };
+        long t = 1_000;
+        for (String event : events) {
+            byte[] bytes = event.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            tracker.onEvent(bytes, 0, bytes.length, t += 10);
+        }
+        RequestOutcome o = tracker.finish(200, true);
+
+        assertThat(o.chunkEvents()).isEqualTo(3);
+        assertThat(o.firstNs())
+                .as("TTFT stays vLLM's: the first choices event, thinking or not")
+                .isEqualTo(1_010);
+        assertThat(o.generatedText()).isEqualTo("Hi");
+        assertThat(o.reasoningText()).isEqualTo("Let me think.");
+    }
+
+    @Test
     void transportFailureKeepsTimingSeenSoFar() {
         ResponseTracker tracker = Backends.get("vllm").newResponse();
         byte[] b = TEXT.getBytes(UTF_8);

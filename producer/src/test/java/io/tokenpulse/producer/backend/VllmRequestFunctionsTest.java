@@ -103,6 +103,17 @@ class VllmRequestFunctionsTest {
                         + " reach OpenAI-compatible backends); remove --temperature --top-k");
     }
 
+    @Test
+    void extraBodyAndPenaltiesAreRefusedBeyondTheOpenAiJsonBackends() throws Exception {
+        var extra = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"a\": 1}");
+        assertThatThrownBy(() -> Backends.get("tgi")
+                        .check(settings(
+                                "/generate_stream",
+                                new Sampling(null, null, null, null, null, false, 0.1, null, 1.2, extra))))
+                .hasMessageEndingWith("remove --frequency-penalty --repetition-penalty --extra-body");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(
             delimiter = '|',

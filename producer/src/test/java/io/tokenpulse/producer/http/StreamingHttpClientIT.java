@@ -76,6 +76,39 @@ class StreamingHttpClientIT {
     }
 
     @Test
+    void httpsStreamsFromASelfSignedServerWithInsecureTlsAndTheHandshakeCountsAsConnect() throws Exception {
+        server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(1))
+                .withTls(true));
+        client = new StreamingHttpClient(HttpClientSettings.defaults().withInsecureTls(true));
+        assertThat(server.baseUri().getScheme()).isEqualTo("https");
+
+        RecordingListener first = send(completion(3, null));
+        assertThat(first.done.get(10, TimeUnit.SECONDS)).isNull();
+        RecordingListener second = send(completion(3, null));
+        assertThat(second.done.get(10, TimeUnit.SECONDS)).isNull();
+
+        assertThat(first.status).isEqualTo(200);
+        assertThat(first.body.toString()).contains("data: [DONE]");
+        assertThat(first.connectNs).as("TCP connect and TLS handshake").isPositive();
+        assertThat(second.connectNs).as("the TLS connection is reused").isZero();
+        assertThat(first.arrivalsNs.get(0) - first.sentNs).as("TTFT ns").isGreaterThanOrEqualTo(20 * MS);
+    }
+
+    @Test
+    void httpsWithCertificateChecksRefusesASelfSignedServerAtConnect() throws Exception {
+        server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(1), Duration.ofMillis(1))
+                .withTls(true));
+        client = new StreamingHttpClient(HttpClientSettings.defaults());
+
+        StreamError error = send(completion(2, null)).done.get(10, TimeUnit.SECONDS);
+
+        assertThat(error).isNotNull();
+        assertThat(error.kind()).isEqualTo(StreamError.Kind.CONNECT_FAILED);
+        assertThat(error.reason()).containsIgnoringCase("certif");
+        assertThat(server.stats().requestsCompleted()).isZero();
+    }
+
+    @Test
     void aConnectionNeverCarriesTwoRequestsAtOnce() throws Exception {
         start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2)));
 

@@ -184,7 +184,8 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
                     started.getModelId(),
                     started.getBackend(),
                     started.getRequestRate(),
-                    RunScoring.Options.storedIn(event.getRunId(), started).goodput());
+                    RunScoring.Options.storedIn(event.getRunId(), started).goodput(),
+                    !started.getLoraModules().isEmpty());
         }
     }
 

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The meters of one run, tagged {@code run_id}, {@code model}, {@code backend}. They are
  * registered once the run's tags are known ({@link #tag}); chunks counted before that are kept
- * and show up with the counter. Threading: any thread; the hot paths take no lock.
+ * and show up with the counter. In a LoRA run the request meters (latency timers, token and request
+ * counters) carry the model each request named, one series per adapter; the run's other meters keep
+ * the run's model. Threading: any thread; the hot paths take no lock.
  */
 final class RunMeters {
     static final String UNKNOWN = "unknown";
@@ -41,6 +43,8 @@ final class RunMeters {
     private final LongAdder chunkEvents = new LongAdder();
     private final WindowGauges window = new WindowGauges();
     private volatile Registered meters;
+    private volatile boolean perModel;
+    private final Map<String, Registered> byModel = new ConcurrentHashMap<>();
     private volatile double configuredRequestRate = Double.NaN;
     private volatile GoodputSlo goodput = GoodputSlo.NONE;
     private volatile long finishedAtMs = -1;
@@ -54,12 +58,15 @@ final class RunMeters {
      * Registers the run's meters under these tags; later calls change nothing.
      *
      * @param goodput the run's {@code --goodput} SLOs; with any, requests meeting them are counted live
+     * @param loraRun whether the run spreads its requests over LoRA adapters: then request meters are
+     *     tagged with each request's model
      */
-    synchronized void tag(String model, String backend, double requestRate, GoodputSlo goodput) {
+    synchronized void tag(String model, String backend, double requestRate, GoodputSlo goodput, boolean loraRun) {
         if (meters == null) {
             configuredRequestRate = requestRate;
             this.goodput = goodput;
-            meters = new Registered(Tags.of("run_id", runId, "model", model, "backend", backend));
+            this.perModel = loraRun;
+            meters = new Registered(Tags.of("run_id", runId, "model", model, "backend", backend), true);
         }
     }
 
@@ -67,7 +74,7 @@ final class RunMeters {
     private Registered meters() {
         Registered registered = meters;
         if (registered == null) {
-            tag(UNKNOWN, UNKNOWN, Double.NaN, GoodputSlo.NONE);
+            tag(UNKNOWN, UNKNOWN, Double.NaN, GoodputSlo.NONE, false);
             registered = meters;
         }
         return registered;
@@ -83,7 +90,10 @@ final class RunMeters {
      * meets the run's goodput SLOs, counts as good (the same check the run summary makes).
      */
     void request(RequestMetrics m) {
-        Registered r = meters();
+        Registered run = meters();
+        Registered r = perModel && m.getModel() != null
+                ? byModel.computeIfAbsent(m.getModel(), name -> new Registered(run.tags.and("model", name), false))
+                : run;
         r.requests(m.getSuccess(), failureReason(m)).increment();
         if (!m.getSuccess()) {
             return;
@@ -152,7 +162,8 @@ final class RunMeters {
 
         final Map<String, Counter> requestsByReason = new ConcurrentHashMap<>();
 
-        Registered(Tags tags) {
+        /** @param runLevel also register the run-wide meters (chunk events, configured rate), once per run */
+        Registered(Tags tags, boolean runLevel) {
             this.tags = tags;
             ttft = timer("tokenpulse.request.ttft", "Time to first token of successful requests");
             tpot = timer("tokenpulse.request.tpot", "Time per output token after the first, requests with n > 1");
@@ -175,6 +186,9 @@ final class RunMeters {
                             .description("Successful requests meeting every --goodput SLO of the run")
                             .register(registry)
                     : null;
+            if (!runLevel) {
+                return;
+            }
             FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue)
                     .tags(tags)
                     .description("Streamed events (chunk records) the aggregator processed")

@@ -5,6 +5,7 @@ import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -78,6 +79,36 @@ public final class ConsoleReport {
         if (!result.itlExact() && result.metrics().stream().anyMatch(s -> s.metric() == Metric.ITL)) {
             text.append("Note: ITL median and percentiles come from a sketch (relative error <= 0.1 %).\n");
         }
+        out.print(text);
+        out.flush();
+    }
+
+    /**
+     * A LoRA run's per-model section, printed after the block (extension; the block itself stays
+     * vLLM's): per model a title line, its requests and the mean and P99 of each metric, in the
+     * block's line format. Nothing for a run without models.
+     */
+    public void printPerModel(List<ModelResult> models, PrintStream out) {
+        if (models.isEmpty()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        text.append(centred(" Per Served Model ", '=')).append('\n');
+        for (ModelResult model : models) {
+            text.append(centred(" " + model.model() + " ", '-')).append('\n');
+            integer(text, "Successful requests:", model.completed());
+            if (model.failed() > 0) {
+                integer(text, "Failed requests:", model.failed());
+            }
+            for (MetricStats stats : model.metrics()) {
+                String label = SECTIONS.get(stats.metric()).label();
+                decimal(text, "Mean " + label + " (ms):", stats.meanMs());
+                for (MetricStats.PercentileValue p : stats.percentiles()) {
+                    decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + label + " (ms):", p.valueMs());
+                }
+            }
+        }
+        text.append("=".repeat(WIDTH)).append('\n');
         out.print(text);
         out.flush();
     }

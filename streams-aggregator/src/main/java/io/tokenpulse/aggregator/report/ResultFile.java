@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Where and how the result file is written, as vLLM does it: the default name
- * {@code {backend}-{request_rate}qps[-concurrency{N}]-{base_model_id}-{date}.json} (rate as Python
+ * {@code {label or backend}-{request_rate}qps[-concurrency{N}]-{base_model_id}-{date}.json} (rate as Python
  * prints a float, e.g. {@code 4.0} or {@code inf}; base model id = the model after its last '/'),
  * {@code --result-filename} replacing it, {@code --result-dir} created and prepended, and
  * {@code --append-result} adding one JSON object per line. Not thread-safe for one file.
@@ -21,17 +21,27 @@ public final class ResultFile {
 
     /** vLLM's default file name. */
     public static String defaultName(RunConfig config) {
+        return defaultName(config, null);
+    }
+
+    /** vLLM's default file name, starting with {@code label} ({@code --label}) instead of the backend when given. */
+    public static String defaultName(RunConfig config, String label) {
         String baseModelId = config.modelId().substring(config.modelId().lastIndexOf('/') + 1);
         String concurrency = config.maxConcurrency().isPresent()
                 ? "-concurrency" + config.maxConcurrency().getAsInt()
                 : "";
-        return config.backend() + "-" + PythonFloat.repr(config.requestRate()) + "qps" + concurrency + "-" + baseModelId
-                + "-" + config.date() + ".json";
+        return (label == null ? config.backend() : label) + "-" + PythonFloat.repr(config.requestRate()) + "qps"
+                + concurrency + "-" + baseModelId + "-" + config.date() + ".json";
     }
 
     /** The file to write: {@code resultFilename} or the default name, inside {@code resultDir} when given. */
     public static Path path(RunConfig config, Optional<Path> resultDir, Optional<String> resultFilename) {
-        String name = resultFilename.filter(n -> !n.isBlank()).orElseGet(() -> defaultName(config));
+        return path(config, null, resultDir, resultFilename);
+    }
+
+    /** As {@link #path(RunConfig, Optional, Optional)}, the default name starting with {@code label} when given. */
+    public static Path path(RunConfig config, String label, Optional<Path> resultDir, Optional<String> resultFilename) {
+        String name = resultFilename.filter(n -> !n.isBlank()).orElseGet(() -> defaultName(config, label));
         return resultDir.map(dir -> dir.resolve(name)).orElse(Path.of(name));
     }
 

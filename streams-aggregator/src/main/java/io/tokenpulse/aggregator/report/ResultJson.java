@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 public record ResultJson(
         String date,
         String backend,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String label,
         String modelId,
         String tokenizerId,
         int numPrompts,
@@ -63,6 +64,7 @@ public record ResultJson(
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
         boolean itlExact,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
 
@@ -97,6 +99,7 @@ public record ResultJson(
     public ResultJson {
         metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
+        perModel = perModel == null ? List.of() : List.copyOf(perModel);
         for (String key : metadata.keySet()) {
             if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
                 throw new IllegalArgumentException(
@@ -112,19 +115,10 @@ public record ResultJson(
 
     /** The result of one run without the per-request lists. */
     public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata, Delivery delivery) {
-        Map<String, Double> metricValues = new LinkedHashMap<>();
-        for (MetricStats stats : result.metrics()) {
-            String key = stats.metric().key();
-            metricValues.put("mean_" + key + "_ms", stats.meanMs());
-            metricValues.put("median_" + key + "_ms", stats.medianMs());
-            metricValues.put("std_" + key + "_ms", stats.stdMs());
-            for (MetricStats.PercentileValue p : stats.percentiles()) {
-                metricValues.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
-            }
-        }
         return new ResultJson(
                 config.date(),
                 config.backend(),
+                null,
                 config.modelId(),
                 config.tokenizerId(),
                 config.numPrompts(),
@@ -150,51 +144,21 @@ public record ResultJson(
                 result.maxOutputTokensPerS(),
                 result.maxConcurrentRequests(),
                 result.itlExact(),
+                List.of(),
                 delivery,
                 null,
-                metricValues);
+                metricValues(result.metrics()));
     }
 
-    /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
-    public ResultJson withDetails(List<RequestDetail> requests) {
+    /**
+     * This result with current vLLM's {@code --label} (its key follows {@code backend}, as in vLLM's
+     * file); without one the key is left out, so files stay as the seeds' vLLM version wrote them.
+     */
+    public ResultJson withLabel(String newLabel) {
         return new ResultJson(
                 date,
                 backend,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                metadata,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                duration,
-                completed,
-                failed,
-                totalInputTokens,
-                totalOutputTokens,
-                requestThroughput,
-                requestGoodput,
-                outputThroughput,
-                totalTokenThroughput,
-                requests.stream().map(RequestDetail::inputLen).toList(),
-                requests.stream().map(RequestDetail::outputLen).toList(),
-                requests.stream().map(RequestDetail::ttftS).toList(),
-                requests.stream().map(RequestDetail::itlS).toList(),
-                requests.stream().map(RequestDetail::generatedText).toList(),
-                requests.stream().map(RequestDetail::error).toList(),
-                maxOutputTokensPerS,
-                maxConcurrentRequests,
-                itlExact,
-                delivery,
-                clientCpu,
-                metricValues);
-    }
-
-    /** This result with the CPU its client used. */
-    public ResultJson withClientCpu(ClientCpu cpu) {
-        return new ResultJson(
-                date,
-                backend,
+                newLabel,
                 modelId,
                 tokenizerId,
                 numPrompts,
@@ -220,6 +184,133 @@ public record ResultJson(
                 maxOutputTokensPerS,
                 maxConcurrentRequests,
                 itlExact,
+                perModel,
+                delivery,
+                clientCpu,
+                metricValues);
+    }
+
+    /** vLLM's per-metric keys {@code mean_/median_/std_/p{P}_<metric>_ms}, in the metrics' order. */
+    static Map<String, Double> metricValues(List<MetricStats> metrics) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (MetricStats stats : metrics) {
+            String key = stats.metric().key();
+            values.put("mean_" + key + "_ms", stats.meanMs());
+            values.put("median_" + key + "_ms", stats.medianMs());
+            values.put("std_" + key + "_ms", stats.stdMs());
+            for (MetricStats.PercentileValue p : stats.percentiles()) {
+                values.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
+            }
+        }
+        return values;
+    }
+
+    /** This result with a LoRA run's {@code per_model} entries (TokenPulse's key; left out when empty). */
+    public ResultJson withPerModel(List<ModelResult> models) {
+        return new ResultJson(
+                date,
+                backend,
+                label,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                models,
+                delivery,
+                clientCpu,
+                metricValues);
+    }
+
+    /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
+    public ResultJson withDetails(List<RequestDetail> requests) {
+        return new ResultJson(
+                date,
+                backend,
+                label,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                requests.stream().map(RequestDetail::inputLen).toList(),
+                requests.stream().map(RequestDetail::outputLen).toList(),
+                requests.stream().map(RequestDetail::ttftS).toList(),
+                requests.stream().map(RequestDetail::itlS).toList(),
+                requests.stream().map(RequestDetail::generatedText).toList(),
+                requests.stream().map(RequestDetail::error).toList(),
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                perModel,
+                delivery,
+                clientCpu,
+                metricValues);
+    }
+
+    /** This result with the CPU its client used. */
+    public ResultJson withClientCpu(ClientCpu cpu) {
+        return new ResultJson(
+                date,
+                backend,
+                label,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                perModel,
                 delivery,
                 cpu,
                 metricValues);

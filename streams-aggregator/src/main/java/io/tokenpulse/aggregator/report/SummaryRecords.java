@@ -56,6 +56,17 @@ public final class SummaryRecords {
                 metrics);
     }
 
+    /** A LoRA run's per-model section, by model name; empty for other runs. */
+    public static List<ModelResult> perModel(RunSummary summary) {
+        return summary.getPerModel().stream()
+                .map(m -> new ModelResult(
+                        m.getModel(),
+                        m.getCompleted(),
+                        m.getFailed(),
+                        m.getMetrics().stream().map(s -> stats(s, summary)).toList()))
+                .toList();
+    }
+
     /** What the load generators could not deliver to Kafka, as the result file reports it. */
     public static ResultJson.Delivery delivery(RunSummary summary) {
         return new ResultJson.Delivery(summary.getRecordsNotDelivered(), summary.getRecordsNotDeliveredByReason());

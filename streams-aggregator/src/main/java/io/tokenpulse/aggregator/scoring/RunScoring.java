@@ -5,9 +5,11 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.ModelSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunFinished;
@@ -59,15 +61,26 @@ public final class RunScoring {
         }
     }
 
+    /** What the per-model section shows of each model: TTFT, TPOT and ITL, their P99 (issue 13). */
+    static final PercentileMetrics PER_MODEL_METRICS = PercentileMetrics.parse("ttft,tpot,itl");
+
+    static final MetricPercentiles PER_MODEL_PERCENTILES = MetricPercentiles.parse("99");
+
+    /** The model of a record whose writer did not say (older load generators, which had no adapters). */
+    static final String UNNAMED_MODEL = "(not recorded)";
+
     /**
      * A run's values and statistics plus its failures.
      *
      * @param result the run values and the selected metrics' statistics
      * @param errors failed requests by {@link FailureReasons#groupOf grouped reason}, sorted by it
+     * @param perModel with per-model scoring: each model's own values, by model name in name order,
+     *     scored by the same math as {@code result} ({@link #PER_MODEL_METRICS}, P99); else empty
      */
-    public record Scored(RunResult result, Map<String, Long> errors) {
+    public record Scored(RunResult result, Map<String, Long> errors, Map<String, RunResult> perModel) {
         public Scored {
             errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
+            perModel = Collections.unmodifiableSortedMap(new TreeMap<>(perModel));
         }
     }
 
@@ -85,6 +98,19 @@ public final class RunScoring {
             long scheduleStartEpochNs,
             long lastShardFinishEpochNs,
             Options options) {
+        return score(requests, scheduleStartEpochNs, lastShardFinishEpochNs, options, false);
+    }
+
+    /**
+     * As {@link #score(Supplier, long, long, Options)}; with {@code perModel} each model the requests
+     * named also gets its own accumulator (same origin, same duration), for the per-model section.
+     */
+    public static Scored score(
+            Supplier<Stream<RequestMetrics>> requests,
+            long scheduleStartEpochNs,
+            long lastShardFinishEpochNs,
+            Options options,
+            boolean perModel) {
         long originNs;
         try (Stream<RequestMetrics> all = requests.get()) {
             originNs = all.filter(RequestMetrics::getSuccess)
@@ -93,10 +119,18 @@ public final class RunScoring {
                     .orElse(scheduleStartEpochNs);
         }
         MetricsAccumulator run = new MetricsAccumulator(originNs, options.goodput());
+        Map<String, MetricsAccumulator> models = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
-                run.add(RequestMetricsMapper.values(m));
+                RequestValues values = RequestMetricsMapper.values(m);
+                run.add(values);
+                if (perModel) {
+                    models.computeIfAbsent(
+                                    m.getModel() == null ? UNNAMED_MODEL : m.getModel(),
+                                    name -> new MetricsAccumulator(originNs, GoodputSlo.NONE))
+                            .add(values);
+                }
                 if (!m.getSuccess()) {
                     errors.merge(FailureReasons.groupOf(m.getError()), 1L, Long::sum);
                 }
@@ -106,14 +140,23 @@ public final class RunScoring {
         // A run without requests can end the instant it starts; 1 ns keeps every rate at 0 instead of NaN.
         long durationNs = Math.max(1, endNs - scheduleStartEpochNs);
         RunResult result = RunResult.of(run, durationNs, options.selection(), options.percentiles());
-        return new Scored(result, errors);
+        Map<String, RunResult> byModel = new TreeMap<>();
+        models.forEach((name, accumulator) ->
+                byModel.put(name, RunResult.of(accumulator, durationNs, PER_MODEL_METRICS, PER_MODEL_PERCENTILES)));
+        return new Scored(result, errors, byModel);
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
     public static RunSummary summarize(
             String runId, RunShards shards, Supplier<Stream<RequestMetrics>> requests, Options options) {
         RunStarted config = shards.config();
-        Scored scored = score(requests, shards.scheduleStartEpochNs(), shards.lastShardFinishEpochNs(), options);
+        // LoRA runs get the per-model section; others stay as vLLM's report
+        Scored scored = score(
+                requests,
+                shards.scheduleStartEpochNs(),
+                shards.lastShardFinishEpochNs(),
+                options,
+                !config.getLoraModules().isEmpty());
         RunResult result = scored.result();
         return RunSummary.newBuilder()
                 .setRunId(runId)
@@ -150,6 +193,16 @@ public final class RunScoring {
                 .setRecordsNotDeliveredByReason(shards.finished().stream()
                         .flatMap(f -> f.getRecordsNotDeliveredByReason().entrySet().stream())
                         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum, TreeMap::new)))
+                .setPerModel(scored.perModel().entrySet().stream()
+                        .map(e -> ModelSummary.newBuilder()
+                                .setModel(e.getKey())
+                                .setCompleted(e.getValue().completed())
+                                .setFailed(e.getValue().failed())
+                                .setMetrics(e.getValue().metrics().stream()
+                                        .map(RunScoring::summary)
+                                        .toList())
+                                .build())
+                        .toList())
                 .build();
     }
 

@@ -70,6 +70,7 @@ final class RequestRecords {
                 .setError(error)
                 .setConnectNs(f.getConnectNs())
                 .setGeneratedText(f.getGeneratedText())
+                .setModel(f.getModel())
                 .build();
     }
 }

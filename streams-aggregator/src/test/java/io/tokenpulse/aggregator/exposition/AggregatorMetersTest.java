@@ -75,6 +75,28 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void aLoraRunsRequestMetersCarryEachRequestsModelAndRunMetersTheRunsOnce() {
+        RunEvent start = started(RUN, 4.0);
+        ((RunStarted) start.getEvent()).setLoraModules(List.of("sql-lora", "chat-lora"));
+        meters.onRunEvent(start);
+        RequestMetrics sql = success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2);
+        sql.setModel("sql-lora");
+        RequestMetrics chat = success(RUN, 1, 80 * MS, 1_000 * MS, List.of(MS), 2);
+        chat.setModel("chat-lora");
+        meters.onRequestMetrics(sql);
+        meters.onRequestMetrics(chat);
+
+        String scrape = registry.scrape();
+        assertThat(scrape)
+                .contains("tokenpulse_request_ttft_seconds_count{" + TAGS.replace("model=\"m\"", "model=\"sql-lora\"")
+                        + "} 1")
+                .contains("tokenpulse_request_ttft_seconds_sum{" + TAGS.replace("model=\"m\"", "model=\"chat-lora\"")
+                        + "} 0.08")
+                .contains("tokenpulse_run_configured_requests_per_second{" + TAGS + "} 4.0")
+                .doesNotContain("tokenpulse_run_configured_requests_per_second{backend=\"vllm\",model=\"sql-lora\"");
+    }
+
+    @Test
     void goodputCountsSuccessfulRequestsMeetingEveryGoodputSloOfTheRun() {
         RunEvent start = started(RUN, 4.0);
         ((RunStarted) start.getEvent()).setGoodput("ttft:150 e2el:2000");

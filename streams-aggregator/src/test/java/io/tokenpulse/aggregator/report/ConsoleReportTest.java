@@ -95,6 +95,42 @@ class ConsoleReportTest {
     }
 
     @Test
+    void perModelSectionFollowsTheBlocksLineFormat() {
+        List<ModelResult> models = List.of(
+                new ModelResult(
+                        "sql-lora",
+                        4,
+                        1,
+                        List.of(
+                                stats(Metric.TTFT, 12.5, 12, 20.25),
+                                stats(Metric.TPOT, 3, 3, 4),
+                                stats(Metric.ITL, 3.1, 3, 5))),
+                new ModelResult("chat", 3, 0, List.of(stats(Metric.TTFT, 10, 10, 11))));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(false).printPerModel(models, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .isEqualTo("================ Per Served Model ================\n"
+                        + "-------------------- sql-lora --------------------\n"
+                        + "Successful requests:                     4         \n"
+                        + "Failed requests:                         1         \n"
+                        + "Mean TTFT (ms):                          12.50     \n"
+                        + "P99 TTFT (ms):                           20.25     \n"
+                        + "Mean TPOT (ms):                          3.00      \n"
+                        + "P99 TPOT (ms):                           4.00      \n"
+                        + "Mean ITL (ms):                           3.10      \n"
+                        + "P99 ITL (ms):                            5.00      \n"
+                        + "---------------------- chat ----------------------\n"
+                        + "Successful requests:                     3         \n"
+                        + "Mean TTFT (ms):                          10.00     \n"
+                        + "P99 TTFT (ms):                           11.00     \n"
+                        + "==================================================\n");
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        new ConsoleReport(false).printPerModel(List.of(), new PrintStream(none, true, StandardCharsets.UTF_8));
+        assertThat(none.size()).isZero();
+    }
+
+    @Test
     void sectionTitlesAreCentredWithTheSmallerHalfLeft() {
         assertThat(ConsoleReport.centred("Time per Output Token (excl. 1st token)", '-'))
                 .isEqualTo("-----Time per Output Token (excl. 1st token)------");

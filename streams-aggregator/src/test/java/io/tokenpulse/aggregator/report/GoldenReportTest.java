@@ -182,6 +182,39 @@ class GoldenReportTest {
     }
 
     @Test
+    void aLabelStartsTheFileNameAndFollowsBackendInTheJsonAsInCurrentVllm() {
+        assertThat(ResultFile.defaultName(CONFIG, "nightly")).startsWith("nightly-");
+        assertThat(ResultFile.defaultName(CONFIG, "nightly").substring("nightly".length()))
+                .isEqualTo(ResultFile.defaultName(CONFIG)
+                        .substring(CONFIG.backend().length()));
+        String json = ResultJson.of(CONFIG, run().result(), Map.of())
+                .withLabel("nightly")
+                .toJson();
+        assertThat(json).contains("\"backend\": \"" + CONFIG.backend() + "\", \"label\": \"nightly\", \"model_id\"");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("\"label\"");
+    }
+
+    @Test
+    void perModelEntriesCarryTheRunsMetricKeys() {
+        var ttft = new io.tokenpulse.aggregator.metrics.MetricStats(
+                io.tokenpulse.aggregator.metrics.Metric.TTFT,
+                2,
+                10,
+                10,
+                0,
+                List.of(new io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue(99, 12)),
+                true);
+        String json = ResultJson.of(CONFIG, run().result(), Map.of())
+                .withPerModel(List.of(new ModelResult("sql-lora", 2, 0, List.of(ttft))))
+                .toJson();
+        assertThat(json)
+                .contains("\"per_model\": [{\"model\": \"sql-lora\", \"completed\": 2, \"failed\": 0,"
+                        + " \"mean_ttft_ms\": 10.0, \"median_ttft_ms\": 10.0, \"std_ttft_ms\": 0.0,"
+                        + " \"p99_ttft_ms\": 12.0}]");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson()).doesNotContain("per_model");
+    }
+
+    @Test
     void metadataThatWouldOverwriteAResultKeyIsRejected() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                         () -> ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("backend=x"))))

@@ -88,6 +88,47 @@ class RunScoringTest {
     }
 
     @Test
+    void aLoraRunGetsEachModelScoredByTheSameMathAsTheRun() {
+        // request 0 named adapter a; requests 1 and 2 (the failure) adapter b
+        List<RequestMetrics> named = List.of(
+                RequestMetrics.newBuilder(REQUEST_0).setModel("a").build(),
+                RequestMetrics.newBuilder(REQUEST_1).setModel("b").build(),
+                RequestMetrics.newBuilder(REQUEST_2).setModel("b").build());
+        RunEvent loraStart = started(0, 1);
+        ((RunStarted) loraStart.getEvent()).setLoraModules(List.of("a", "b"));
+        RunShards lora =
+                RunShards.ifComplete(List.of(loraStart, finished(0, 1, 3))).orElseThrow();
+
+        RunSummary s = RunScoring.summarize(RUN, lora, named::stream, RunScoring.Options.storedIn(RUN, lora.config()));
+
+        assertThat(s.getPerModel()).extracting(m -> m.getModel()).containsExactly("a", "b");
+        var a = s.getPerModel().get(0);
+        var b = s.getPerModel().get(1);
+        assertThat(a.getCompleted()).isEqualTo(1);
+        assertThat(a.getFailed()).isZero();
+        assertThat(b.getCompleted()).isEqualTo(1);
+        assertThat(b.getFailed()).isEqualTo(1);
+        assertThat(a.getMetrics()).extracting(MetricSummary::getMetric).containsExactly("ttft", "tpot", "itl");
+        // a: TTFT 100, TPOT 75, ITL [50, 100]; b: TTFT 200, no TPOT (n = 1), no ITL
+        assertThat(a.getMetrics().get(0).getMeanMs()).isCloseTo(100, within(1e-9));
+        assertThat(a.getMetrics().get(1).getMeanMs()).isCloseTo(75, within(1e-9));
+        assertThat(a.getMetrics().get(2).getPercentiles().get(0).getValueMs()).isCloseTo(99.5, within(1e-9));
+        assertThat(b.getMetrics().get(0).getPercentiles().get(0).getPercentile())
+                .isEqualTo(99.0);
+        assertThat(b.getMetrics().get(0).getMeanMs()).isCloseTo(200, within(1e-9));
+        assertThat(b.getMetrics().get(1).getCount()).isZero();
+        // the run's own numbers are untouched by the split
+        assertThat(metric(s, "ttft").getMeanMs()).isCloseTo(150, within(1e-9));
+    }
+
+    @Test
+    void aRunWithoutAdaptersHasNoPerModelSection() {
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(s.getPerModel()).isEmpty();
+    }
+
+    @Test
     void summaryCarriesTheRunsIdentityFailuresAndSelection() {
         RunSummary s = RunScoring.summarize(
                 RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
