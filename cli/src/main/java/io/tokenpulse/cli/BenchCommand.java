@@ -115,6 +115,9 @@ final class BenchCommand implements Callable<Integer> {
             "data_dir",
             "ready_check_timeout_sec",
             "summary_timeout_s",
+            "request_timeout_s",
+            "stream_idle_timeout_s",
+            "drain_timeout_s",
             "save_chart",
             "window_size_ms",
             "window_grace_ms",
@@ -200,6 +203,9 @@ final class BenchCommand implements Callable<Integer> {
                     "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
     String saveChart;
 
+    @Mixin
+    TimeoutOptions timeouts;
+
     /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
     @Mixin
     WindowOptions windows;
@@ -228,7 +234,8 @@ final class BenchCommand implements Callable<Integer> {
                     metrics,
                     windows,
                     chart,
-                    profile);
+                    profile,
+                    timeouts);
             try (Pipeline pipeline = Pipeline.connect(kafka);
                     BenchRun run = BenchRun.start(plan, pipeline, out)) {
                 BenchRun.Result result = run.execute(tokenizer);
@@ -298,6 +305,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         metrics.validate();
         windows.validate();
+        timeouts.validate();
         if (!kafka.embedded()
                 && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
                         || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {

@@ -50,6 +50,7 @@ final class BenchRun implements AutoCloseable {
      * @param windows the in-process aggregator's window size and grace
      * @param chart where --save-chart writes the run's PNG chart, or null
      * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
+     * @param timeouts the request, stream-idle and drain limits
      */
     record Plan(
             LoadSettings load,
@@ -60,7 +61,8 @@ final class BenchRun implements AutoCloseable {
             MetricsOptions metrics,
             WindowOptions windows,
             Path chart,
-            boolean profile) {}
+            boolean profile,
+            TimeoutOptions timeouts) {}
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
@@ -140,6 +142,7 @@ final class BenchRun implements AutoCloseable {
     Result execute(Tokenizer tokenizer) throws InterruptedException {
         LoadResult load = new LoadGenerator(publisher, tokenizer, out)
                 .withMeters(registry)
+                .withHttp(plan.timeouts().http())
                 .run(plan.load(), plan.dataset());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
