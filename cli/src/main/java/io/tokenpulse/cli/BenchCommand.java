@@ -123,6 +123,9 @@ final class BenchCommand implements Callable<Integer> {
             "window_grace_ms",
             "verbose");
 
+    /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
+    static final int INTERRUPTED = 130;
+
     @Spec
     CommandSpec spec;
 
@@ -237,8 +240,16 @@ final class BenchCommand implements Callable<Integer> {
                     profile,
                     timeouts);
             try (Pipeline pipeline = Pipeline.connect(kafka);
-                    BenchRun run = BenchRun.start(plan, pipeline, out)) {
-                BenchRun.Result result = run.execute(tokenizer);
+                    BenchRun run = BenchRun.start(plan, pipeline, out);
+                    Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
+                BenchRun.Result result;
+                try {
+                    result = run.execute(tokenizer, interruption.stop());
+                } catch (InterruptedException e) {
+                    throw new UserError(
+                            "interrupted before the first request was sent: nothing to report",
+                            interruption.exitCode(INTERRUPTED));
+                }
                 RunReport.print(result.summary(), result.requests(), report, out);
                 if (chart != null) {
                     ChartFile.save(
@@ -249,7 +260,8 @@ final class BenchCommand implements Callable<Integer> {
                             BenchRun.CHART_WAIT,
                             out);
                 }
-                return 0;
+                // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
+                return interruption.exitCode(result.load().interrupted() ? INTERRUPTED : 0);
             }
         }
     }

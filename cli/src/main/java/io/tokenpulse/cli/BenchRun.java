@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 /**
@@ -138,11 +139,18 @@ final class BenchRun implements AutoCloseable {
         }
     }
 
-    /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
-    Result execute(Tokenizer tokenizer) throws InterruptedException {
+    /**
+     * Sends the load and waits for the run's summary; no summary is a one-line failure saying why.
+     *
+     * @param stop completes when the run is to stop early (Ctrl-C): the load generator then drains and
+     *     finishes the run, and the summary covers what completed
+     * @throws InterruptedException when stopped before the first request was sent
+     */
+    Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
         LoadResult load = new LoadGenerator(publisher, tokenizer, out)
                 .withMeters(registry)
                 .withHttp(plan.timeouts().http())
+                .withStop(stop, plan.timeouts().drain())
                 .run(plan.load(), plan.dataset());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {

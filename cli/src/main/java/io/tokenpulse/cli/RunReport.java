@@ -109,8 +109,17 @@ final class RunReport {
                             : " " + delivery.recordsNotDeliveredByReason())
                     + "; the figures above miss them.");
         }
+        ResultJson.Completeness completeness = SummaryRecords.completeness(summary);
+        if (completeness.interrupted()) {
+            out.println("Warning: the run was interrupted; the figures above cover the " + summary.getNumPrompts()
+                    + " requests sent before it stopped.");
+        }
+        if (completeness.incomplete() != null) {
+            out.println("Warning: incomplete result, missing " + completeness.incomplete()
+                    + "; the figures above cover what the aggregator stored.");
+        }
         if (options.anyFile()) {
-            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery);
+            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery, completeness);
             if (options.detailed()) {
                 json = json.withDetails(
                         requests.stream().map(SummaryRecords::detail).toList());

@@ -62,6 +62,7 @@ public record ResultJson(
         long maxConcurrentRequests,
         boolean itlExact,
         @JsonUnwrapped Delivery delivery,
+        @JsonUnwrapped Completeness completeness,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues) {
@@ -82,10 +83,26 @@ public record ResultJson(
         }
     }
 
-    /** Keys the record writes itself (the unwrapped Delivery's included), which --metadata may not reuse. */
-    private static final Set<String> FIXED_KEYS = java.util.stream.Stream.concat(
-                    Arrays.stream(ResultJson.class.getRecordComponents()),
-                    Arrays.stream(Delivery.class.getRecordComponents()))
+    /**
+     * Whether the figures cover the whole run: TokenPulse's own keys, left out for a whole run.
+     *
+     * @param interrupted the run was stopped (Ctrl-C, SIGTERM): the figures cover what was sent before
+     * @param incomplete what the figures lack (e.g. {@code "12 of 400 request metrics"}) when the run
+     *     was scored without its summary; null when nothing is missing
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Completeness(
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean interrupted,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String incomplete) {
+        public static final Completeness WHOLE = new Completeness(false, null);
+    }
+
+    /** Keys the record writes itself (the unwrapped records' included), which --metadata may not reuse. */
+    private static final Set<String> FIXED_KEYS = java.util.stream.Stream.of(
+                    ResultJson.class.getRecordComponents(),
+                    Delivery.class.getRecordComponents(),
+                    Completeness.class.getRecordComponents())
+            .flatMap(Arrays::stream)
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -105,8 +122,18 @@ public record ResultJson(
         return of(config, result, metadata, Delivery.COMPLETE);
     }
 
-    /** The result of one run without the per-request lists. */
+    /** The result of one whole run without the per-request lists. */
     public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata, Delivery delivery) {
+        return of(config, result, metadata, delivery, Completeness.WHOLE);
+    }
+
+    /** The result of one run without the per-request lists. */
+    public static ResultJson of(
+            RunConfig config,
+            RunResult result,
+            Map<String, String> metadata,
+            Delivery delivery,
+            Completeness completeness) {
         Map<String, Double> metricValues = new LinkedHashMap<>();
         for (MetricStats stats : result.metrics()) {
             String key = stats.metric().key();
@@ -146,6 +173,7 @@ public record ResultJson(
                 result.maxConcurrentRequests(),
                 result.itlExact(),
                 delivery,
+                completeness,
                 metricValues);
     }
 
@@ -180,6 +208,7 @@ public record ResultJson(
                 maxConcurrentRequests,
                 itlExact,
                 delivery,
+                completeness,
                 metricValues);
     }
 

@@ -150,6 +150,7 @@ public final class RunScoring {
                 .setRecordsNotDeliveredByReason(shards.finished().stream()
                         .flatMap(f -> f.getRecordsNotDeliveredByReason().entrySet().stream())
                         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum, TreeMap::new)))
+                .setInterrupted(shards.finished().stream().anyMatch(RunFinished::getInterrupted))
                 .build();
     }
 
