@@ -260,8 +260,13 @@ final class BenchCommand implements Callable<Integer> {
                             BenchRun.CHART_WAIT,
                             out);
                 }
+                if (result.noSummary().isPresent()) {
+                    System.err.println("bench: " + result.noSummary().get()
+                            + "; the result above was scored from what the aggregator stored");
+                }
                 // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
-                return interruption.exitCode(result.load().interrupted() ? INTERRUPTED : 0);
+                return interruption.exitCode(
+                        result.noSummary().isPresent() ? 1 : result.load().interrupted() ? INTERRUPTED : 0);
             }
         }
     }

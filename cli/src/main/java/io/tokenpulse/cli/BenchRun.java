@@ -6,6 +6,8 @@ import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.results.RunResults;
+import io.tokenpulse.aggregator.results.StoredRun;
+import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
 import io.tokenpulse.producer.LoadGenerator;
@@ -68,8 +70,14 @@ final class BenchRun implements AutoCloseable {
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
      * aggregator wrote them, and the load generator's own counts.
+     *
+     * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
+     *     from what it stored (then marked incomplete); empty for a whole run
      */
-    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load) {}
+    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load, Optional<String> noSummary) {}
+
+    /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
+    private static final Duration STORED_WAIT = Duration.ofSeconds(5);
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -140,7 +148,9 @@ final class BenchRun implements AutoCloseable {
     }
 
     /**
-     * Sends the load and waits for the run's summary; no summary is a one-line failure saying why.
+     * Sends the load and waits for the run's summary. Without one (records lost, the aggregator gone),
+     * the run is scored from what the aggregator stored (request metrics, shard records) and marked
+     * incomplete; with nothing stored either, it is a one-line failure saying why.
      *
      * @param stop completes when the run is to stop early (Ctrl-C): the load generator then drains and
      *     finishes the run, and the summary covers what completed
@@ -154,10 +164,33 @@ final class BenchRun implements AutoCloseable {
                 .run(plan.load(), plan.dataset());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
-            throw UserError.failure(noSummary(plan, pipeline, load));
+            String why = noSummary(plan, pipeline, load);
+            return scoredFromStore(load, why).orElseThrow(() -> UserError.failure(why));
         }
         summarized = true;
-        return new Result(summary.get(), results.requests(), load);
+        return new Result(summary.get(), results.requests(), load, Optional.empty());
+    }
+
+    /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
+    private Optional<Result> scoredFromStore(LoadResult load, String why) {
+        String runId = plan.load().runId();
+        StoredRun stored;
+        try {
+            stored = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, STORED_WAIT);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // no record of the run at all
+        }
+        return stored.storedShards()
+                .map(shards -> new Result(
+                        RunScoring.summarizeIncomplete(
+                                runId,
+                                shards,
+                                stored.requests(),
+                                RunScoring.Options.storedIn(runId, shards.config()),
+                                stored.missing().orElse("the run summary")),
+                        stored.requests(),
+                        load,
+                        Optional.of(why)));
     }
 
     /**
