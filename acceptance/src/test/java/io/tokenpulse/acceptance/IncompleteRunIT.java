@@ -88,7 +88,7 @@ class IncompleteRunIT {
             replay.addAll(connection);
             Tokenpulse.Result refused = tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(2), replay);
             assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
-            assertThat(refused.stderr()).contains("(--allow-incomplete scores what is stored)");
+            assertThat(refused.stderr()).contains("run " + RUN_ID + " is not complete");
 
             replay.addAll(List.of(
                     "--allow-incomplete",

@@ -98,8 +98,7 @@ final class ReplayCommand implements Callable<Integer> {
             Optional<String> missing = run.missing();
             if (missing.isPresent() && !allowIncomplete) {
                 throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
-                        + missing.get() + "; did the run and its aggregator finish? (--allow-incomplete scores"
-                        + " what is stored)");
+                        + missing.get() + "; did the run and its aggregator finish?");
             }
             RunShards shards = run.storedShards()
                     .orElseThrow(() -> UserError.failure(

@@ -136,7 +136,7 @@ class IncompleteRunIT {
         assertThat(refused.code).isEqualTo(1);
         assertThat(refused.err)
                 .contains("run " + RUN + " is not complete")
-                .contains("(--allow-incomplete scores what is stored)");
+                .contains("did the run and its aggregator finish?");
 
         List<String> allowed = new ArrayList<>(replay());
         allowed.addAll(List.of(
