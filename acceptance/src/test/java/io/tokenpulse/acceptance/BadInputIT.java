@@ -84,6 +84,21 @@ class BadInputIT {
                         "--request-rate must be > 0 or inf, got -1.0"),
                 Arguments.of("rate not a number", bench("--request-rate", "abc"), 2, "'abc' is not a number"),
                 Arguments.of(
+                        "negative drain timeout",
+                        bench("--drain-timeout-s", "-1"),
+                        2,
+                        "--drain-timeout-s must be between 0 and 31536000 (a year), got -1"),
+                Arguments.of(
+                        "zero request timeout",
+                        bench("--request-timeout-s", "0"),
+                        2,
+                        "--request-timeout-s must be between 1 and 31536000 (a year), got 0"),
+                Arguments.of(
+                        "stream idle timeout past a year",
+                        bench("--stream-idle-timeout-s", "99999999999"),
+                        2,
+                        "--stream-idle-timeout-s must be between 1 and 31536000 (a year), got 99999999999"),
+                Arguments.of(
                         "zero concurrency",
                         bench("--max-concurrency", "0"),
                         2,

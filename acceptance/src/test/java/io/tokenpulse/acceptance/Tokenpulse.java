@@ -198,6 +198,21 @@ final class Tokenpulse {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
 
+        /** Sends {@code signal} ({@code INT}, {@code TERM}) to the command, as a terminal's Ctrl-C or {@code kill} does. */
+        void signal(String signal) throws IOException, InterruptedException {
+            // the launcher execs java, so its pid is the JVM's
+            int code = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(code).as("kill -" + signal).isZero();
+        }
+
+        /** Seconds since the command started. */
+        double secondsSinceStart() {
+            return (System.nanoTime() - startedNs) / 1e9;
+        }
+
         /** SIGTERM, then the exit code (after at most 60 s; then SIGKILL). */
         int stop() {
             process.destroy();

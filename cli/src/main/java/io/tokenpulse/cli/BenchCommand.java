@@ -132,10 +132,16 @@ final class BenchCommand implements Callable<Integer> {
             "data_dir",
             "ready_check_timeout_sec",
             "summary_timeout_s",
+            "request_timeout_s",
+            "stream_idle_timeout_s",
+            "drain_timeout_s",
             "save_chart",
             "window_size_ms",
             "window_grace_ms",
             "verbose");
+
+    /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
+    static final int INTERRUPTED = 130;
 
     @Spec
     CommandSpec spec;
@@ -220,6 +226,9 @@ final class BenchCommand implements Callable<Integer> {
                     "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
     String saveChart;
 
+    @Mixin
+    TimeoutOptions timeouts;
+
     /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
     @Mixin
     WindowOptions windows;
@@ -252,10 +261,19 @@ final class BenchCommand implements Callable<Integer> {
                     windows,
                     chart,
                     profile,
-                    spool);
+                    spool,
+                    timeouts);
             try (Pipeline pipeline = Pipeline.connect(kafka);
-                    BenchRun run = BenchRun.start(plan, pipeline, out)) {
-                BenchRun.Result result = run.execute(tokenizer);
+                    BenchRun run = BenchRun.start(plan, pipeline, out);
+                    Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
+                BenchRun.Result result;
+                try {
+                    result = run.execute(tokenizer, interruption.stop());
+                } catch (InterruptedException e) {
+                    throw new UserError(
+                            "interrupted before the first request was sent: nothing to report",
+                            interruption.exitCode(INTERRUPTED));
+                }
                 RunReport.print(
                         result.summary(),
                         result.requests(),
@@ -275,7 +293,13 @@ final class BenchCommand implements Callable<Integer> {
                             BenchRun.CHART_WAIT,
                             out);
                 }
-                return 0;
+                if (result.noSummary().isPresent()) {
+                    System.err.println("bench: " + result.noSummary().get()
+                            + "; the result above was scored from what the aggregator stored");
+                }
+                // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
+                return interruption.exitCode(
+                        result.noSummary().isPresent() ? 1 : result.load().interrupted() ? INTERRUPTED : 0);
             }
         }
     }
@@ -330,6 +354,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         metrics.validate();
         windows.validate();
+        timeouts.validate();
         if (!kafka.embedded()
                 && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
                         || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {

@@ -7,6 +7,8 @@ import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
+import io.tokenpulse.aggregator.results.StoredRun;
+import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
 import io.tokenpulse.producer.LoadGenerator;
@@ -27,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 /**
@@ -51,6 +54,7 @@ final class BenchRun implements AutoCloseable {
      * @param windows the in-process aggregator's window size and grace
      * @param chart where --save-chart writes the run's PNG chart, or null
      * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
+     * @param timeouts the request, stream-idle and drain limits
      */
     record Plan(
             LoadSettings load,
@@ -62,13 +66,25 @@ final class BenchRun implements AutoCloseable {
             WindowOptions windows,
             Path chart,
             boolean profile,
-            SpoolOptions spool) {}
+            SpoolOptions spool,
+            TimeoutOptions timeouts) {}
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
      * aggregator wrote them, the load generator's own counts, and this process's CPU.
+     *
+     * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
+     *     from what it stored (then marked incomplete); empty for a whole run
      */
-    record Result(RunSummary summary, List<RequestMetrics> requests, LoadResult load, ClientCpu cpu) {}
+    record Result(
+            RunSummary summary,
+            List<RequestMetrics> requests,
+            LoadResult load,
+            ClientCpu cpu,
+            Optional<String> noSummary) {}
+
+    /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
+    private static final Duration STORED_WAIT = Duration.ofSeconds(5);
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -141,19 +157,53 @@ final class BenchRun implements AutoCloseable {
         }
     }
 
-    /** Sends the load and waits for the run's summary; no summary is a one-line failure saying why. */
-    Result execute(Tokenizer tokenizer) throws InterruptedException {
+    /**
+     * Sends the load and waits for the run's summary. Without one (records lost, the aggregator gone),
+     * the run is scored from what the aggregator stored (request metrics, shard records) and marked
+     * incomplete; with nothing stored either, it is a one-line failure saying why.
+     *
+     * @param stop completes when the run is to stop early (Ctrl-C): the load generator then drains and
+     *     finishes the run, and the summary covers what completed
+     * @throws InterruptedException when stopped before the first request was sent
+     */
+    Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load = new LoadGenerator(publisher, tokenizer, out)
                 .withMeters(registry)
+                .withHttp(plan.timeouts().http())
+                .withStop(stop, plan.timeouts().drain())
                 .run(plan.load(), plan.dataset());
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
-            throw UserError.failure(noSummary(plan, pipeline, load));
+            String why = noSummary(plan, pipeline, load);
+            return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
         }
         summarized = true;
-        return new Result(summary.get(), results.requests(), load, cpu);
+        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
+    }
+
+    /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
+    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
+        String runId = plan.load().runId();
+        StoredRun stored;
+        try {
+            stored = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, STORED_WAIT);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // no record of the run at all
+        }
+        return stored.storedShards()
+                .map(shards -> new Result(
+                        RunScoring.summarizeIncomplete(
+                                runId,
+                                shards,
+                                stored.requests(),
+                                RunScoring.Options.storedIn(runId, shards.config()),
+                                stored.missing().orElse("the run summary")),
+                        stored.requests(),
+                        load,
+                        cpu,
+                        Optional.of(why)));
     }
 
     /**

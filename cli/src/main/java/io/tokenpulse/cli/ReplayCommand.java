@@ -51,6 +51,12 @@ final class ReplayCommand implements Callable<Integer> {
                     "Service level objectives for goodput as KEY:VALUE pairs in ms; keys ttft, tpot, e2el (default: the run's).")
     List<String> goodput;
 
+    @Option(
+            names = "--allow-incomplete",
+            description =
+                    "Score a run that is not complete (a shard's RunFinished or request metrics missing, no summary) from what is stored; the block and the result file say what is missing.")
+    boolean allowIncomplete;
+
     @Mixin
     ResultFileOptions resultFile;
 
@@ -90,17 +96,21 @@ final class ReplayCommand implements Callable<Integer> {
                 throw UserError.failure(e.getMessage());
             }
             Optional<String> missing = run.missing();
-            if (missing.isPresent()) {
+            if (missing.isPresent() && !allowIncomplete) {
                 throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
                         + missing.get() + "; did the run and its aggregator finish?");
             }
-            RunShards shards = run.shards().orElseThrow();
+            RunShards shards = run.storedShards()
+                    .orElseThrow(() -> UserError.failure(
+                            "run " + runId + " has no RunStarted record stored: nothing to score it by"));
             RunScoring.Options stored = RunScoring.Options.storedIn(runId, shards.config());
             RunScoring.Options options = new RunScoring.Options(
                     selection != null ? selection : stored.selection(),
                     percentiles != null ? percentiles : stored.percentiles(),
                     slo != null ? slo : stored.goodput());
-            RunSummary summary = RunScoring.summarize(runId, shards, run.requests()::stream, options);
+            RunSummary summary = missing.isPresent()
+                    ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), options, missing.get())
+                    : RunScoring.summarize(runId, shards, run.requests()::stream, options);
             RunReport.print(summary, run.requests(), report, Optional.empty(), Optional.empty(), out);
             return 0;
         }

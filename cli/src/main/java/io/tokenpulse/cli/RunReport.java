@@ -135,10 +135,19 @@ final class RunReport {
                             : " " + delivery.recordsNotDeliveredByReason())
                     + "; the figures above miss them.");
         }
+        ResultJson.Completeness completeness = SummaryRecords.completeness(summary);
+        if (completeness.interrupted()) {
+            out.println("Warning: the run was interrupted; the figures above cover the " + summary.getNumPrompts()
+                    + " requests sent before it stopped.");
+        }
+        if (completeness.incomplete() != null) {
+            out.println("Warning: incomplete result, missing " + completeness.incomplete()
+                    + "; the figures above cover what the aggregator stored.");
+        }
         cpu.ifPresent(c -> out.print(c.lines()));
         cpuWarning.ifPresent(out::println);
         if (options.anyFile()) {
-            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery)
+            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery, completeness)
                     .withLabel(options.label().orElse(null))
                     .withPerModel(perModel);
             if (cpu.isPresent()) {

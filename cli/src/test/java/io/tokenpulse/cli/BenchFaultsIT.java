@@ -215,6 +215,44 @@ class BenchFaultsIT {
     }
 
     @Test
+    void streamsStalledPastTheIdleTimeoutAreCountedFailuresAndTheRunEnds() throws Exception {
+        // A stall of 10 minutes is a hung server; without --stream-idle-timeout-s the run would wait for it.
+        // Seed 2 stalls 4 of requests 1..60 (21, 25, 45, 48) and spares the initial test run (request 0).
+        long startNs = System.nanoTime();
+        Bench run = bench(
+                "faults-stalls",
+                60,
+                "--seed",
+                "2",
+                "--simulate-fault",
+                "stall=600000:0.05",
+                "--stream-idle-timeout-s",
+                "1");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - startNs)).isLessThan(Duration.ofSeconds(60));
+        assertThat(run.exitCode).as(run.out + run.err).isZero();
+        long stalled = 4;
+        assertThat(run.json.get("failed").asLong()).isEqualTo(stalled);
+        assertThat(run.json.get("completed").asLong()).isEqualTo(60 - stalled);
+        assertThat(run.out)
+                .containsPattern("Failed requests: +" + stalled + " ")
+                .contains(
+                        "  " + stalled + " x no bytes from HOST:PORT for N s (stream idle timeout) after N body bytes");
+        assertThat(run.json.get("errors"))
+                .filteredOn(e -> !e.asText().isEmpty())
+                .hasSize((int) stalled)
+                .allSatisfy(
+                        e -> assertThat(e.asText())
+                                .matches(
+                                        "no bytes from 127\\.0\\.0\\.1:\\d+ for 1 s \\(stream idle timeout\\) after \\d+ body bytes"));
+        // The server answered 200 and the stream broke off: a stream failure.
+        assertThat(requestsTotal("faults-stalls"))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("success/none", 60 - stalled, "failure/stream", stalled));
+        RunFinished finished = runFinished("faults-stalls");
+        assertThat(finished.getRequestsFailed()).isEqualTo(stalled);
+    }
+
+    @Test
     void aGeneratedTextOverKafkasOneMebibyteDefaultStillGetsItsRunASummary() throws Exception {
         // 131 000 tokens "tok<i>€ " (the simulator's context holds 131 072): about 1.5 MiB of text in one
         // RequestFinished and one RequestMetrics record. `bench --simulate` spells tokens as one word of

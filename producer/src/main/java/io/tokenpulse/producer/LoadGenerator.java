@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,6 +51,12 @@ import org.slf4j.LoggerFactory;
  * I/O thread, and RequestFinished; once every request finished, flush Kafka for at most
  * {@link #FLUSH_TIMEOUT} and publish RunFinished with the counts.
  *
+ * <p>Stopping ({@link #withStop}, or an interrupt of the thread that runs it): no request is sent
+ * after the stop; the requests in flight may finish for the drain timeout, then are cancelled; the
+ * RunFinished record says the shard was interrupted. A stop before the schedule starts ends the run
+ * with {@link InterruptedException} and publishes nothing. Once RunFinished is being published, a
+ * stop does nothing: that record must not be cut short.
+ *
  * <p>One generator, configured once ({@link #withMeters}, {@link #withHttp}), runs one shard per
  * {@link #run} call; each run's own state lives in a {@link ShardRun}.
  *
@@ -62,6 +69,8 @@ public final class LoadGenerator {
 
     /** How long an interrupted run waits for its cancelled requests to report their end. */
     static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(10);
+    /** How long an interrupted run lets its requests in flight finish, unless told otherwise. */
+    static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
     /** How long the end of a run waits for Kafka to acknowledge what it was given. */
     static final Duration FLUSH_TIMEOUT = Duration.ofSeconds(30);
     /** How much longer the end of a run waits while records kept on disk wait for Kafka to come back. */
@@ -74,6 +83,8 @@ public final class LoadGenerator {
     private final PrintStream out;
     private final MeterRegistry registry;
     private final HttpClientSettings http;
+    private final Duration drainTimeout;
+    private final CompletionStage<?> stop;
 
     /**
      * @param publisher an open publisher; left open (the caller closes it)
@@ -81,7 +92,14 @@ public final class LoadGenerator {
      * @param out where vLLM's pre-run lines and the progress bar go
      */
     public LoadGenerator(EventPublisher publisher, Tokenizer tokenizer, PrintStream out) {
-        this(publisher, tokenizer, out, new SimpleMeterRegistry(), HttpClientSettings.defaults());
+        this(
+                publisher,
+                tokenizer,
+                out,
+                new SimpleMeterRegistry(),
+                HttpClientSettings.defaults(),
+                DEFAULT_DRAIN_TIMEOUT,
+                new CompletableFuture<>());
     }
 
     private LoadGenerator(
@@ -89,22 +107,34 @@ public final class LoadGenerator {
             Tokenizer tokenizer,
             PrintStream out,
             MeterRegistry registry,
-            HttpClientSettings http) {
+            HttpClientSettings http,
+            Duration drainTimeout,
+            CompletionStage<?> stop) {
         this.publisher = publisher;
         this.tokenizer = tokenizer;
         this.out = out;
         this.registry = registry;
         this.http = http;
+        this.drainTimeout = drainTimeout;
+        this.stop = stop;
     }
 
     /** This generator exposing the client's health (schedule lag, requests in flight, chunk and publisher counts) in {@code meters}. */
     public LoadGenerator withMeters(MeterRegistry meters) {
-        return new LoadGenerator(publisher, tokenizer, out, meters, http);
+        return new LoadGenerator(publisher, tokenizer, out, meters, http, drainTimeout, stop);
     }
 
     /** This generator with other HTTP client settings (timeouts, I/O threads). */
     public LoadGenerator withHttp(HttpClientSettings settings) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, settings);
+        return new LoadGenerator(publisher, tokenizer, out, registry, settings, drainTimeout, stop);
+    }
+
+    /**
+     * This generator stopping its run when {@code stop} completes (a Ctrl-C), and letting the requests
+     * in flight then finish for at most {@code drainTimeout} before cancelling them.
+     */
+    public LoadGenerator withStop(CompletionStage<?> stop, Duration drainTimeout) {
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop);
     }
 
     /**
@@ -113,8 +143,10 @@ public final class LoadGenerator {
      * @throws IllegalArgumentException when the dataset cannot be built from the settings
      * @throws IllegalStateException when the server is not ready within the readiness timeout, or
      *     the initial test run fails (vLLM's message, with the error)
-     * @throws InterruptedException when interrupted; requests in flight are then cancelled, and
-     *     RunFinished is still published
+     * @throws InterruptedException when stopped or interrupted before the schedule starts (nothing
+     *     published). Later, a stop or an interrupt ends the schedule instead: the run drains, publishes
+     *     its RunFinished, and returns counts marked {@link LoadResult#interrupted()}, with the thread's
+     *     interrupt status cleared (the result carries it).
      */
     public LoadResult run(LoadSettings settings) throws InterruptedException {
         return run(settings, Datasets.create(settings.workload().dataset(), tokenizer));
@@ -130,6 +162,18 @@ public final class LoadGenerator {
         List<SampledRequest> samples =
                 dataset.sample(workload.numPrompts(), workload.arrivals().seed());
 
+        RunThread thread = new RunThread(Thread.currentThread());
+        stop.thenRun(thread::stop);
+        try {
+            return run(settings, samples, thread);
+        } finally {
+            thread.finishing();
+        }
+    }
+
+    private LoadResult run(LoadSettings settings, List<SampledRequest> samples, RunThread thread)
+            throws InterruptedException {
+        LoadSettings.Workload workload = settings.workload();
         HealthCheck.awaitReady(
                 settings.target().healthUrl(),
                 settings.readinessTimeout(),
@@ -157,7 +201,7 @@ public final class LoadGenerator {
                     settings.target().backend(),
                     settings.shardIndex(),
                     publisher::counts)) {
-                return new ShardRun(settings, plan, client, backend, counting, health).sendAll();
+                return new ShardRun(settings, plan, client, backend, counting, health, thread).sendAll();
             }
         } finally {
             counting.shutdownNow();
@@ -225,7 +269,10 @@ public final class LoadGenerator {
         private final Backend backend;
         private final ExecutorService counting;
         private final ClientHealth health;
+        private final RunThread thread;
         private final RunTally tally = new RunTally();
+        /** Stopped before the schedule's end; set by the scheduler thread only. */
+        private boolean interrupted;
 
         ShardRun(
                 LoadSettings settings,
@@ -233,13 +280,15 @@ public final class LoadGenerator {
                 StreamingHttpClient client,
                 Backend backend,
                 ExecutorService counting,
-                ClientHealth health) {
+                ClientHealth health,
+                RunThread thread) {
             this.settings = settings;
             this.plan = plan;
             this.client = client;
             this.backend = backend;
             this.counting = counting;
             this.health = health;
+            this.thread = thread;
         }
 
         LoadResult sendAll() throws InterruptedException {
@@ -292,11 +341,11 @@ public final class LoadGenerator {
                                             run, backend.newResponse(), request, requestId, permitNs, launchedNs));
                         };
                     });
-                    tally.sendingEnded();
-                    awaitAll(null);
                 } catch (InterruptedException e) {
-                    LOG.warn("run {} interrupted: cancelling the requests in flight", settings.runId());
-                    tally.sendingEnded();
+                    interrupted = true;
+                }
+                tally.sendingEnded();
+                if (!awaitInFlight()) {
                     client.close(); // fails every request in flight, so each still gets its RequestFinished
                     if (!awaitAll(CANCEL_TIMEOUT)) {
                         LOG.warn(
@@ -306,8 +355,9 @@ public final class LoadGenerator {
                                 tally.unfinished(),
                                 CANCEL_TIMEOUT);
                     }
-                    Thread.currentThread().interrupt();
                 }
+                // From here on a stop no longer interrupts: RunFinished must be published.
+                thread.finishing();
                 result = finish(anchor, started);
             }
             if (lateness != null) {
@@ -317,20 +367,54 @@ public final class LoadGenerator {
         }
 
         /**
-         * Waits for every request's RequestFinished, for at most {@code timeout} (null: no limit); an
-         * interrupt meanwhile is remembered, not obeyed. False when the time ran out.
+         * Waits for the requests in flight to end: without limit while the run is not interrupted (each
+         * request has its own timeouts), and for at most the drain timeout once it is (before or during
+         * the wait). False when the drain timeout ran out.
+         */
+        private boolean awaitInFlight() {
+            long deadlineNs = interrupted ? drainStarts() : 0;
+            while (true) {
+                try {
+                    if (interrupted) {
+                        tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    } else {
+                        tally.allFinished().get();
+                    }
+                    return true;
+                } catch (InterruptedException e) {
+                    if (!interrupted) {
+                        interrupted = true;
+                        deadlineNs = drainStarts();
+                    }
+                } catch (TimeoutException e) {
+                    return false;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("bug: the run's completion failed", e.getCause());
+                }
+            }
+        }
+
+        /** Says what an interrupted run does now; returns the drain's deadline. */
+        private long drainStarts() {
+            LOG.info(
+                    "run {} interrupted: no new requests; waiting up to {} s for the {} in flight",
+                    settings.runId(),
+                    drainTimeout.toSeconds(),
+                    tally.unfinished());
+            return System.nanoTime() + drainTimeout.toNanos();
+        }
+
+        /**
+         * Waits for every request's RequestFinished, for at most {@code timeout}; an interrupt meanwhile
+         * is remembered, not obeyed. False when the time ran out.
          */
         private boolean awaitAll(Duration timeout) {
-            long deadlineNs = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
+            long deadlineNs = System.nanoTime() + timeout.toNanos();
             boolean interrupted = false;
             try {
                 while (true) {
                     try {
-                        if (timeout == null) {
-                            tally.allFinished().get();
-                        } else {
-                            tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
-                        }
+                        tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
                         return true;
                     } catch (InterruptedException e) {
                         interrupted = true;
@@ -350,7 +434,7 @@ public final class LoadGenerator {
         private LoadResult finish(Anchor anchor, CompletableFuture<Void> started) {
             long lastNs = tally.lastFinishedNs(anchor.startNs());
             RunTally.Counts counts = tally.counts();
-            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery());
+            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery(), interrupted);
             List<String> lost = new ArrayList<>();
             undelivered("RunStarted", started).ifPresent(lost::add);
             undelivered("RunFinished", deliverRunFinished(finished)).ifPresent(lost::add);
@@ -372,7 +456,8 @@ public final class LoadGenerator {
                     lost,
                     sortedByCount(counts.failureReasons()),
                     anchor.startEpochNs(),
-                    anchor.offsetNs(lastNs));
+                    anchor.offsetNs(lastNs),
+                    interrupted);
         }
     }
 
@@ -437,6 +522,36 @@ public final class LoadGenerator {
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
+    }
+
+    /**
+     * The thread running a shard and whether a stop may still interrupt it: until the shard starts
+     * finishing (publishing RunFinished, which must not be cut short), a stop interrupts it; after
+     * that it does nothing. Thread-safe.
+     */
+    private static final class RunThread {
+        private final Thread thread;
+        private boolean finishing;
+
+        RunThread(Thread thread) {
+            this.thread = thread;
+        }
+
+        synchronized void stop() {
+            if (!finishing) {
+                thread.interrupt();
+            }
+        }
+
+        /** No stop interrupts the thread any more; one that already did is cleared (the caller ran on the thread). */
+        synchronized void finishing() {
+            if (!finishing) {
+                finishing = true;
+                if (Thread.currentThread() == thread) {
+                    Thread.interrupted();
+                }
+            }
+        }
     }
 
     private static ThreadFactory daemon(String name) {

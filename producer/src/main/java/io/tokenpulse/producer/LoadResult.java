@@ -24,6 +24,8 @@ import java.util.Map;
  * @param scheduleStartEpochNs wall clock at the schedule start, ns since the Unix epoch
  * @param durationNs benchmark duration: from the schedule start until the last request finished
  *     (METRICS.md, benchmark duration); 0 when nothing was sent
+ * @param interrupted the run was stopped (Ctrl-C, SIGTERM) before its schedule ended; the counts
+ *     cover the requests sent before that
  */
 public record LoadResult(
         long started,
@@ -35,7 +37,8 @@ public record LoadResult(
         List<String> lostRunRecords,
         Map<String, Long> failureReasons,
         long scheduleStartEpochNs,
-        long durationNs) {
+        long durationNs,
+        boolean interrupted) {
 
     public LoadResult {
         failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));

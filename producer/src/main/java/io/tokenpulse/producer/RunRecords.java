@@ -46,9 +46,15 @@ final class RunRecords {
      * RunFinished: the shard's counts, and the records it could not deliver before this one.
      *
      * @param lastNs monotonic time the shard's last request finished
+     * @param interrupted the shard was stopped before its schedule ended
      */
     static RunEvent finished(
-            LoadSettings settings, Anchor anchor, long lastNs, RunTally.Counts counts, PublishCounts delivery) {
+            LoadSettings settings,
+            Anchor anchor,
+            long lastNs,
+            RunTally.Counts counts,
+            PublishCounts delivery,
+            boolean interrupted) {
         return event(
                 settings,
                 RunFinished.newBuilder()
@@ -59,6 +65,7 @@ final class RunRecords {
                         .setChunkEvents(counts.chunkEvents())
                         .setRecordsNotDelivered(delivery.notDelivered())
                         .setRecordsNotDeliveredByReason(delivery.failedByReason())
+                        .setInterrupted(interrupted)
                         .build());
     }
 

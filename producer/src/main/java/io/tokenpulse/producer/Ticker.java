@@ -8,7 +8,12 @@ interface Ticker {
     /** Monotonic time in ns. */
     long nanoTime();
 
-    /** Returns at {@code deadlineNs} or soon after; at once when it has passed. */
+    /**
+     * Returns at {@code deadlineNs} or soon after; at once when it has passed.
+     *
+     * @throws InterruptedException when the thread is or gets interrupted, even when the deadline has
+     *     passed: a scheduler running behind (or at rate inf) must still stop at once
+     */
     void sleepUntil(long deadlineNs) throws InterruptedException;
 
     /**
@@ -23,6 +28,9 @@ interface Ticker {
 
         @Override
         public void sleepUntil(long deadlineNs) throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted before the next scheduled request");
+            }
             for (long leftNs = deadlineNs - System.nanoTime(); leftNs > 0; leftNs = deadlineNs - System.nanoTime()) {
                 LockSupport.parkNanos(leftNs);
                 if (Thread.interrupted()) {

@@ -1,6 +1,7 @@
 package io.tokenpulse.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.producer.dataset.Prompt;
 import io.tokenpulse.producer.dataset.SampledRequest;
@@ -93,6 +94,18 @@ class DispatcherTest {
         assertThat(second.permitNs()).isEqualTo(START_NS + 40 * MS);
         assertThat(second.sentNs()).isEqualTo(START_NS + 40 * MS);
         assertThat(sent).allSatisfy(s -> assertThat(s.scheduledNs()).isLessThanOrEqualTo(s.permitNs()));
+    }
+
+    @Test
+    void anInterruptStopsASchedulerRunningBehindItsSchedule() {
+        Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, null);
+        long longAgoNs = System.nanoTime() - 1_000 * MS; // every request is overdue: no wait to interrupt
+
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() ->
+                        dispatcher.run(longAgoNs, Long.MAX_VALUE, plan(0, 0, 0).iterator(), this::launch))
+                .isInstanceOf(InterruptedException.class);
+        assertThat(sent).isEmpty();
     }
 
     @Test

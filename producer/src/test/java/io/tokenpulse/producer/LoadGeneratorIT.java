@@ -43,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -311,6 +312,56 @@ class LoadGeneratorIT {
         });
         RunFinished finished = (RunFinished) readAll(topics.runs(), 2).get(1).getEvent();
         assertThat(finished.getRequestsFailed()).isEqualTo(4);
+    }
+
+    @Test
+    void aStopEndsSendingAtOnceAndLetsTheRequestsInFlightFinish() throws Exception {
+        Topics topics = topics("stop.");
+        LoadResult result = stoppedRun(topics, "run-stop", Duration.ofSeconds(30));
+
+        // 100 requests/s: a stop at request 2's first event leaves a few sent, far from the 50 planned.
+        assertThat(result.interrupted()).isTrue();
+        assertThat(result.started()).isBetween(3L, 15L);
+        assertThat(result.succeeded()).as("each drained to its end").isEqualTo(result.started());
+        List<RunEvent> runs = readAll(topics.runs(), 2);
+        RunFinished finished = (RunFinished) runs.get(1).getEvent();
+        assertThat(finished.getInterrupted()).isTrue();
+        assertThat(finished.getRequestsStarted()).isEqualTo(result.started());
+        assertThat(finished.getRequestsSucceeded()).isEqualTo(result.started());
+        assertThat(readAll(topics.requests(), 2 * result.started())).hasSize((int) (2 * result.started()));
+    }
+
+    @Test
+    void aStopWithNoDrainTimeCancelsTheRequestsInFlightAsCountedFailures() throws Exception {
+        Topics topics = topics("stop-now.");
+        LoadResult result = stoppedRun(topics, "run-stop-now", Duration.ZERO);
+
+        assertThat(result.interrupted()).isTrue();
+        assertThat(result.succeeded()).isZero();
+        assertThat(result.failed()).isEqualTo(result.started()).isPositive();
+        assertThat(result.failureReasons())
+                .containsOnlyKeys("the HTTP client was closed while the request was in flight");
+        RunFinished finished = (RunFinished) readAll(topics.runs(), 2).get(1).getEvent();
+        assertThat(finished.getInterrupted()).isTrue();
+        assertThat(finished.getRequestsFailed()).isEqualTo(result.started());
+    }
+
+    /** 50 requests of 6 events 500 ms apart (3 s each), stopped when request 2's first event is sent. */
+    private static LoadResult stoppedRun(Topics topics, String runId, Duration drain) throws Exception {
+        CompletableFuture<Void> stop = new CompletableFuture<>();
+        try (SimulatorServer server = SimulatorServer.start(
+                        SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(500))
+                                .withSendListener((requestId, seq, dueNs, sentNs) -> {
+                                    if (requestId.equals("it-2")) {
+                                        stop.complete(null);
+                                    }
+                                }));
+                EventPublisher publisher =
+                        EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
+            return new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
+                    .withStop(stop, drain)
+                    .run(settings(runId, server.baseUri(), 50, null));
+        }
     }
 
     @Test

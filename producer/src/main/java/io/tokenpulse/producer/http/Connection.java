@@ -16,6 +16,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -92,7 +94,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
                             () -> fail(
                                     started,
                                     StreamError.Kind.REQUEST_TIMEOUT,
-                                    "no complete response within " + settings.requestTimeout()),
+                                    "no complete response from " + pool.origin() + " within "
+                                            + seconds(settings.requestTimeout()) + " (request timeout) after "
+                                            + started.bodyBytes + " body bytes"),
                             settings.requestTimeout().toNanos(),
                             TimeUnit.NANOSECONDS);
         }
@@ -116,14 +120,19 @@ final class Connection extends ChannelInboundHandlerAdapter {
                                         ex,
                                         StreamError.Kind.READ_TIMEOUT,
                                         "no bytes from " + pool.origin() + " for "
-                                                + pool.settings().readIdleTimeout() + " after " + ex.bodyBytes
-                                                + " body bytes");
+                                                + seconds(pool.settings().readIdleTimeout())
+                                                + " (stream idle timeout) after " + ex.bodyBytes + " body bytes");
                             } else if (exchange == ex) {
                                 scheduleIdleCheck(ex, limitNs - silentNs);
                             }
                         },
                         delayNs,
                         TimeUnit.NANOSECONDS);
+    }
+
+    /** "2 s", "0.2 s": the limits as the user gave them (--request-timeout-s, --stream-idle-timeout-s). */
+    private static String seconds(Duration limit) {
+        return BigDecimal.valueOf(limit.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.exposition;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,6 +38,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     static final String OPEN_METRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
+    /** A scraper that keeps failing (say, it hangs up early) must not fill the log. */
+    private static final RepeatedWarning FAILED_SCRAPES = new RepeatedWarning(LOG, "failed scrapes");
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -110,7 +113,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             scrapes.served(scrape);
         } catch (IOException | RuntimeException e) {
             // the scraper sees a failed scrape (up == 0); the process goes on
-            LOG.warn("metrics scrape failed: {}", e.toString());
+            FAILED_SCRAPES.warn("metrics scrape failed: {}", e.toString());
         }
     }
 

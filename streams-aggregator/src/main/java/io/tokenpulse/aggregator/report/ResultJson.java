@@ -67,6 +67,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
+        @JsonUnwrapped Completeness completeness,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues) {
@@ -87,12 +88,27 @@ public record ResultJson(
         }
     }
 
-    /** Keys the record writes itself (the unwrapped Delivery's and ClientCpu's included), which --metadata may not reuse. */
-    private static final Set<String> FIXED_KEYS = Stream.concat(
-                    Arrays.stream(ResultJson.class.getRecordComponents()),
-                    Stream.concat(
-                            Arrays.stream(Delivery.class.getRecordComponents()),
-                            Arrays.stream(ClientCpu.class.getRecordComponents())))
+    /**
+     * Whether the figures cover the whole run: TokenPulse's own keys, left out for a whole run.
+     *
+     * @param interrupted the run was stopped (Ctrl-C, SIGTERM): the figures cover what was sent before
+     * @param incomplete what the figures lack (e.g. {@code "12 of 400 request metrics"}) when the run
+     *     was scored without its summary; null when nothing is missing
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Completeness(
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean interrupted,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String incomplete) {
+        public static final Completeness WHOLE = new Completeness(false, null);
+    }
+
+    /** Keys the record writes itself (the unwrapped records' included), which --metadata may not reuse. */
+    private static final Set<String> FIXED_KEYS = Stream.of(
+                    ResultJson.class.getRecordComponents(),
+                    Delivery.class.getRecordComponents(),
+                    ClientCpu.class.getRecordComponents(),
+                    Completeness.class.getRecordComponents())
+            .flatMap(Arrays::stream)
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
 
@@ -115,6 +131,16 @@ public record ResultJson(
 
     /** The result of one run without the per-request lists. */
     public static ResultJson of(RunConfig config, RunResult result, Map<String, String> metadata, Delivery delivery) {
+        return of(config, result, metadata, delivery, Completeness.WHOLE);
+    }
+
+    /** The result of one run without the per-request lists, marked when it does not cover the whole run. */
+    public static ResultJson of(
+            RunConfig config,
+            RunResult result,
+            Map<String, String> metadata,
+            Delivery delivery,
+            Completeness completeness) {
         return new ResultJson(
                 config.date(),
                 config.backend(),
@@ -147,6 +173,7 @@ public record ResultJson(
                 List.of(),
                 delivery,
                 null,
+                completeness,
                 metricValues(result.metrics()));
     }
 
@@ -187,6 +214,7 @@ public record ResultJson(
                 perModel,
                 delivery,
                 clientCpu,
+                completeness,
                 metricValues);
     }
 
@@ -239,6 +267,7 @@ public record ResultJson(
                 models,
                 delivery,
                 clientCpu,
+                completeness,
                 metricValues);
     }
 
@@ -276,6 +305,7 @@ public record ResultJson(
                 perModel,
                 delivery,
                 clientCpu,
+                completeness,
                 metricValues);
     }
 
@@ -313,6 +343,7 @@ public record ResultJson(
                 perModel,
                 delivery,
                 cpu,
+                completeness,
                 metricValues);
     }
 

@@ -72,6 +72,11 @@ public final class SummaryRecords {
         return new ResultJson.Delivery(summary.getRecordsNotDelivered(), summary.getRecordsNotDeliveredByReason());
     }
 
+    /** Whether the summary covers the whole run, as the result file reports it. */
+    public static ResultJson.Completeness completeness(RunSummary summary) {
+        return new ResultJson.Completeness(summary.getInterrupted(), summary.getIncomplete());
+    }
+
     /** One request's {@code --save-detailed} entry; vLLM counts 0 output tokens for a failure. */
     public static RequestDetail detail(RequestMetrics request) {
         return new RequestDetail(

@@ -62,6 +62,11 @@ public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetr
         return RunShards.ifComplete(runEvents);
     }
 
+    /** The run's shard records stored so far, complete or not; empty without any RunStarted. */
+    public Optional<RunShards> storedShards() {
+        return RunShards.asStored(runEvents);
+    }
+
     /**
      * What the run still lacks to be scored (shard records, request metrics), in one line; empty
      * when it is complete.

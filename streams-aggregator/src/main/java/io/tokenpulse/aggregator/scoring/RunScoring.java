@@ -203,7 +203,25 @@ public final class RunScoring {
                                         .toList())
                                 .build())
                         .toList())
+                .setInterrupted(shards.finished().stream().anyMatch(RunFinished::getInterrupted))
                 .build();
+    }
+
+    /**
+     * The summary of a run that cannot be completed (records lost, its aggregator gone, a shard that
+     * never finished): its stored requests scored as {@link #summarize} scores them, marked
+     * {@code incomplete} with what is missing. {@code num_prompts} counts the requests the finished
+     * shards announced, or those stored when there are more.
+     *
+     * @param stored  the run's shard records as stored ({@link RunShards#asStored})
+     * @param missing what the run lacks, e.g. {@code "12 of 400 request metrics"}
+     */
+    public static RunSummary summarizeIncomplete(
+            String runId, RunShards stored, List<RequestMetrics> requests, Options options, String missing) {
+        RunSummary summary = summarize(runId, stored, requests::stream, options);
+        summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), requests.size())));
+        summary.setIncomplete(missing);
+        return summary;
     }
 
     private static MetricSummary summary(MetricStats stats) {

@@ -4,14 +4,18 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every shard's RunStarted and RunFinished of one run, once all {@code shard_count} are in: what a
- * run needs before it can be scored. Index {@code i} of each list belongs to shard {@code i}.
+ * The RunStarted and RunFinished records of one run's shards: every shard's once all
+ * {@code shard_count} are in ({@link #ifComplete}, what a run needs before it is summarized; index
+ * {@code i} of each list belongs to shard {@code i}), or those stored so far ({@link #asStored}, for
+ * scoring a run that cannot be completed; in shard order).
  */
 public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
     private static final Logger LOG = LoggerFactory.getLogger(RunShards.class);
@@ -19,15 +23,27 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
     public RunShards {
         started = List.copyOf(started);
         finished = List.copyOf(finished);
-        if (started.isEmpty() || started.size() != finished.size()) {
-            throw new IllegalArgumentException("need one RunStarted and one RunFinished per shard, got "
-                    + started.size() + " and " + finished.size());
+        if (started.isEmpty()) {
+            throw new IllegalArgumentException("need at least one RunStarted");
         }
     }
 
     /** The shards of {@code events} (one run's records, any order), or empty while any is missing. */
     public static Optional<RunShards> ifComplete(List<RunEvent> events) {
         return collect(events).complete();
+    }
+
+    /**
+     * The shard records {@code events} hold, whether or not every shard's are there; empty without
+     * any RunStarted (then nothing says when the run started or how it was configured).
+     */
+    public static Optional<RunShards> asStored(List<RunEvent> events) {
+        Collected c = collect(events);
+        List<RunStarted> started =
+                Arrays.stream(c.started).filter(Objects::nonNull).toList();
+        List<RunFinished> finished =
+                Arrays.stream(c.finished).filter(Objects::nonNull).toList();
+        return started.isEmpty() ? Optional.empty() : Optional.of(new RunShards(started, finished));
     }
 
     /**
@@ -80,7 +96,7 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
         return new Collected(started, finished);
     }
 
-    /** Requests the shards announced, summed over shards. */
+    /** Requests the finished shards announced, summed over them. */
     public long requestsStarted() {
         return finished.stream().mapToLong(RunFinished::getRequestsStarted).sum();
     }
@@ -93,12 +109,12 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
                 .orElseThrow();
     }
 
-    /** The latest shard's finish, ns since the epoch. */
+    /** The latest shard's finish, ns since the epoch; the run's start when no shard finished. */
     public long lastShardFinishEpochNs() {
         return finished.stream()
                 .mapToLong(RunFinished::getFinishedEpochNs)
                 .max()
-                .orElseThrow();
+                .orElse(scheduleStartEpochNs());
     }
 
     /** Every shard carries the whole configuration; shard 0's is taken. */

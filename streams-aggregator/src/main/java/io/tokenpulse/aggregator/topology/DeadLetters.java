@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.kafka.common.metrics.Sensor;
@@ -34,6 +35,8 @@ final class DeadLetters {
     static final String METRIC_OPERATION = "dead-lettered-records";
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
+    /** One for the whole process: a flood of junk on any topic writes a few lines, then a count a minute. */
+    private static final RepeatedWarning WARNING = new RepeatedWarning(LOG, "dead-lettered records");
 
     private DeadLetters() {}
 
@@ -91,7 +94,7 @@ final class DeadLetters {
                 deadLettered = sensor(context.metrics(), topic);
             }
             deadLettered.record();
-            LOG.warn("dead-lettered record {}-{}@{}: {}", topic, where.partition(), where.offset(), reason);
+            WARNING.warn("dead-lettered record {}-{}@{}: {}", topic, where.partition(), where.offset(), reason);
             context.forward(
                     record.withValue(new Decoded<>(null, record.value() == null ? new byte[0] : record.value())));
         }

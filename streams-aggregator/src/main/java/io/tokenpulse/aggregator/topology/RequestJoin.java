@@ -5,6 +5,7 @@ import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,7 @@ final class RequestJoin {
     static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestJoin.class);
+    private static final RepeatedWarning EXPIRED = new RepeatedWarning(LOG, "expired join states");
 
     private RequestJoin() {}
 
@@ -216,7 +218,7 @@ final class RequestJoin {
                         + " or its finish never came)";
                 value = new byte[0];
             }
-            LOG.warn("dead-lettered the join state of request {}: {}", key, reason);
+            EXPIRED.warn("dead-lettered the join state of request {}: {}", key, reason);
             DeadLetters.sensor(context.metrics(), topic).record();
             RecordHeaders headers = new RecordHeaders();
             headers.add(DeadLetters.REASON, DeadLetters.utf8(reason))

@@ -157,6 +157,25 @@ class GoldenReportTest {
     }
 
     @Test
+    void anInterruptedOrIncompleteRunIsMarkedAfterTheDeliveryKeysAndAWholeRunIsNot() {
+        String marked = ResultJson.of(
+                        CONFIG,
+                        run().result(),
+                        Map.of(),
+                        ResultJson.Delivery.COMPLETE,
+                        new ResultJson.Completeness(true, "3 of 40 request metrics"))
+                .toJson();
+        assertThat(marked)
+                .contains("\"itl_exact\": true, \"interrupted\": true, "
+                        + "\"incomplete\": \"3 of 40 request metrics\", \"mean_ttft_ms\"");
+        assertThat(ResultJson.of(CONFIG, run().result(), Map.of()).toJson())
+                .doesNotContain("interrupted", "incomplete");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ResultJson.of(CONFIG, run().result(), ResultJson.parseMetadata(List.of("incomplete=no"))))
+                .hasMessageContaining("would overwrite a result key");
+    }
+
+    @Test
     void theClientsCpuLinesFollowTheBlocksLayout() {
         assertThat(ClientCpu.of(2_500_000_000L, 3_000_000_000L, 10_000_000_000L, 0)
                         .lines())

@@ -15,6 +15,9 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
+import io.tokenpulse.schemas.logging.RepeatedWarning;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -305,6 +308,28 @@ class AggregatorTopologyTest {
         assertThat(header(h, DeadLetters.REASON)).isNotBlank();
         assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
         assertThat(deadLetteredTotal()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aThousandPoisonRecordsWriteAFewLogLinesNotAThousand() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        try {
+            for (int i = 0; i < 1000; i++) {
+                f.rawChunks.pipeInput(key(RUN, 0), new byte[] {(byte) i, 2, 3});
+            }
+        } finally {
+            System.setErr(stderr);
+        }
+
+        assertThat(f.deadLetters.readRecordsToList()).hasSize(1000);
+        assertThat(deadLetteredTotal()).isEqualTo(1000.0);
+        // The first few in full (fewer when an earlier test of this JVM had some), the rest counted
+        // (one count line if a minute passed since an earlier test's last line).
+        assertThat(log.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("dead-lettered")))
+                .hasSizeLessThanOrEqualTo(RepeatedWarning.DETAILED + 1);
     }
 
     double deadLetteredTotal() {
