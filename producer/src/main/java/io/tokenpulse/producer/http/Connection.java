@@ -188,7 +188,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         Exchange ex = exchange;
         if (ex != null) {
             if (pool.isClosing()) {
-                fail(ex, StreamError.Kind.CLIENT_CLOSED, "the HTTP client was closed while the request was in flight");
+                fail(ex, StreamError.Kind.CLIENT_CLOSED, StreamError.CLOSED_IN_FLIGHT);
             } else {
                 fail(
                         ex,

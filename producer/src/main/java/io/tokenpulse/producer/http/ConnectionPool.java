@@ -84,9 +84,14 @@ final class ConnectionPool {
         long connectStartNs = System.nanoTime();
         connect().addListener((Future<Channel> connect) -> {
             if (!connect.isSuccess()) {
-                listener.onError(StreamError.of(
-                        StreamError.Kind.CONNECT_FAILED,
-                        "cannot connect to " + origin + ": " + connect.cause().getMessage()));
+                // a connect cut short by the client's close is a cancellation, not the server's fault
+                listener.onError(
+                        closing.getAsBoolean()
+                                ? StreamError.of(StreamError.Kind.CLIENT_CLOSED, StreamError.CLOSED_IN_FLIGHT)
+                                : StreamError.of(
+                                        StreamError.Kind.CONNECT_FAILED,
+                                        "cannot connect to " + origin + ": "
+                                                + connect.cause().getMessage()));
                 return;
             }
             long connectNs = System.nanoTime() - connectStartNs;

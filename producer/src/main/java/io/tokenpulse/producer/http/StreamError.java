@@ -13,6 +13,9 @@ import java.util.Objects;
  */
 public record StreamError(Kind kind, int httpStatus, String message, String body) {
 
+    /** The failure text of a request cancelled by the client's close (a stopped run's drain timeout). */
+    public static final String CLOSED_IN_FLIGHT = "the HTTP client was closed while the request was in flight";
+
     public enum Kind {
         /** TCP connect failed or timed out: nothing was sent. */
         CONNECT_FAILED,
