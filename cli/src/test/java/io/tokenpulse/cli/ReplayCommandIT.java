@@ -156,6 +156,18 @@ class ReplayCommandIT {
         assertThat(json.get("output_lens").get(PROMPTS - 1).asInt()).isEqualTo(8);
     }
 
+    /**
+     * Bench's result file without the client CPU keys: they are facts of the bench process, not of
+     * the stored run, so replay cannot reproduce them.
+     */
+    static String withoutClientCpu(String benchJson) {
+        String without = benchJson.replaceAll(
+                "\"client_startup_cpu_s\": [^,]+, \"client_cpu_cores\": [^,]+, \"client_cpu_us_per_event\": [^,]+, ",
+                "");
+        assertThat(without).doesNotContain("client_");
+        return without;
+    }
+
     @Test
     void replayWithoutNewOptionsReproducesTheBenchJson() throws IOException {
         Outcome replay = execute(
@@ -170,13 +182,7 @@ class ReplayCommandIT {
                 "--result-filename",
                 "same.json");
         assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
-        // the client's CPU is a fact of the bench process, not of the stored run: replay cannot have it
-        String benchWithoutClientCpu = Files.readString(resultDir.resolve("bench.json"))
-                .replaceAll(
-                        "\"client_startup_cpu_s\": [^,]+, \"client_cpu_cores\": [^,]+, "
-                                + "\"client_cpu_us_per_event\": [^,]+, ",
-                        "");
-        assertThat(benchWithoutClientCpu).doesNotContain("client_");
+        String benchWithoutClientCpu = withoutClientCpu(Files.readString(resultDir.resolve("bench.json")));
         assertThat(Files.readString(resultDir.resolve("same.json"))).isEqualTo(benchWithoutClientCpu);
     }
 
