@@ -189,7 +189,8 @@ class PlatformFlagsIT {
             ObjectMapper json = new ObjectMapper();
             JsonNode replayed = json.readTree(results.resolve("replay.json").toFile());
             assertThat(replayed)
-                    .isEqualTo(json.readTree(results.resolve("bench.json").toFile()));
+                    .isEqualTo(json.readTree(
+                            Tokenpulse.withoutClientCpu(Files.readString(results.resolve("bench.json")))));
 
             Path png = work.resolve("run.png");
             Tokenpulse.Result chart = tokenpulse.run(

@@ -126,6 +126,16 @@ final class Tokenpulse {
     }
 
     /** A command that runs until stopped (SIGTERM, as Ctrl-C: its shutdown hooks run). */
+    /**
+     * A result file of bench without the client CPU keys: they are facts of the bench process, not
+     * of the stored run, so {@code replay} cannot reproduce them.
+     */
+    static String withoutClientCpu(String benchJson) {
+        String without = benchJson.replaceAll("\"client_(startup_cpu_s|cpu_cores|cpu_us_per_event)\": [^,]+, ", "");
+        assertThat(without).doesNotContain("client_");
+        return without;
+    }
+
     static final class Background implements AutoCloseable {
         private final Process process;
         private final List<String> args;

@@ -279,10 +279,13 @@ final class BenchCommand implements Callable<Integer> {
                         result.requests(),
                         report,
                         Optional.of(result.cpu()),
-                        ClientCpuMeter.warning(
-                                result.cpu(),
-                                load.settings().target().baseUrl(),
-                                Runtime.getRuntime().availableProcessors()),
+                        // the simulator runs in this process: its CPU is part of the client's
+                        simulate.simulate
+                                ? Optional.empty()
+                                : ClientCpuMeter.warning(
+                                        result.cpu(),
+                                        load.settings().target().baseUrl(),
+                                        Runtime.getRuntime().availableProcessors()),
                         out);
                 if (chart != null) {
                     ChartFile.save(
