@@ -4,16 +4,15 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-LAUNCHER = os.path.join(ROOT, "tokenpulse")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tpbench import LAUNCHER, ROOT, thread_cpu, start_simulator as start_process  # noqa: E402
+
 GAP_MS = 20.0  # one stream sends 50 events/s; the rate is set by the number of streams
 TTFT_MS = 50.0
 MAIN_RUN_LINE = "Initial test run completed"
@@ -51,30 +50,9 @@ def group_of(name):
     return "others"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def read_stat(path):
-    with open(path) as f:
-        text = f.read()
-    comm = text[text.index("(") + 1:text.rindex(")")]
-    fields = text.rsplit(")", 1)[1].split()
-    return comm, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
-
-
 def sample(pid):
     """(process CPU s, {tid: (comm, CPU s)}) read from /proc."""
-    _, total = read_stat(f"/proc/{pid}/stat")
-    threads = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            threads[int(tid)] = read_stat(f"/proc/{pid}/task/{tid}/stat")
-        except (FileNotFoundError, ProcessLookupError, ValueError):
-            pass
-    return total, threads
+    return thread_cpu(pid)
 
 
 def java_names(pid):
@@ -122,26 +100,10 @@ class SendLog:
         return self.lines
 
 
-def wait_ready(url, timeout_s):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"cpu: the simulator did not answer {url} within {timeout_s} s")
-
-
 def start_simulator(out, name, ttft_ms, command):
-    port = free_port()
     send_log = os.path.join(out, f"{name}.sends.csv")
-    log = open(os.path.join(out, f"{name}.simulate.log"), "w")
-    proc = subprocess.Popen([*shlex.split(command), "simulate", "--profile", "deterministic", "--ttft-ms", str(ttft_ms),
-                             "--gap-ms", str(GAP_MS), "--port", str(port), "--model", "sim-model",
-                             "--send-log", send_log], stdout=log, stderr=subprocess.STDOUT)
-    wait_ready(f"http://127.0.0.1:{port}/health", 120)
+    proc, port = start_process(out, name, command, "--profile", "deterministic", "--ttft-ms", str(ttft_ms),
+                               "--gap-ms", str(GAP_MS), "--model", "sim-model", "--send-log", send_log)
     return proc, port, send_log
 
 

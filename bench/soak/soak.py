@@ -2,51 +2,15 @@
 import argparse
 import json
 import os
-import re
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-LAUNCHER = os.path.join(ROOT, "tokenpulse")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def cpu_s(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
-
-
-def wait_ready(url, timeout_s):
-    deadline = time.time() + timeout_s
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"soak: the simulator did not answer {url} within {timeout_s} s")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tpbench import LAUNCHER, ROOT, cpu_s, free_port, rss_mb, wait_ready  # noqa: E402
 
 
 def main():
@@ -71,7 +35,7 @@ def main():
     sim = subprocess.Popen([LAUNCHER, "simulate", "--profile", "deterministic", "--ttft-ms", "100", "--gap-ms", "30",
                             "--port", str(port), "--model", "sim-model"], stdout=sim_log, stderr=subprocess.STDOUT)
     try:
-        wait_ready(f"http://127.0.0.1:{port}/health", 120)
+        wait_ready(f"http://127.0.0.1:{port}/health", 120, "soak: the simulator")
         bench_cmd = [LAUNCHER, "bench", "--base-url", f"http://127.0.0.1:{port}", "--model", "sim-model",
                      "--tokenizer", tokenizer, "--dataset-name", "random", "--random-input-len", "1024",
                      "--random-output-len", "128", "--ignore-eos", "--request-rate", str(a.rate),
