@@ -156,6 +156,16 @@ class BadInputIT {
                         1,
                         "check --schema-registry-url"),
                 Arguments.of(
+                        "frugal with an external cluster",
+                        bench(
+                                "--frugal",
+                                "--bootstrap-servers",
+                                "127.0.0.1:" + FreePorts.one(),
+                                "--schema-registry-url",
+                                "http://127.0.0.1:" + FreePorts.one()),
+                        2,
+                        "--frugal defers the in-process aggregator; with --bootstrap-servers there is none"),
+                Arguments.of(
                         "malformed goodput",
                         bench("--goodput", "ttft=5"),
                         2,

@@ -98,7 +98,17 @@ class ScaleOutIT {
     }
 
     private String[] aggregate() {
-        return PlatformFlagsIT.args("aggregate", connection, "--metrics-port", "0")
+        // The broker's shortest session (group.min.session.timeout.ms): the survivor takes the killed
+        // aggregator's partitions after 6 s instead of the default 45 s.
+        return PlatformFlagsIT.args(
+                        "aggregate",
+                        connection,
+                        "--metrics-port",
+                        "0",
+                        "--kafka-property",
+                        "session.timeout.ms=6000",
+                        "--kafka-property",
+                        "heartbeat.interval.ms=1000")
                 .toArray(String[]::new);
     }
 

@@ -138,6 +138,7 @@ final class BenchCommand implements Callable<Integer> {
             "save_chart",
             "window_size_ms",
             "window_grace_ms",
+            "frugal",
             "verbose");
 
     /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
@@ -233,6 +234,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     WindowOptions windows;
 
+    @Mixin
+    FrugalOption frugal;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -259,6 +263,7 @@ final class BenchCommand implements Callable<Integer> {
                     Duration.ofSeconds(summaryTimeoutS),
                     metrics,
                     windows,
+                    frugal.frugal,
                     chart,
                     profile,
                     spool,
@@ -364,6 +369,11 @@ final class BenchCommand implements Callable<Integer> {
             throw UserError.usage(
                     WindowOptions.SIZE + " and " + WindowOptions.GRACE
                             + " shape the in-process aggregator's windows; with --bootstrap-servers give them to 'tokenpulse aggregate'");
+        }
+        if (!kafka.embedded() && frugal.frugal) {
+            throw UserError.usage(FrugalOption.NAME
+                    + " defers the in-process aggregator; with --bootstrap-servers there is none: start"
+                    + " 'tokenpulse aggregate' after the load, or under nice, instead");
         }
     }
 }

@@ -64,6 +64,7 @@ final class BenchRun implements AutoCloseable {
             Duration summaryTimeout,
             MetricsOptions metrics,
             WindowOptions windows,
+            boolean frugal,
             Path chart,
             boolean profile,
             SpoolOptions spool,
@@ -131,14 +132,9 @@ final class BenchRun implements AutoCloseable {
         if (pipeline.embedded()) {
             // One command, one process: the aggregator runs beside the load generator.
             meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-            aggregator = Aggregator.start(
-                    pipeline.topics(),
-                    plan.windows()
-                            .applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-                                    .withStateDir(pipeline.dataDir().resolve("streams"))),
-                    pipeline.clientProperties(),
-                    meters);
-            meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+            if (!plan.frugal()) {
+                startAggregator();
+            }
         }
         results = RunResults.open(
                 pipeline.topics(),
@@ -155,6 +151,17 @@ final class BenchRun implements AutoCloseable {
                     out);
             profiler.start();
         }
+    }
+
+    private void startAggregator() {
+        aggregator = Aggregator.start(
+                pipeline.topics(),
+                plan.windows()
+                        .applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                                .withStateDir(pipeline.dataDir().resolve("streams"))),
+                pipeline.clientProperties(),
+                meters);
+        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
     }
 
     /**
@@ -174,6 +181,10 @@ final class BenchRun implements AutoCloseable {
                 .withStop(stop, plan.timeouts().drain())
                 .run(plan.load(), plan.dataset());
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
+        if (pipeline.embedded() && plan.frugal()) {
+            out.println("Aggregating the run's " + load.chunkEvents() + " events now (--frugal)...");
+            startAggregator();
+        }
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);

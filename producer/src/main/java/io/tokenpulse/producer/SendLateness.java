@@ -1,5 +1,6 @@
 package io.tokenpulse.producer;
 
+import io.tokenpulse.schemas.python.Numpy;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -39,14 +40,7 @@ final class SendLateness {
                 count);
     }
 
-    /** Linear between closest ranks, as numpy's default (METRICS.md). */
     private static double percentileMs(long[] sorted, double percentile) {
-        if (sorted.length == 0) {
-            return 0.0;
-        }
-        double rank = (sorted.length - 1) * percentile / 100.0;
-        int below = (int) Math.floor(rank);
-        int above = Math.min(below + 1, sorted.length - 1);
-        return (sorted[below] + (sorted[above] - sorted[below]) * (rank - below)) / 1e6;
+        return Numpy.percentile(Arrays.stream(sorted).asDoubleStream().toArray(), percentile) / 1e6;
     }
 }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,8 +42,13 @@ public final class SendLogFile implements SendListener, AutoCloseable {
     private SendLogFile(Path path, BufferedWriter out) {
         this.path = path;
         this.out = out;
-        long nano = System.nanoTime();
-        this.unixMinusNanoNs = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis()) - nano;
+        // Instant.now() has µs precision where currentTimeMillis() has ms: clients' arrival times are
+        // compared with sent_unix_ns across processes, so the offset must be as fine as the gaps.
+        long beforeNs = System.nanoTime();
+        Instant wall = Instant.now();
+        long afterNs = System.nanoTime();
+        this.unixMinusNanoNs =
+                wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - (beforeNs + (afterNs - beforeNs) / 2);
         this.writer = new Thread(this::drainUntilClosed, "tp-sim-send-log");
         writer.setDaemon(true);
     }

@@ -5,6 +5,7 @@ import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,10 +13,9 @@ import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -104,7 +104,13 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final AtomicBoolean truncationLogged = new AtomicBoolean();
     private final TextCap textCap = new TextCap(Topics.MAX_GENERATED_TEXT_BYTES);
     private final Map<DeliveryFailure, LongAdder> failed = new EnumMap<>(DeliveryFailure.class);
-    private final Set<DeliveryFailure> logged = ConcurrentHashMap.newKeySet();
+    /** One rate-limited warning per reason: the first few with detail, then a count per minute. */
+    private final Map<DeliveryFailure, RepeatedWarning> warnings = new EnumMap<>(DeliveryFailure.class);
+    /** Failures counted without a log line (on a timing thread, or without an error): logged as counts later. */
+    private final Map<DeliveryFailure, LongAdder> unlogged = new EnumMap<>(DeliveryFailure.class);
+    /** Of {@link #unlogged}, how many a warning line has already counted. */
+    private final Map<DeliveryFailure, AtomicLong> unloggedWarned = new EnumMap<>(DeliveryFailure.class);
+
     private final Callback onAck = new Acknowledgement(null);
     private final LongAdder everSpooled = new LongAdder();
     private volatile long spooledNow;
@@ -133,6 +139,9 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());
+            warnings.put(reason, new RepeatedWarning(LOG, "undelivered records (" + reason + ")"));
+            unlogged.put(reason, new LongAdder());
+            unloggedWarned.put(reason, new AtomicLong());
         }
         this.sender = new Thread(this::sendQueued, "tp-kafka-sender");
         sender.setDaemon(true);
@@ -476,25 +485,23 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
         }
         if (error != null) { // a Kafka error: reported on the sender or the producer's network thread
-            warnOnce(reason, ": " + error);
+            warnings.get(reason).warn("a record could not be delivered to Kafka ({}): {}", reason, error.toString());
+        } else {
+            unlogged.get(reason).increment(); // maybe on a timing thread, which must not wait on the console
         }
     }
 
     /**
-     * Logs the first drop of each reason that {@link #failed} did not log: those counted on a timing
-     * thread (a full queue), which must not wait on the console. Runs on the sender thread and at close.
+     * Logs, as counts, the failures that {@link #failed} did not log: those counted on a timing thread
+     * (a full queue), which must not wait on the console. Runs on the sender thread and at close.
      */
     private void warnOfDrops() {
         for (DeliveryFailure reason : DeliveryFailure.values()) {
-            if (failed.get(reason).sum() > 0) {
-                warnOnce(reason, "");
+            long counted = unlogged.get(reason).sum();
+            long newly = counted - unloggedWarned.get(reason).getAndSet(counted);
+            if (newly > 0) {
+                warnings.get(reason).warn("{} records could not be delivered to Kafka ({})", newly, reason);
             }
-        }
-    }
-
-    private void warnOnce(DeliveryFailure reason, String detail) {
-        if (!logged.contains(reason) && logged.add(reason)) {
-            LOG.warn("a record could not be delivered to Kafka ({}), counting further ones silently{}", reason, detail);
         }
     }
 

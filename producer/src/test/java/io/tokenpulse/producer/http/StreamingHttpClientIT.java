@@ -44,21 +44,35 @@ class StreamingHttpClientIT {
         }
         sentBySeq.clear();
 
-        RecordingListener listener = send(completion(5, null));
+        RecordingListener listener = send(completion(EVENTS, null));
 
         assertThat(listener.done.get(5, TimeUnit.SECONDS)).isNull();
         List<Long> arrivals = listener.arrivalsNs;
-        assertThat(arrivals).hasSizeGreaterThanOrEqualTo(5);
-        assertThat(arrivals.get(0) - listener.sentNs).as("TTFT ns").isBetween(50 * MS, 55 * MS);
-        assertThat(arrivals.get(0) - sentBySeq.get(0))
-                .as("arrival minus send of the first event")
-                .isBetween(0L, 3 * MS);
-        for (int i = 1; i < 5; i++) {
-            assertThat(arrivals.get(i) - arrivals.get(i - 1)).as("gap %d ns", i).isBetween(15 * MS, 25 * MS);
-            assertThat(arrivals.get(i) - sentBySeq.get(i))
-                    .as("arrival minus send of event %d", i)
-                    .isBetween(0L, 3 * MS);
+        assertThat(arrivals).hasSizeGreaterThanOrEqualTo(EVENTS);
+        // The server may send late on a busy machine, never early; the client is judged against what
+        // the server actually did, event by event.
+        assertThat(arrivals.get(0) - listener.sentNs).as("TTFT ns").isGreaterThanOrEqualTo(50 * MS);
+        List<Long> readLateness = new ArrayList<>();
+        List<Long> gapErrors = new ArrayList<>();
+        for (int i = 0; i < EVENTS; i++) {
+            readLateness.add(arrivals.get(i) - sentBySeq.get(i));
+            if (i > 0) {
+                gapErrors.add(
+                        Math.abs((arrivals.get(i) - arrivals.get(i - 1)) - (sentBySeq.get(i) - sentBySeq.get(i - 1))));
+            }
         }
+        // A starved machine delays some reads, or the server's stamp of a send, by tens of ms (seen at load
+        // 14 on 2 cores), so the bounds are on the median; a wrong clock or a stamp taken after parsing a
+        // batch of events is off by far more than these.
+        assertThat(median(readLateness)).as("median arrival minus send, ns").isBetween(0L, 3 * MS);
+        assertThat(median(gapErrors)).as("median |client gap - server gap|, ns").isLessThan(3 * MS);
+    }
+
+    private static final int EVENTS = 11;
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.datadoghq.sketch.ddsketch.DDSketches;
 import com.datadoghq.sketch.ddsketch.encoding.ByteArrayInput;
 import com.datadoghq.sketch.ddsketch.encoding.GrowingByteArrayOutput;
 import com.datadoghq.sketch.ddsketch.store.CollapsingLowestDenseStore;
+import io.tokenpulse.schemas.python.Numpy;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -88,14 +89,14 @@ final class LatencyDistribution {
         if (isExact()) {
             double[] values = sortedExact();
             for (int i = 0; i < percentileMs.length; i++) {
-                percentileMs[i] = ms(Stats.percentile(values, percentiles.get(i)));
+                percentileMs[i] = ms(Numpy.percentile(values, percentiles.get(i)));
             }
             return MetricStats.of(
                     metric,
                     size,
-                    ms(Stats.mean(values)),
-                    ms(Stats.median(values)),
-                    ms(Stats.std(values)),
+                    ms(Numpy.mean(values)),
+                    ms(Numpy.median(values)),
+                    ms(Numpy.std(values)),
                     percentiles,
                     percentileMs,
                     true);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
@@ -25,10 +26,15 @@ import java.util.stream.Stream;
  * left out unless {@link #withDetails} was called. Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} keys (left out when
- * null, as in {@code replay}). Immutable.
+ * null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
+ * left out without one, so files stay as the seeds' vLLM version wrote them) and {@code per_model}
+ * (a LoRA run's models; left out when empty). Immutable: the generated {@code ResultJsonBuilder.With}
+ * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
+ * withClientCpu}, ...), so a new key is added in one place, the components.
  *
  * @see "METRICS.md, The result file"
  */
+@RecordBuilder
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ResultJson(
         String date,
@@ -70,7 +76,8 @@ public record ResultJson(
         @JsonUnwrapped Completeness completeness,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
-        Map<String, Double> metricValues) {
+        Map<String, Double> metricValues)
+        implements ResultJsonBuilder.With {
 
     /**
      * Records the load generators could not deliver to Kafka, by reason: TokenPulse's own keys, left
@@ -141,81 +148,38 @@ public record ResultJson(
             Map<String, String> metadata,
             Delivery delivery,
             Completeness completeness) {
-        return new ResultJson(
-                config.date(),
-                config.backend(),
-                null,
-                config.modelId(),
-                config.tokenizerId(),
-                config.numPrompts(),
-                metadata,
-                config.requestRate(),
-                config.burstiness(),
-                config.maxConcurrency().isPresent() ? config.maxConcurrency().getAsInt() : null,
-                result.durationSeconds(),
-                result.completed(),
-                result.failed(),
-                result.totalInputTokens(),
-                result.totalOutputTokens(),
-                result.requestThroughput(),
-                result.requestGoodput().isPresent() ? result.requestGoodput().getAsDouble() : null,
-                result.outputThroughput(),
-                result.totalTokenThroughput(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                result.maxOutputTokensPerS(),
-                result.maxConcurrentRequests(),
-                result.itlExact(),
-                List.of(),
-                delivery,
-                null,
-                completeness,
-                metricValues(result.metrics()));
-    }
-
-    /**
-     * This result with current vLLM's {@code --label} (its key follows {@code backend}, as in vLLM's
-     * file); without one the key is left out, so files stay as the seeds' vLLM version wrote them.
-     */
-    public ResultJson withLabel(String newLabel) {
-        return new ResultJson(
-                date,
-                backend,
-                newLabel,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                metadata,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                duration,
-                completed,
-                failed,
-                totalInputTokens,
-                totalOutputTokens,
-                requestThroughput,
-                requestGoodput,
-                outputThroughput,
-                totalTokenThroughput,
-                inputLens,
-                outputLens,
-                ttfts,
-                itls,
-                generatedTexts,
-                errors,
-                maxOutputTokensPerS,
-                maxConcurrentRequests,
-                itlExact,
-                perModel,
-                delivery,
-                clientCpu,
-                completeness,
-                metricValues);
+        return ResultJsonBuilder.builder()
+                .date(config.date())
+                .backend(config.backend())
+                .modelId(config.modelId())
+                .tokenizerId(config.tokenizerId())
+                .numPrompts(config.numPrompts())
+                .metadata(metadata)
+                .requestRate(config.requestRate())
+                .burstiness(config.burstiness())
+                .maxConcurrency(
+                        config.maxConcurrency().isPresent()
+                                ? config.maxConcurrency().getAsInt()
+                                : null)
+                .duration(result.durationSeconds())
+                .completed(result.completed())
+                .failed(result.failed())
+                .totalInputTokens(result.totalInputTokens())
+                .totalOutputTokens(result.totalOutputTokens())
+                .requestThroughput(result.requestThroughput())
+                .requestGoodput(
+                        result.requestGoodput().isPresent()
+                                ? result.requestGoodput().getAsDouble()
+                                : null)
+                .outputThroughput(result.outputThroughput())
+                .totalTokenThroughput(result.totalTokenThroughput())
+                .maxOutputTokensPerS(result.maxOutputTokensPerS())
+                .maxConcurrentRequests(result.maxConcurrentRequests())
+                .itlExact(result.itlExact())
+                .delivery(delivery)
+                .completeness(completeness)
+                .metricValues(metricValues(result.metrics()))
+                .build();
     }
 
     /** vLLM's per-metric keys {@code mean_/median_/std_/p{P}_<metric>_ms}, in the metrics' order. */
@@ -233,118 +197,16 @@ public record ResultJson(
         return values;
     }
 
-    /** This result with a LoRA run's {@code per_model} entries (TokenPulse's key; left out when empty). */
-    public ResultJson withPerModel(List<ModelResult> models) {
-        return new ResultJson(
-                date,
-                backend,
-                label,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                metadata,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                duration,
-                completed,
-                failed,
-                totalInputTokens,
-                totalOutputTokens,
-                requestThroughput,
-                requestGoodput,
-                outputThroughput,
-                totalTokenThroughput,
-                inputLens,
-                outputLens,
-                ttfts,
-                itls,
-                generatedTexts,
-                errors,
-                maxOutputTokensPerS,
-                maxConcurrentRequests,
-                itlExact,
-                models,
-                delivery,
-                clientCpu,
-                completeness,
-                metricValues);
-    }
-
     /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
     public ResultJson withDetails(List<RequestDetail> requests) {
-        return new ResultJson(
-                date,
-                backend,
-                label,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                metadata,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                duration,
-                completed,
-                failed,
-                totalInputTokens,
-                totalOutputTokens,
-                requestThroughput,
-                requestGoodput,
-                outputThroughput,
-                totalTokenThroughput,
-                requests.stream().map(RequestDetail::inputLen).toList(),
-                requests.stream().map(RequestDetail::outputLen).toList(),
-                requests.stream().map(RequestDetail::ttftS).toList(),
-                requests.stream().map(RequestDetail::itlS).toList(),
-                requests.stream().map(RequestDetail::generatedText).toList(),
-                requests.stream().map(RequestDetail::error).toList(),
-                maxOutputTokensPerS,
-                maxConcurrentRequests,
-                itlExact,
-                perModel,
-                delivery,
-                clientCpu,
-                completeness,
-                metricValues);
-    }
-
-    /** This result with the CPU its client used. */
-    public ResultJson withClientCpu(ClientCpu cpu) {
-        return new ResultJson(
-                date,
-                backend,
-                label,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                metadata,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                duration,
-                completed,
-                failed,
-                totalInputTokens,
-                totalOutputTokens,
-                requestThroughput,
-                requestGoodput,
-                outputThroughput,
-                totalTokenThroughput,
-                inputLens,
-                outputLens,
-                ttfts,
-                itls,
-                generatedTexts,
-                errors,
-                maxOutputTokensPerS,
-                maxConcurrentRequests,
-                itlExact,
-                perModel,
-                delivery,
-                cpu,
-                completeness,
-                metricValues);
+        return with(b -> b.inputLens(
+                        requests.stream().map(RequestDetail::inputLen).toList())
+                .outputLens(requests.stream().map(RequestDetail::outputLen).toList())
+                .ttfts(requests.stream().map(RequestDetail::ttftS).toList())
+                .itls(requests.stream().map(RequestDetail::itlS).toList())
+                .generatedTexts(
+                        requests.stream().map(RequestDetail::generatedText).toList())
+                .errors(requests.stream().map(RequestDetail::error).toList()));
     }
 
     /**

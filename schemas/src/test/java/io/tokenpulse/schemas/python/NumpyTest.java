@@ -1,4 +1,4 @@
-package io.tokenpulse.aggregator.metrics;
+package io.tokenpulse.schemas.python;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,7 @@ import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class StatsTest {
+class NumpyTest {
 
     private static double[] sorted(String values) {
         double[] v = values.isBlank()
@@ -34,7 +34,7 @@ class StatsTest {
                 "fractional percentile          | 1;2;3;4         | 99.9 | 3.997",
             })
     void percentileFollowsLinearInterpolation(String why, String values, double p, double expected) {
-        assertThat(Stats.percentile(sorted(values), p)).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(Numpy.percentile(sorted(values), p)).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-12));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -50,9 +50,9 @@ class StatsTest {
             })
     void medianMeanAndPopulationStd(String why, String values, double median, double mean, double std) {
         double[] v = sorted(values);
-        assertThat(Stats.median(v)).isEqualTo(median);
-        assertThat(Stats.mean(v)).isEqualTo(mean);
-        assertThat(Stats.std(v)).isEqualTo(std);
+        assertThat(Numpy.median(v)).isEqualTo(median);
+        assertThat(Numpy.mean(v)).isEqualTo(mean);
+        assertThat(Numpy.std(v)).isEqualTo(std);
     }
 
     /** Expected values printed by numpy 2.4.6: repr(float(np.percentile(v, p))) — bit for bit. */
@@ -68,6 +68,6 @@ class StatsTest {
                 "0.5;0.25;10.0   | 99.9 | 9.981000000000002",
             })
     void percentileMatchesNumpyBitForBit(String values, double p, double numpy) {
-        assertThat(Stats.percentile(sorted(values), p)).isEqualTo(numpy);
+        assertThat(Numpy.percentile(sorted(values), p)).isEqualTo(numpy);
     }
 }

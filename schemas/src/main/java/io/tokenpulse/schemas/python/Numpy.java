@@ -1,18 +1,18 @@
-package io.tokenpulse.aggregator.metrics;
+package io.tokenpulse.schemas.python;
 
 /**
- * numpy's summary statistics over sorted samples, written out because no Java library reproduces
- * numpy's exact float steps ({@code np.percentile} linear method with its {@code _lerp}, {@code
+ * numpy's summary statistics over sorted samples, for the report, the live windows and the console
+ * lines alike; written out because no Java library reproduces numpy's exact float steps ({@code np.percentile} linear method with its {@code _lerp}, {@code
  * np.median}, {@code np.std} with ddof 0). An empty set gives 0, as vLLM's {@code np.mean(x or 0)}.
  *
  * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
  */
-final class Stats {
+public final class Numpy {
 
-    private Stats() {}
+    private Numpy() {}
 
     /** {@code np.percentile(v, p)}, default linear method: position {@code (N-1)*p/100}. */
-    static double percentile(double[] sorted, double p) {
+    public static double percentile(double[] sorted, double p) {
         int n = sorted.length;
         if (n == 0) {
             return 0;
@@ -31,7 +31,7 @@ final class Stats {
     }
 
     /** {@code np.median(v)}: the middle value, or the mean of the two middle values. */
-    static double median(double[] sorted) {
+    public static double median(double[] sorted) {
         int n = sorted.length;
         if (n == 0) {
             return 0;
@@ -40,7 +40,7 @@ final class Stats {
     }
 
     /** {@code np.mean(v)}. */
-    static double mean(double[] values) {
+    public static double mean(double[] values) {
         if (values.length == 0) {
             return 0;
         }
@@ -52,7 +52,7 @@ final class Stats {
     }
 
     /** {@code np.std(v)}: population standard deviation (ddof 0), two passes as numpy does. */
-    static double std(double[] values) {
+    public static double std(double[] values) {
         if (values.length == 0) {
             return 0;
         }
