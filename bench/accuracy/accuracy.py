@@ -6,7 +6,7 @@ in-process aggregator, /metrics on) against it, the whole run counted. Then the 
 are read back from its data dir (`tokenpulse platform` on the same folder, the example Python
 consumer) and paired, event by event, with the simulator's send log by request: TTFT error =
 client arrival of the first event - server send of it (wall clocks of two processes on one host);
-ITL error = client gap - server gap of the same two events (no clock offset in it).
+ITL error = |client gap - server gap| of the same two events (no clock offset in it).
 """
 import argparse
 import csv
@@ -86,7 +86,7 @@ def read_chunks(command, data_dir, run_id, topic_prefix, out):
 
 
 def pair(sends, chunks):
-    """TTFT errors (ms, one per request), ITL errors (ms, one per gap), the unpaired counts."""
+    """TTFT errors (ms, one per request), absolute ITL errors (ms, one per gap), the unpaired events."""
     ttft, itl, missing = [], [], 0
     for index, events in sends.items():
         arrived = chunks.get(index, {})
@@ -97,7 +97,7 @@ def pair(sends, chunks):
             if seq == 0:
                 continue
             if seq in sent and seq - 1 in sent and seq - 1 in arrived:
-                itl.append(((arrived[seq] - arrived[seq - 1]) - (sent[seq] - sent[seq - 1])) / 1e6)
+                itl.append(abs((arrived[seq] - arrived[seq - 1]) - (sent[seq] - sent[seq - 1])) / 1e6)
         missing += sum(1 for seq in arrived if seq not in sent)
     return ttft, itl, missing
 
