@@ -150,6 +150,14 @@ public final class TopicAdmin {
                             + "); use the credentials meant for this command or grant the ACL (docs/security.md)",
                     cause);
         }
+        if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+            // A client without SASL settings gets no answer from a SASL listener, only this timeout.
+            return new IllegalStateException(
+                    what + ": no answer (" + cause.getMessage()
+                            + "); check --bootstrap-servers and, for a secured cluster, its security settings"
+                            + " (--kafka-property-file or --kafka-property)",
+                    cause);
+        }
         return new IllegalStateException(what + ": " + cause.getMessage(), cause);
     }
 
