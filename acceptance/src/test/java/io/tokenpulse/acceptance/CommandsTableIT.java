@@ -29,7 +29,9 @@ class CommandsTableIT {
         RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
-        RUN_BY.put("./tokenpulse platform [--data-dir DIR] [--kafka-port P] [--registry-port Q]", "PlatformFlagsIT");
+        RUN_BY.put(
+                "./tokenpulse platform [--secure] [--data-dir DIR] [--kafka-port P] [--registry-port Q]",
+                "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
         RUN_BY.put("./tokenpulse --help", "CommandsTableIT");
     }

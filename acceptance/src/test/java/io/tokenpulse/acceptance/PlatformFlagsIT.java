@@ -4,26 +4,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./tokenpulse platform}, then {@code aggregate} and {@code bench} as separate processes with
- * exactly the flags {@code platform} printed; then the platform restarted on the same data
- * directory (its schema registration must be idempotent), and {@code replay} and {@code chart} of
- * the stored run through the flags it prints this time. The bad inputs that need a running cluster
- * are checked against it on the way.
+ * {@code ./tokenpulse platform --secure}, then {@code aggregate} and {@code bench} as separate
+ * processes with exactly the flags {@code platform} printed (each with its own credential file);
+ * then the platform restarted on the same data directory (its schema registration and ACLs must be
+ * idempotent), and {@code replay} and {@code chart} of the stored run through the flags it prints
+ * this time. The bad inputs that need a running cluster are checked against it on the way, and at the
+ * end no password is in any output, log, result file, /metrics page or record of the runs topic.
  */
 class PlatformFlagsIT {
     static final Pattern USE_THEM = Pattern.compile(
             "^Use them with: (--bootstrap-servers \\S+ --schema-registry-url \\S+)   \\(Ctrl-C stops both\\)$");
+    static final Pattern BENCH_FILE = Pattern.compile("^  bench, replay, chart: --kafka-property-file (\\S+)$");
+    static final Pattern AGGREGATE_FILE = Pattern.compile("^  aggregate: +--kafka-property-file (\\S+)$");
     static final String RUN_ID = "acceptance-platform-run";
 
     @TempDir
@@ -58,15 +73,18 @@ class PlatformFlagsIT {
     }
 
     @Test
-    void aggregateAndBenchWithThePrintedFlagsThenReplayAndChartAfterARestart() throws Exception {
+    void securedAggregateAndBenchWithThePrintedFlagsThenReplayAndChartAfterARestartLeakNoPassword() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Path dataDir = work.resolve("platform");
         Path results = work.resolve("results");
         Tokenpulse.Result bench;
         int kafkaPort = FreePorts.one();
         int registryPort = FreePorts.one();
+        int metricsPort = FreePorts.one();
+        String metrics;
         try (Tokenpulse.Background platform = tokenpulse.start(
                 "platform",
+                "--secure",
                 "--data-dir",
                 dataDir.toString(),
                 "--kafka-port",
@@ -80,6 +98,11 @@ class PlatformFlagsIT {
                             "127.0.0.1:" + kafkaPort,
                             "--schema-registry-url",
                             "http://127.0.0.1:" + registryPort);
+            String benchFile =
+                    platform.awaitLine(BENCH_FILE, Duration.ofSeconds(10)).group(1);
+            String aggregateFile =
+                    platform.awaitLine(AGGREGATE_FILE, Duration.ofSeconds(10)).group(1);
+            List<String> benchConnection = withFile(connection, benchFile);
 
             // bad input that needs the cluster: a Kafka port nothing listens on, beside the real registry.
             // Started now, so that its bounded wait overlaps the aggregator's start and the run.
@@ -99,18 +122,36 @@ class PlatformFlagsIT {
                             "5",
                             "--metrics-port",
                             "0"));
+            // the aggregator's credentials may not publish a run
+            Tokenpulse.Background wrongUser = tokenpulse.start(
+                    Tokenpulse.ROOT,
+                    args(
+                            "bench",
+                            withFile(connection, aggregateFile),
+                            "--simulate",
+                            "--dataset-name",
+                            "random",
+                            "--num-prompts",
+                            "5",
+                            "--metrics-port",
+                            "0"));
 
-            try (Tokenpulse.Background aggregate = tokenpulse.start(
-                    args("aggregate", connection, "--metrics-port", "0").toArray(String[]::new))) {
+            try (Tokenpulse.Background aggregate = tokenpulse.start(args(
+                            "aggregate",
+                            withFile(connection, aggregateFile),
+                            "--metrics-port",
+                            Integer.toString(metricsPort))
+                    .toArray(String[]::new))) {
                 aggregate.awaitLine(Pattern.compile("^Aggregator running: application id "), Duration.ofSeconds(120));
 
-                // zstd: Kafka loads zstd-jni (and its native library) only for this codec
+                // zstd: Kafka loads zstd-jni (and its native library) only for this codec. The password also
+                // comes as a --kafka-property, which wins over the file's and must be redacted everywhere.
                 bench = tokenpulse.run(
                         Tokenpulse.ROOT,
                         Duration.ofMinutes(3),
                         args(
                                 "bench",
-                                connection,
+                                benchConnection,
                                 "--simulate",
                                 "--simulate-profile",
                                 "deterministic",
@@ -130,6 +171,8 @@ class PlatformFlagsIT {
                                 "0",
                                 "--kafka-property",
                                 "compression.type=zstd",
+                                "--kafka-property",
+                                "sasl.jaas.config=" + credentials(benchFile).getProperty("sasl.jaas.config"),
                                 "--disable-tqdm",
                                 "--save-result",
                                 "--result-dir",
@@ -137,8 +180,21 @@ class PlatformFlagsIT {
                                 "--result-filename",
                                 "bench.json"));
                 BenchAgainstSimulatorIT.assertCompleted(bench, 15);
+                assertThat(bench.stdout()).contains("kafka_property_file='" + benchFile + "'");
+                metrics = HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
+                assertThat(metrics).contains("tokenpulse_");
 
                 BadInputIT.assertOneLineError(noKafka.finish(Duration.ofMinutes(2)), 1, closedKafka);
+                BadInputIT.assertOneLineError(
+                        wrongUser.finish(Duration.ofMinutes(2)),
+                        1,
+                        "does not let these credentials WRITE topic tokenpulse.runs, which bench needs: use the"
+                                + " credentials meant for bench");
                 // a server that never answers: after the ready-check wait, which the line names
                 String closedServer = "http://127.0.0.1:" + FreePorts.one();
                 Tokenpulse.Result noServer = tokenpulse.run(
@@ -146,7 +202,7 @@ class PlatformFlagsIT {
                         Duration.ofMinutes(2),
                         args(
                                 "bench",
-                                connection,
+                                benchConnection,
                                 "--base-url",
                                 closedServer,
                                 "--model",
@@ -167,15 +223,28 @@ class PlatformFlagsIT {
             assertThat(platform.stop()).isIn(0, 143);
         }
 
-        try (Tokenpulse.Background again = tokenpulse.start("platform", "--data-dir", dataDir.toString())) {
-            List<String> connection = printedFlags(again);
+        Tokenpulse.Result unsecured =
+                tokenpulse.run(Duration.ofMinutes(2), "platform", "--data-dir", dataDir.toString());
+        BadInputIT.assertOneLineError(
+                unsecured, 2, "holds a secured broker: start it with tokenpulse platform --secure");
 
+        try (Tokenpulse.Background again = tokenpulse.start("platform", "--secure", "--data-dir", dataDir.toString())) {
+            List<String> connection = printedFlags(again);
+            String benchFile =
+                    again.awaitLine(BENCH_FILE, Duration.ofSeconds(10)).group(1);
+            Properties credentials = credentials(benchFile);
+
+            // replay takes the credentials as --kafka-property only, chart from the file
+            List<String> replayArgs = new ArrayList<>(connection);
+            for (String key : credentials.stringPropertyNames()) {
+                replayArgs.addAll(List.of("--kafka-property", key + "=" + credentials.getProperty(key)));
+            }
             Tokenpulse.Result replay = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(2),
                     args(
                             "replay",
-                            connection,
+                            replayArgs,
                             "--run-id",
                             RUN_ID,
                             "--save-result",
@@ -196,7 +265,7 @@ class PlatformFlagsIT {
             Tokenpulse.Result chart = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(2),
-                    args("chart", connection, "--run-id", RUN_ID, "--output", png.toString()));
+                    args("chart", withFile(connection, benchFile), "--run-id", RUN_ID, "--output", png.toString()));
             assertThat(chart.exitCode()).as(chart.toString()).isZero();
             chart.assertQuietStderr();
             assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
@@ -204,11 +273,88 @@ class PlatformFlagsIT {
             Tokenpulse.Result unknown = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(2),
-                    args("replay", connection, "--run-id", "no-such-run", "--wait-s", "1"));
+                    args("replay", withFile(connection, benchFile), "--run-id", "no-such-run", "--wait-s", "1"));
             BadInputIT.assertOneLineError(
                     unknown, 1, "no run no-such-run in topic tokenpulse.runs; runs seen: " + RUN_ID);
 
+            List<String> runRecords = runsTopic(connection.get(1), credentials);
+            assertThat(runRecords).anySatisfy(record -> assertThat(record).contains(RUN_ID, "<redacted>"));
+            assertNoPassword(dataDir, List.of(String.join("\n", runRecords), metrics));
             assertThat(again.stop()).isIn(0, 143);
+        }
+        assertNoPassword(dataDir, List.of());
+    }
+
+    private static List<String> withFile(List<String> connection, String propertyFile) {
+        List<String> with = new ArrayList<>(connection);
+        with.addAll(List.of("--kafka-property-file", propertyFile));
+        return with;
+    }
+
+    private static Properties credentials(String file) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of(file))) {
+            properties.load(reader);
+        }
+        return properties;
+    }
+
+    /** Every record value of the runs topic, bytes as Latin-1 text: RunStarted carries the whole configuration. */
+    private static List<String> runsTopic(String bootstrapServers, Properties credentials) {
+        Properties config = new Properties();
+        config.putAll(credentials);
+        config.put("bootstrap.servers", bootstrapServers);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor("tokenpulse.runs", Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+            List<String> values = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                assertThat(System.nanoTime())
+                        .as("read the runs topic within 30 s")
+                        .isLessThan(deadline);
+                consumer.poll(Duration.ofMillis(500))
+                        .forEach(r -> values.add(new String(r.value(), StandardCharsets.ISO_8859_1)));
+            }
+            return values;
+        }
+    }
+
+    /**
+     * No password of the platform's users in {@code texts}, in any file the commands wrote (outputs,
+     * logs, result files, the home and work folders, the broker's data) but the credential files.
+     */
+    private void assertNoPassword(Path dataDir, List<String> texts) throws IOException {
+        Path security = dataDir.resolve("security");
+        List<String> passwords = new ArrayList<>();
+        try (var files = Files.list(security)) {
+            for (Path file : files.toList()) {
+                Matcher password = Pattern.compile("password=\"([^\"]+)\"")
+                        .matcher(credentials(file.toString()).getProperty("sasl.jaas.config"));
+                assertThat(password.find()).as(file.toString()).isTrue();
+                passwords.add(password.group(1));
+            }
+        }
+        assertThat(passwords).hasSize(3);
+        for (String text : texts) {
+            assertThat(passwords).noneSatisfy(p -> assertThat(text).contains(p));
+        }
+        for (Path root : List.of(logs, home, work)) {
+            try (var files = Files.walk(root)) {
+                for (Path file : files.filter(Files::isRegularFile)
+                        .filter(f -> !f.startsWith(security))
+                        .toList()) {
+                    String content = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                    assertThat(passwords)
+                            .as(file.toString())
+                            .noneSatisfy(p -> assertThat(content).contains(p));
+                }
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.schemas.PipelineRole;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Properties;
@@ -52,7 +53,7 @@ final class AggregateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         metrics.validate();
         windows.validate();
-        Pipeline pipeline = Pipeline.connect(kafka);
+        Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.AGGREGATE);
         StreamsSettings settings = windows.applyTo(
                 StreamsSettings.defaults(pipeline.bootstrapServers()).withApplicationId(applicationId));
         Properties overrides = pipeline.clientProperties();

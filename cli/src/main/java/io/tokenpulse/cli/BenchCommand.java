@@ -6,6 +6,7 @@ import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.PrintStream;
@@ -268,7 +269,7 @@ final class BenchCommand implements Callable<Integer> {
                     profile,
                     spool,
                     timeouts);
-            try (Pipeline pipeline = Pipeline.connect(kafka);
+            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH);
                     BenchRun run = BenchRun.start(plan, pipeline, out);
                     Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
                 BenchRun.Result result;

@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.charts.RunChart;
+import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -56,7 +57,7 @@ final class ChartCommand implements Callable<Integer> {
             throw UserError.usage("--size: " + e.getMessage());
         }
         Path file = ChartFile.checked("--output", output);
-        try (Pipeline pipeline = Pipeline.connect(kafka)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.CHART)) {
             ChartFile.save(pipeline, runId, file, parsed, Duration.ofSeconds(waitS), System.out);
             return 0;
         }

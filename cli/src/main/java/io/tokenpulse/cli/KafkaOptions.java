@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -47,6 +48,13 @@ final class KafkaOptions {
             description =
                     "Kafka client property, repeatable (SASL/SSL settings pass through; values of secret keys are never logged).")
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
+
+    @Option(
+            names = "--kafka-property-file",
+            paramLabel = "FILE",
+            description =
+                    "Kafka client properties file (Java properties, e.g. the SASL credentials tokenpulse platform --secure writes); --kafka-property wins over it. Never logged.")
+    Path kafkaPropertyFile;
 
     @Option(
             names = "--topic-prefix",

@@ -1,10 +1,15 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.platform.Platform;
+import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -16,6 +21,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 final class Pipeline implements AutoCloseable {
     static final int DEFAULT_PARTITIONS = 3;
+    private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
     private final Platform platform;
     private final Properties clientProperties;
@@ -29,8 +35,11 @@ final class Pipeline implements AutoCloseable {
         this.dataDir = dataDir;
     }
 
-    /** Connects (starting the embedded platform if needed), checks the schemas and creates missing topics. */
-    static Pipeline connect(KafkaOptions options) {
+    /**
+     * Connects (starting the embedded platform if needed), checks the schemas, creates missing topics
+     * and, on a given cluster, checks that the credentials allow what {@code role} reads and writes.
+     */
+    static Pipeline connect(KafkaOptions options, PipelineRole role) {
         Path dataDir = options.dataDir == null ? Platform.Settings.defaultDataDir() : Path.of(options.dataDir);
         Platform platform = null;
         try {
@@ -61,10 +70,14 @@ final class Pipeline implements AutoCloseable {
             Topics topics =
                     Topics.create(options.topicPrefix, new SchemaRegistryClient(registrySettings), autoRegister);
             topics.resolveSchemaIds();
-            Properties props = new Properties();
+            Properties props = propertyFile(options.kafkaPropertyFile);
             props.putAll(options.kafkaProperties);
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, Duration.ofSeconds(30));
+            TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, KAFKA_TIMEOUT);
+            if (platform == null) {
+                // A missing ACL would otherwise surface only as failed records or a stopped stream thread.
+                TopicAdmin.checkAccess(topics, role, props, KAFKA_TIMEOUT);
+            }
             return new Pipeline(platform, props, topics, dataDir);
         } catch (IllegalArgumentException e) {
             closeQuietly(platform);
@@ -73,6 +86,19 @@ final class Pipeline implements AutoCloseable {
             closeQuietly(platform);
             throw e instanceof UserError ? e : UserError.failure(e.getMessage());
         }
+    }
+
+    private static Properties propertyFile(Path file) {
+        Properties properties = new Properties();
+        if (file != null) {
+            try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                properties.load(reader);
+            } catch (IOException | IllegalArgumentException e) {
+                throw UserError.usage("cannot read --kafka-property-file " + file + " (" + e.getMessage()
+                        + "): pass a readable Java properties file");
+            }
+        }
+        return properties;
     }
 
     Properties clientProperties() {

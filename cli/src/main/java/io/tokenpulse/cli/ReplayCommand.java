@@ -6,6 +6,7 @@ import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
+import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -88,7 +89,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-        try (Pipeline pipeline = Pipeline.connect(kafka)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPLAY)) {
             StoredRun run;
             try {
                 run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));

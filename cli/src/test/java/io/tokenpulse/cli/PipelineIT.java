@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.platform.Platform;
+import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,14 +46,14 @@ class PipelineIT {
 
     @Test
     void aFreshRegistryNeedsAutoRegisterSchemasAndThenServesTheNextConnectWithout() {
-        assertThatThrownBy(() -> Pipeline.connect(options()))
+        assertThatThrownBy(() -> Pipeline.connect(options(), PipelineRole.BENCH))
                 .hasMessageContaining("is not registered under subject tokenpulse.runs-value");
 
-        try (Pipeline registering = Pipeline.connect(options("--auto-register-schemas"))) {
+        try (Pipeline registering = Pipeline.connect(options("--auto-register-schemas"), PipelineRole.BENCH)) {
             assertThat(registering.topics().resolveSchemaIds()).hasSize(6);
         }
         // registered once, found by every later producer or aggregator without the flag
-        try (Pipeline later = Pipeline.connect(options())) {
+        try (Pipeline later = Pipeline.connect(options(), PipelineRole.BENCH)) {
             assertThat(later.embedded()).isFalse();
         }
     }

@@ -3,12 +3,15 @@ package io.tokenpulse.platform;
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaSettings;
 import io.tokenpulse.platform.registry.LocalSchemaRegistry;
+import io.tokenpulse.platform.security.CredentialFiles;
+import io.tokenpulse.platform.security.SaslUsers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Properties;
 
 /**
  * The embedded default: a real one-node KRaft broker and the local Schema Registry, started
@@ -31,8 +34,15 @@ public final class Platform implements AutoCloseable {
      * @param dataDir broker storage (a later run reads an earlier run's topics from here)
      * @param kafkaPort client port of the broker, 0 for a free one
      * @param registryPort HTTP port of the registry, 0 for a free one
+     * @param secure SASL/SCRAM and ACLs on the broker, users and their credential files in the data dir
+     *     ({@link CredentialFiles}); a data dir is secured from its first start or never
      */
-    public record Settings(Path dataDir, int kafkaPort, int registryPort) {
+    public record Settings(Path dataDir, int kafkaPort, int registryPort, boolean secure) {
+        /** A plaintext platform. */
+        public Settings(Path dataDir, int kafkaPort, int registryPort) {
+            this(dataDir, kafkaPort, registryPort, false);
+        }
+
         public Settings {
             if (registryPort < 0 || registryPort > 65535) {
                 throw new IllegalArgumentException("Port " + registryPort
@@ -48,11 +58,18 @@ public final class Platform implements AutoCloseable {
 
     /** Starts broker then registry; returns once both answer. */
     public static Platform start(Settings settings) {
-        EmbeddedKafka kafka =
-                EmbeddedKafka.start(KafkaSettings.of(settings.dataDir()).withKafkaPort(settings.kafkaPort()));
+        KafkaSettings kafkaSettings = KafkaSettings.of(settings.dataDir()).withKafkaPort(settings.kafkaPort());
+        if (settings.secure()) {
+            kafkaSettings = kafkaSettings.withSaslUsers(secureUsers(kafkaSettings.dataDir()));
+        } else if (CredentialFiles.exist(kafkaSettings.dataDir())) {
+            throw new IllegalArgumentException("the data dir " + kafkaSettings.dataDir()
+                    + " holds a secured broker: start it with tokenpulse platform --secure and pass the printed"
+                    + " flags, or use another --data-dir");
+        }
+        EmbeddedKafka kafka = EmbeddedKafka.start(kafkaSettings);
         try {
             LocalSchemaRegistry registry = LocalSchemaRegistry.start(
-                    kafka.bootstrapServers(),
+                    kafka.clientProperties(),
                     LocalSchemaRegistry.DEFAULT_TOPIC,
                     new InetSocketAddress("127.0.0.1", settings.registryPort()));
             return new Platform(kafka, registry);
@@ -71,9 +88,29 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /** A secured data dir keeps its users; a plaintext one cannot be secured later (its metadata has none). */
+    private static SaslUsers secureUsers(Path dataDir) {
+        if (EmbeddedKafka.isFormatted(dataDir) && !CredentialFiles.exist(dataDir)) {
+            throw new IllegalArgumentException("the data dir " + dataDir
+                    + " holds a broker started without --secure, whose users cannot be added later: pass a new"
+                    + " --data-dir for a secured platform");
+        }
+        return CredentialFiles.loadOrCreate(dataDir);
+    }
+
     /** {@code 127.0.0.1:PORT} of the broker. */
     public String bootstrapServers() {
         return kafka.bootstrapServers();
+    }
+
+    /**
+     * Properties with which a client has full rights: {@code bootstrap.servers}, plus the admin's SASL
+     * settings on a secured platform (secret: never print them).
+     */
+    public Properties adminClientProperties() {
+        Properties properties = new Properties();
+        properties.putAll(kafka.clientProperties());
+        return properties;
     }
 
     /** Base URL of the local Schema Registry. */

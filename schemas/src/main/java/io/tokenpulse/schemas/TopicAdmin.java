@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,8 +17,13 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,10 +64,7 @@ public final class TopicAdmin {
             } catch (ExecutionException e) {
                 // Another process (a second load generator, the aggregator) may have created one meanwhile.
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException(
-                            "cannot create topics on Kafka at " + servers + ": "
-                                    + e.getCause().getMessage(),
-                            e.getCause());
+                    throw failure("cannot create topics on Kafka at " + servers, e.getCause());
                 }
             }
             applyDeclaredConfig(
@@ -76,14 +79,86 @@ public final class TopicAdmin {
                             + " s; check --bootstrap-servers and --kafka-property security settings",
                     e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "cannot list topics on Kafka at " + servers + ": "
-                            + e.getCause().getMessage(),
-                    e.getCause());
+            throw failure("cannot list topics on Kafka at " + servers, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         }
+    }
+
+    /**
+     * Checks that the client's credentials may read and write what {@code role} needs, so that a
+     * missing ACL stops a command before it starts instead of failing its records one by one. A
+     * cluster without an authorizer allows everything and passes.
+     *
+     * @throws IllegalStateException with one line naming the topic, the operation and what to change
+     */
+    public static void checkAccess(Topics topics, PipelineRole role, Properties clientProperties, Duration timeout) {
+        Properties props = new Properties();
+        props.putAll(clientProperties);
+        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        String servers = String.valueOf(props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+        Set<String> needed = new LinkedHashSet<>();
+        role.writes(topics).forEach(topic -> needed.add(topic.name()));
+        role.reads(topics).forEach(topic -> needed.add(topic.name()));
+        try (Admin admin = Admin.create(props)) {
+            Map<String, TopicDescription> described = admin.describeTopics(
+                            needed, new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                    .allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            for (TopicSpec<?> topic : role.writes(topics)) {
+                requireOperation(described.get(topic.name()), AclOperation.WRITE, role, servers);
+            }
+            for (TopicSpec<?> topic : role.reads(topics)) {
+                requireOperation(described.get(topic.name()), AclOperation.READ, role, servers);
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "Kafka at " + servers + " did not answer within " + timeout.toSeconds()
+                            + " s; check --bootstrap-servers and the security settings (--kafka-property-file)",
+                    e);
+        } catch (ExecutionException e) {
+            throw failure("cannot describe topics on Kafka at " + servers, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking topic access", e);
+        }
+    }
+
+    private static void requireOperation(
+            TopicDescription topic, AclOperation operation, PipelineRole role, String servers) {
+        Set<AclOperation> allowed = topic.authorizedOperations();
+        if (allowed != null && !allowed.contains(operation) && !allowed.contains(AclOperation.ALL)) {
+            throw new IllegalStateException("Kafka at " + servers + " does not let these credentials "
+                    + operation.name() + " topic " + topic.name() + ", which " + role.command()
+                    + " needs: use the credentials meant for " + role.command()
+                    + " (tokenpulse platform --secure prints them) or grant the ACL (docs/security.md)");
+        }
+    }
+
+    /** One line for a failed admin call; refused credentials and missing ACLs say what to change. */
+    private static IllegalStateException failure(String what, Throwable cause) {
+        if (cause instanceof SaslAuthenticationException) {
+            return new IllegalStateException(
+                    what + ": the credentials were refused (" + cause.getMessage()
+                            + "); check the user and password in sasl.jaas.config (--kafka-property-file or --kafka-property)",
+                    cause);
+        }
+        if (cause instanceof AuthorizationException) {
+            return new IllegalStateException(
+                    what + ": not authorized (" + cause.getMessage()
+                            + "); use the credentials meant for this command or grant the ACL (docs/security.md)",
+                    cause);
+        }
+        if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+            // A client without SASL settings gets no answer from a SASL listener, only this timeout.
+            return new IllegalStateException(
+                    what + ": no answer (" + cause.getMessage()
+                            + "); check --bootstrap-servers and, for a secured cluster, its security settings"
+                            + " (--kafka-property-file or --kafka-property)",
+                    cause);
+        }
+        return new IllegalStateException(what + ": " + cause.getMessage(), cause);
     }
 
     private static void applyDeclaredConfig(Admin admin, List<TopicSpec<?>> existing, Duration timeout)

@@ -1,9 +1,11 @@
 package io.tokenpulse.platform.kafka;
 
+import io.tokenpulse.platform.security.SaslUsers;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Properties;
 
-/** The broker properties of a one-node combined broker+controller on loopback listeners. */
+/** The broker properties of a one-node combined broker+controller on loopback listeners, plaintext or SASL. */
 final class BrokerConfig {
 
     static final int NODE_ID = 1;
@@ -16,14 +18,20 @@ final class BrokerConfig {
         Properties p = new Properties();
         p.setProperty("node.id", String.valueOf(NODE_ID));
         p.setProperty("process.roles", "broker,controller");
+        SaslUsers users = settings.saslUsers();
+        String client = users == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
         // The controller only talks to this same process, so it never leaves loopback.
         p.setProperty(
                 "listeners",
-                "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort + "," + CONTROLLER_LISTENER + "://"
+                client + "://" + settings.bindHost() + ":" + kafkaPort + "," + CONTROLLER_LISTENER + "://"
                         + CONTROLLER_HOST + ":" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://" + settings.bindHost() + ":" + kafkaPort);
-        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+        p.setProperty("advertised.listeners", client + "://" + settings.bindHost() + ":" + kafkaPort);
+        p.setProperty(
+                "listener.security.protocol.map", client + ":" + client + "," + CONTROLLER_LISTENER + ":" + client);
+        p.setProperty("inter.broker.listener.name", client);
+        if (users != null) {
+            secure(p, users);
+        }
         p.setProperty("controller.listener.names", CONTROLLER_LISTENER);
         // Static quorum: the voter's address is read from this config on every start, so a restart may
         // use a new controller port. A dynamic quorum would pin the first port in the metadata log.
@@ -52,5 +60,31 @@ final class BrokerConfig {
 
         settings.brokerProperties().forEach(p::setProperty);
         return p;
+    }
+
+    /**
+     * Clients authenticate with SCRAM-SHA-512 (credentials in the metadata log, written at format time);
+     * the StandardAuthorizer allows only what ACLs grant, and the admin is the one super user. KRaft
+     * controllers cannot use SCRAM (their credentials live in the very log they serve), so the
+     * broker-to-controller link on loopback uses PLAIN with the admin's password from this config.
+     */
+    private static void secure(Properties p, SaslUsers users) {
+        String admin = SaslUsers.ADMIN;
+        p.setProperty("listener.name.sasl_plaintext.sasl.enabled.mechanisms", SaslUsers.MECHANISM);
+        p.setProperty("sasl.mechanism.inter.broker.protocol", SaslUsers.MECHANISM);
+        p.setProperty(
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                users.clientProperties(admin).get("sasl.jaas.config"));
+        String controller = "listener.name." + CONTROLLER_LISTENER.toLowerCase(Locale.ROOT);
+        p.setProperty(controller + ".sasl.enabled.mechanisms", "PLAIN");
+        p.setProperty("sasl.mechanism.controller.protocol", "PLAIN");
+        p.setProperty(
+                controller + ".plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + admin
+                        + "\" password=\"" + users.adminPassword() + "\" user_" + admin + "=\""
+                        + users.adminPassword() + "\";");
+        p.setProperty("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.setProperty("super.users", "User:" + admin);
+        p.setProperty("allow.everyone.if.no.acl.found", "false");
     }
 }

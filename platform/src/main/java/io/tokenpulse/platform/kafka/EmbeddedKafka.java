@@ -1,5 +1,6 @@
 package io.tokenpulse.platform.kafka;
 
+import io.tokenpulse.platform.security.SaslUsers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -48,14 +50,15 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final DataDirLock lock;
     private final KafkaRaftServer server;
-    private final String bootstrapServers;
+    private final Map<String, Object> clientProperties;
     private final String clusterId;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedKafka(DataDirLock lock, KafkaRaftServer server, String bootstrapServers, String clusterId) {
+    private EmbeddedKafka(
+            DataDirLock lock, KafkaRaftServer server, Map<String, Object> clientProperties, String clusterId) {
         this.lock = lock;
         this.server = server;
-        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = clientProperties;
         this.clusterId = clusterId;
     }
 
@@ -75,18 +78,23 @@ public final class EmbeddedKafka implements AutoCloseable {
         DataDirLock lock = DataDirLock.acquire(settings.dataDir());
         KafkaRaftServer server = null;
         String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
+        Map<String, Object> clientProperties = new HashMap<>();
+        clientProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        if (settings.saslUsers() != null) {
+            clientProperties.putAll(settings.saslUsers().clientProperties(SaslUsers.ADMIN));
+        }
         try {
-            formatOnce(storageDir);
+            formatOnce(storageDir, settings.saslUsers());
             server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
-            String clusterId = awaitReady(bootstrapServers);
+            String clusterId = awaitReady(clientProperties);
             log.info(
                     "Kafka broker ready at {} (cluster {}, data {}) in {} ms",
                     bootstrapServers,
                     clusterId,
                     settings.dataDir(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
-            return new EmbeddedKafka(lock, server, bootstrapServers, clusterId);
+            return new EmbeddedKafka(lock, server, Map.copyOf(clientProperties), clusterId);
         } catch (RuntimeException e) {
             if (server != null) {
                 shutdown(server);
@@ -102,7 +110,20 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** {@code host:port} for the clients' {@code bootstrap.servers}. */
     public String bootstrapServers() {
-        return bootstrapServers;
+        return (String) clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    }
+
+    /**
+     * What a client needs to connect with full rights: {@code bootstrap.servers}, and on a secured broker
+     * the admin's SASL settings (secret: never print them).
+     */
+    public Map<String, Object> clientProperties() {
+        return clientProperties;
+    }
+
+    /** Whether {@code dataDir} already holds a formatted broker (formatting happens once). */
+    public static boolean isFormatted(Path dataDir) {
+        return Files.exists(dataDir.resolve(STORAGE_DIR).resolve("meta.properties"));
     }
 
     /** The id written into the data dir when it was first formatted. */
@@ -115,7 +136,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             shutdown(server);
             lock.close();
-            log.info("Kafka broker at {} stopped", bootstrapServers);
+            log.info("Kafka broker at {} stopped", bootstrapServers());
         }
     }
 
@@ -124,15 +145,26 @@ public final class EmbeddedKafka implements AutoCloseable {
         server.awaitShutdown();
     }
 
-    /** Formats only a directory that has no meta.properties yet, so restarts keep their cluster id. */
-    private static void formatOnce(Path storageDir) {
+    /**
+     * Formats only a directory that has no meta.properties yet, so restarts keep their cluster id. A
+     * secured broker's SCRAM credentials go into the bootstrap metadata here: KRaft reads them before any
+     * client can authenticate, which no Admin call could do.
+     */
+    private static void formatOnce(Path storageDir, SaslUsers users) {
         if (Files.exists(storageDir.resolve("meta.properties"))) {
             return;
         }
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         try (PrintStream formatterOut = new PrintStream(output, true, StandardCharsets.UTF_8)) {
             Files.createDirectories(storageDir);
-            new Formatter()
+            Formatter formatter = new Formatter();
+            if (users != null) {
+                formatter.setScramArguments(users.passwords().entrySet().stream()
+                        .map(user ->
+                                SaslUsers.MECHANISM + "=[name=" + user.getKey() + ",password=" + user.getValue() + "]")
+                        .toList());
+            }
+            formatter
                     .setPrintStream(formatterOut)
                     .setNodeId(BrokerConfig.NODE_ID)
                     .setClusterId(Uuid.randomUuid().toString())
@@ -156,13 +188,10 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** Polls describeCluster until the broker answers, and returns the cluster id it reports. */
-    private static String awaitReady(String bootstrapServers) {
+    private static String awaitReady(Map<String, Object> clientProperties) {
         long deadlineNs = System.nanoTime() + READY_TIMEOUT.toNanos();
-        Map<String, Object> adminConfig = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG,
-                "tokenpulse-embedded-kafka-ready");
+        Map<String, Object> adminConfig = new HashMap<>(clientProperties);
+        adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, "tokenpulse-embedded-kafka-ready");
         Throwable lastFailure = null;
         try (Admin admin = Admin.create(adminConfig)) {
             while (System.nanoTime() < deadlineNs) {

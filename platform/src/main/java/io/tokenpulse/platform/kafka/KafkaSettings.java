@@ -1,5 +1,6 @@
 package io.tokenpulse.platform.kafka;
 
+import io.tokenpulse.platform.security.SaslUsers;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -12,9 +13,16 @@ import java.util.Map;
  * @param controllerPort KRaft controller listener port (always on 127.0.0.1), 0 picks a free one
  * @param bindHost address of the client listener; 127.0.0.1 unless told otherwise
  * @param brokerProperties extra broker properties, applied last so they override our defaults
+ * @param saslUsers null for a plaintext broker; else the users of a SASL/SCRAM broker with ACLs, whose
+ *     credentials are written into the storage when it is first formatted
  */
 public record KafkaSettings(
-        Path dataDir, int kafkaPort, int controllerPort, String bindHost, Map<String, String> brokerProperties) {
+        Path dataDir,
+        int kafkaPort,
+        int controllerPort,
+        String bindHost,
+        Map<String, String> brokerProperties,
+        SaslUsers saslUsers) {
 
     public static final String DEFAULT_BIND_HOST = "127.0.0.1";
 
@@ -34,13 +42,24 @@ public record KafkaSettings(
         brokerProperties = brokerProperties == null ? Map.of() : Map.copyOf(brokerProperties);
     }
 
+    /** A plaintext broker. */
+    public KafkaSettings(
+            Path dataDir, int kafkaPort, int controllerPort, String bindHost, Map<String, String> brokerProperties) {
+        this(dataDir, kafkaPort, controllerPort, bindHost, brokerProperties, null);
+    }
+
     /** Loopback, free ports, no extra properties. */
     public static KafkaSettings of(Path dataDir) {
         return new KafkaSettings(dataDir, 0, 0, DEFAULT_BIND_HOST, Map.of());
     }
 
     public KafkaSettings withKafkaPort(int port) {
-        return new KafkaSettings(dataDir, port, controllerPort, bindHost, brokerProperties);
+        return new KafkaSettings(dataDir, port, controllerPort, bindHost, brokerProperties, saslUsers);
+    }
+
+    /** The same broker with SASL/SCRAM and ACLs for {@code users}. */
+    public KafkaSettings withSaslUsers(SaslUsers users) {
+        return new KafkaSettings(dataDir, kafkaPort, controllerPort, bindHost, brokerProperties, users);
     }
 
     private static void checkPort(int port, String flag) {

@@ -45,13 +45,16 @@ final class KafkaSchemaStore implements SchemaStore {
     private static final Logger log = LoggerFactory.getLogger(KafkaSchemaStore.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final Map<String, Object> kafkaClientProperties;
     private final String bootstrapServers;
     private final String topic;
     private final Duration timeout;
     private KafkaProducer<byte[], byte[]> producer;
 
-    KafkaSchemaStore(String bootstrapServers, String topic, Duration timeout) {
-        this.bootstrapServers = bootstrapServers;
+    /** @param kafkaClientProperties {@code bootstrap.servers} and any security settings */
+    KafkaSchemaStore(Map<String, Object> kafkaClientProperties, String topic, Duration timeout) {
+        this.kafkaClientProperties = Map.copyOf(kafkaClientProperties);
+        this.bootstrapServers = String.valueOf(kafkaClientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
         this.topic = topic;
         this.timeout = timeout;
     }
@@ -111,7 +114,7 @@ final class KafkaSchemaStore implements SchemaStore {
     /** Creates the topic compacted with one partition, or checks that an existing one is so. */
     private void ensureTopic() throws IOException {
         Properties config = new Properties();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.putAll(kafkaClientProperties);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try (Admin admin = Admin.create(config)) {
             NewTopic wanted = new NewTopic(topic, Optional.of(1), Optional.empty())
@@ -155,7 +158,7 @@ final class KafkaSchemaStore implements SchemaStore {
 
     private Properties consumerConfig() {
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.putAll(kafkaClientProperties);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         // Assigned, not subscribed: no group, nothing committed; every start reads the whole log.
@@ -165,7 +168,7 @@ final class KafkaSchemaStore implements SchemaStore {
 
     private Properties producerConfig() {
         Properties config = new Properties();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.putAll(kafkaClientProperties);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         // A registered id must survive a broker failure and never be written twice.

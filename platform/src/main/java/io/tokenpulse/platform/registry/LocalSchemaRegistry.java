@@ -7,11 +7,13 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,10 +75,19 @@ public final class LocalSchemaRegistry implements AutoCloseable {
     public static LocalSchemaRegistry start(String bootstrapServers, String topic, InetSocketAddress address)
             throws IOException {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        return start(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topic, address);
+    }
+
+    /**
+     * As {@link #start(String, String, InetSocketAddress)}, on a cluster reached with {@code
+     * kafkaClientProperties} ({@code bootstrap.servers} and, on a secured cluster, SASL settings).
+     */
+    public static LocalSchemaRegistry start(
+            Map<String, Object> kafkaClientProperties, String topic, InetSocketAddress address) throws IOException {
         if (topic == null || topic.isBlank()) {
             throw new IllegalArgumentException("schema topic name must not be empty");
         }
-        return start(new KafkaSchemaStore(bootstrapServers, topic, KAFKA_TIMEOUT), address);
+        return start(new KafkaSchemaStore(kafkaClientProperties, topic, KAFKA_TIMEOUT), address);
     }
 
     static LocalSchemaRegistry start(SchemaStore store, InetSocketAddress address) throws IOException {
