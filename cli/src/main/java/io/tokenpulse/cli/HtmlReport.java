@@ -45,7 +45,11 @@ final class HtmlReport {
             Map<String, Long> failures) {}
 
     /** A point of a sweep: its name, its parameters, and its run (empty when its file is missing). */
-    record Point(String name, String params, Optional<Run> run, String status) {}
+    record Point(String name, JsonNode paramValues, Optional<Run> run, String status) {
+        String params() {
+            return paramValues.toString();
+        }
+    }
 
     private final List<ObjectNode> charts = new ArrayList<>();
 
@@ -87,9 +91,19 @@ final class HtmlReport {
         }
         if (!rows.isEmpty()) {
             body.append("<div class=\"charts\">\n");
+            // one numeric swept flag is the x axis; otherwise the points' numbers
+            String xLabel = swept.size() == 1 ? swept.get(0) : "point";
             double[] x = new double[rows.size()];
             for (int i = 0; i < x.length; i++) {
-                x[i] = i + 1;
+                JsonNode value = swept.size() == 1 ? done.get(i).paramValues().get(xLabel) : null;
+                if (value == null || !value.isNumber()) {
+                    xLabel = "point";
+                    x = java.util.stream.IntStream.rangeClosed(1, rows.size())
+                            .asDoubleStream()
+                            .toArray();
+                    break;
+                }
+                x[i] = value.asDouble();
             }
             for (String metric : List.of("TTFT", "TPOT", "ITL")) {
                 Column median = Column.valueOf("MEDIAN_" + metric);
@@ -98,7 +112,7 @@ final class HtmlReport {
                         "sweep-" + metric.toLowerCase(java.util.Locale.ROOT),
                         metric + " by point (ms)",
                         "lines",
-                        "point",
+                        xLabel,
                         x,
                         Map.of("median", column(rows, median), "P99", column(rows, p99))));
             }
@@ -106,7 +120,7 @@ final class HtmlReport {
                     "sweep-throughput",
                     "Throughput by point (tok/s)",
                     "lines",
-                    "point",
+                    xLabel,
                     x,
                     Map.of(
                             "output",
@@ -169,8 +183,14 @@ final class HtmlReport {
                     .append("</p>\n");
         }
         out.append("<h2>Latency histograms</h2>\n<div class=\"charts\">\n");
+        // vLLM's lists hold a failed request too (TTFT 0, no ITLs): only successful ones are drawn
+        JsonNode errors = result.path("errors");
         List<Double> ttfts = new ArrayList<>();
-        result.path("ttfts").forEach(v -> ttfts.add(v.asDouble() * 1000));
+        for (int i = 0; i < result.path("ttfts").size(); i++) {
+            if (errors.path(i).asText("").isEmpty()) {
+                ttfts.add(result.get("ttfts").get(i).asDouble() * 1000);
+            }
+        }
         List<Double> itls = new ArrayList<>();
         result.path("itls").forEach(request -> request.forEach(v -> itls.add(v.asDouble() * 1000)));
         out.append(histogram(id + "-ttft", "TTFT", ttfts)).append(histogram(id + "-itl", "ITL", itls));

@@ -120,7 +120,7 @@ final class ReportFile {
         List<HtmlReport.Point> points = new ArrayList<>();
         for (JsonNode point : sweep.get("points")) {
             String name = point.path("name").asText("?");
-            String params = point.path("params").toString();
+            JsonNode params = point.path("params");
             String status = point.path("status").asText("");
             Path file =
                     point.hasNonNull("result") ? dir.resolve(point.get("result").asText()) : null;
