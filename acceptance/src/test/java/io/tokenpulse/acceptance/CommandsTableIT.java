@@ -29,6 +29,11 @@ class CommandsTableIT {
         RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
+        RUN_BY.put(
+                "./tokenpulse compare RESULT... [--label L] [--baseline N] [--format md\\|csv\\|html]",
+                "CompareReportIT");
+        RUN_BY.put("./tokenpulse report RESULT.json --output FILE.html", "CompareReportIT");
+        RUN_BY.put("./tokenpulse report --sweep DIR --output FILE.html", "CompareReportIT");
         RUN_BY.put("./tokenpulse platform [--data-dir DIR] [--kafka-port P] [--registry-port Q]", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
         RUN_BY.put("./tokenpulse --help", "CommandsTableIT");
@@ -79,6 +84,6 @@ class CommandsTableIT {
         assertThat(help.exitCode()).as(help.toString()).isZero();
         Matcher listed = Pattern.compile("(?m)^  (\\w+) ").matcher(help.stdout());
         assertThat(listed.results().map(m -> m.group(1)).toList())
-                .contains("bench", "aggregate", "replay", "chart", "platform", "simulate");
+                .contains("bench", "aggregate", "replay", "chart", "compare", "report", "platform", "simulate");
     }
 }
