@@ -29,6 +29,7 @@ final class Html {
             tr.baseline { background: #eef; }
             .charts { display: flex; flex-wrap: wrap; gap: 1em; }
             .chart { min-height: 40px; }
+            img.windows { max-width: 100%; }
             .missing { color: #a60; font-style: italic; }
             pre { background: #f6f6f6; padding: 0.5em; }
             """;

@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,9 +39,28 @@ final class HeadlessChromium {
                 "chromium is not installed (apt-get install chromium; scripts/test does): the browser test is skipped");
     }
 
-    /** The page's DOM after its scripts ran. */
-    String dumpDom(Path page) throws IOException, InterruptedException {
-        return run(page, "--dump-dom");
+    /**
+     * A page as Chromium loaded it.
+     *
+     * @param dom the DOM after the page's scripts ran
+     * @param requests the URLs the page asked for (none load: the network is off), from Chromium's net
+     *     log; Chromium's own requests (updates, accounts), which have no initiating origin, left out
+     */
+    record Loaded(String dom, List<String> requests) {}
+
+    Loaded load(Path page) throws IOException, InterruptedException {
+        Path netLog = profile.resolveSibling("net-log.json");
+        String dom = run(page, "--dump-dom", "--log-net-log=" + netLog);
+        List<String> requests = new java.util.ArrayList<>();
+        for (JsonNode event : new ObjectMapper().readTree(netLog.toFile()).path("events")) {
+            JsonNode params = event.path("params");
+            if (params.has("url") && params.has("initiator")) {
+                if (!params.get("initiator").asText().equals("not an origin")) {
+                    requests.add(params.get("url").asText());
+                }
+            }
+        }
+        return new Loaded(dom, requests);
     }
 
     /** Saves a picture of the page. */
