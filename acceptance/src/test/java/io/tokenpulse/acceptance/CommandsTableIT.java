@@ -30,6 +30,11 @@ class CommandsTableIT {
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
         RUN_BY.put(
+                "./tokenpulse compare RESULT... [--label L] [--baseline N] [--format md\\|csv\\|html]",
+                "CompareReportIT");
+        RUN_BY.put("./tokenpulse report RESULT.json --output FILE.html", "CompareReportIT");
+        RUN_BY.put("./tokenpulse report --sweep DIR --output FILE.html", "CompareReportIT");
+        RUN_BY.put(
                 "./tokenpulse platform [--secure] [--data-dir DIR] [--kafka-port P] [--registry-port Q]",
                 "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
@@ -81,6 +86,6 @@ class CommandsTableIT {
         assertThat(help.exitCode()).as(help.toString()).isZero();
         Matcher listed = Pattern.compile("(?m)^  (\\w+) ").matcher(help.stdout());
         assertThat(listed.results().map(m -> m.group(1)).toList())
-                .contains("bench", "aggregate", "replay", "chart", "platform", "simulate");
+                .contains("bench", "aggregate", "replay", "chart", "compare", "report", "platform", "simulate");
     }
 }

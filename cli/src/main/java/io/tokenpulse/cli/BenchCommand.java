@@ -137,6 +137,7 @@ final class BenchCommand implements Callable<Integer> {
             "stream_idle_timeout_s",
             "drain_timeout_s",
             "save_chart",
+            "report",
             "window_size_ms",
             "window_grace_ms",
             "frugal",
@@ -228,6 +229,13 @@ final class BenchCommand implements Callable<Integer> {
                     "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
     String saveChart;
 
+    @Option(
+            names = "--report",
+            paramLabel = "FILE.html",
+            description =
+                    "After the run, write its self-contained HTML report (as tokenpulse report --run-id): summary, charts, timeline, failures.")
+    String reportFile;
+
     @Mixin
     TimeoutOptions timeouts;
 
@@ -251,6 +259,7 @@ final class BenchCommand implements Callable<Integer> {
         GoodputSlo slo = reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
+        Path html = reportFile == null ? null : ReportFile.checked("--report", reportFile);
         checkPipelineOptions();
         spool.validate();
         try (SimulatorServer simulator =
@@ -301,6 +310,13 @@ final class BenchCommand implements Callable<Integer> {
                             io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
                             BenchRun.CHART_WAIT,
                             out);
+                }
+                if (html != null) {
+                    // read back as report --run-id does: bench keeps the request metrics only for --save-detailed
+                    String runId = load.settings().runId();
+                    ScoredRun stored = ScoredRun.read(
+                            pipeline, runId, BenchRun.CHART_WAIT, true, java.util.function.UnaryOperator.identity());
+                    ReportFile.write(html, ReportFile.storedRun(pipeline, runId, stored, BenchRun.CHART_WAIT), out);
                 }
                 if (result.noSummary().isPresent()) {
                     System.err.println("bench: " + result.noSummary().get()

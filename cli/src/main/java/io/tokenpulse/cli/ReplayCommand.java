@@ -3,11 +3,8 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
-import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
-import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.schemas.PipelineRole;
-import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -90,29 +87,16 @@ final class ReplayCommand implements Callable<Integer> {
             throw UserError.usage(e.getMessage());
         }
         try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPLAY)) {
-            StoredRun run;
-            try {
-                run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, Duration.ofSeconds(waitS));
-            } catch (IllegalArgumentException e) {
-                throw UserError.failure(e.getMessage());
-            }
-            Optional<String> missing = run.missing();
-            if (missing.isPresent() && !allowIncomplete) {
-                throw UserError.failure("run " + runId + " is not complete after waiting " + waitS + " s: missing "
-                        + missing.get() + "; did the run and its aggregator finish?");
-            }
-            RunShards shards = run.storedShards()
-                    .orElseThrow(() -> UserError.failure(
-                            "run " + runId + " has no RunStarted record stored: nothing to score it by"));
-            RunScoring.Options stored = RunScoring.Options.storedIn(runId, shards.config());
-            RunScoring.Options options = new RunScoring.Options(
-                    selection != null ? selection : stored.selection(),
-                    percentiles != null ? percentiles : stored.percentiles(),
-                    slo != null ? slo : stored.goodput());
-            RunSummary summary = missing.isPresent()
-                    ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), options, missing.get())
-                    : RunScoring.summarize(runId, shards, run.requests()::stream, options);
-            RunReport.print(summary, run.requests(), report, Optional.empty(), Optional.empty(), out);
+            ScoredRun run = ScoredRun.read(
+                    pipeline,
+                    runId,
+                    Duration.ofSeconds(waitS),
+                    allowIncomplete,
+                    stored -> new RunScoring.Options(
+                            selection != null ? selection : stored.selection(),
+                            percentiles != null ? percentiles : stored.percentiles(),
+                            slo != null ? slo : stored.goodput()));
+            RunReport.print(run.summary(), run.requests(), report, Optional.empty(), Optional.empty(), out);
             return 0;
         }
     }

@@ -147,19 +147,38 @@ final class RunReport {
         cpu.ifPresent(c -> out.print(c.lines()));
         cpuWarning.ifPresent(out::println);
         if (options.anyFile()) {
-            ResultJson json = ResultJson.of(config, result, options.metadata(), delivery, completeness)
-                    .withLabel(options.label().orElse(null))
-                    .withPerModel(perModel);
+            ResultJson json = resultJson(
+                    summary, requests, options.metadata(), options.label().orElse(null), options.detailed());
             if (cpu.isPresent()) {
                 json = json.withClientCpu(cpu.get());
-            }
-            if (options.detailed()) {
-                json = json.withDetails(
-                        requests.stream().map(SummaryRecords::detail).toList());
             }
             Path file = ResultFile.path(config, options.label().orElse(null), options.dir(), options.filename());
             ResultFile.write(file, json, options.append());
             out.println("Result saved to " + file);
         }
+    }
+
+    /**
+     * The run's result file (vLLM's keys) without the client's CPU, with the per-request lists when
+     * {@code detailed}: what --save-result writes, and what {@code compare} and {@code report} read
+     * for a stored run.
+     */
+    static ResultJson resultJson(
+            RunSummary summary,
+            List<RequestMetrics> requests,
+            Map<String, String> metadata,
+            String label,
+            boolean detailed) {
+        ResultJson json = ResultJson.of(
+                        SummaryRecords.config(summary),
+                        SummaryRecords.result(summary),
+                        metadata,
+                        SummaryRecords.delivery(summary),
+                        SummaryRecords.completeness(summary))
+                .withLabel(label)
+                .withPerModel(SummaryRecords.perModel(summary));
+        return detailed
+                ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
+                : json;
     }
 }

@@ -19,6 +19,8 @@ import picocli.CommandLine.ScopeType;
             AggregateCommand.class,
             ReplayCommand.class,
             ChartCommand.class,
+            CompareCommand.class,
+            ReportCommand.class,
             PlatformCommand.class,
             SimulateCommand.class
         })

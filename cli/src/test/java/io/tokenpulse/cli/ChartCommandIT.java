@@ -11,7 +11,9 @@ import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -22,7 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code bench --save-chart} and {@code tokenpulse chart} against one short simulated run in an embedded platform. */
+/**
+ * {@code bench --save-chart} and {@code --report}, {@code tokenpulse chart}, {@code report --run-id}
+ * and {@code compare --run-id} against one short simulated run in an embedded platform.
+ */
 class ChartCommandIT {
     @TempDir
     static Path dataDir;
@@ -62,6 +67,8 @@ class ChartCommandIT {
                 "c1",
                 "--save-chart",
                 out.resolve("bench.png").toString(),
+                "--report",
+                out.resolve("bench.html").toString(),
                 "--data-dir",
                 dataDir.toString(),
                 "--metrics-port",
@@ -80,6 +87,58 @@ class ChartCommandIT {
         BufferedImage image = png(out.resolve("bench.png"));
         assertThat(image.getWidth()).isEqualTo(1500);
         assertThat(image.getHeight()).isEqualTo(800);
+    }
+
+    /** A stored run's page: its figures, the windows' PNG inlined, one request per timeline point. */
+    private static void assertRunPage(Path page) throws IOException {
+        String html = Files.readString(page);
+        assertThat(html).contains("<title>TokenPulse run c1</title>");
+        assertThat(html).contains("<tr><td>TokenPulse run c1</td><td>20</td>");
+        assertThat(html).contains("<img class=\"windows\" alt=\"window metrics\" src=\"data:image/png;base64,");
+        assertThat(html).containsPattern("\"id\":\"run-timeline\",[^\\]]*\"x\":\\[1\\.0(,\\d+\\.0){19}\\]");
+        assertThat(html).contains("TTFT histogram (20 samples, ms)");
+        assertThat(html).contains("<h2>Failures by reason</h2>\n<p>None.</p>");
+    }
+
+    @Test
+    void benchWritesTheReportOfItsRun() throws IOException {
+        assertThat(bench.code()).as(bench.out() + bench.err()).isZero();
+        assertThat(bench.out()).contains("Report saved to " + out.resolve("bench.html"));
+        assertRunPage(out.resolve("bench.html"));
+    }
+
+    @Test
+    void reportAndCompareReadAStoredRun() throws IOException {
+        Outcome report = ReplayCommandIT.execute(
+                "report",
+                "--run-id",
+                "c1",
+                "--output",
+                out.resolve("c1.html").toString(),
+                "--data-dir",
+                dataDir.toString());
+        assertThat(report.code()).as(report.out() + report.err()).isZero();
+        assertRunPage(out.resolve("c1.html"));
+
+        Outcome compare = ReplayCommandIT.execute(
+                "compare", "--run-id", "c1", "--format", "csv", "--data-dir", dataDir.toString());
+        assertThat(compare.code()).as(compare.out() + compare.err()).isZero();
+        // the figures bench printed for the run, in seed 003's columns
+        List<String> cells = List.of(compare.out().lines().toList().get(1).split(",", -1));
+        assertThat(cells.subList(0, 5)).containsExactly("c1", "20", printed("Benchmark duration (s)"), "640", "160");
+        assertThat(cells.get(8)).isEqualTo(printed("Mean TTFT (ms)"));
+        assertThat(cells.get(13)).isEqualTo(printed("P99 TPOT (ms)"));
+        assertThat(cells.get(16)).isEqualTo(printed("P99 ITL (ms)"));
+    }
+
+    private static String printed(String name) {
+        return bench.out()
+                .lines()
+                .filter(line -> line.startsWith(name + ":"))
+                .findFirst()
+                .orElseThrow()
+                .substring(name.length() + 1)
+                .strip();
     }
 
     @Test

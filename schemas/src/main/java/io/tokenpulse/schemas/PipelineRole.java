@@ -21,7 +21,11 @@ public enum PipelineRole {
     /** {@code replay}: a stored run's configuration and request metrics. */
     REPLAY("replay", t -> List.of(t.runs(), t.requestMetrics()), t -> List.of()),
     /** {@code chart}: a stored run's windows and summary. */
-    CHART("chart", t -> List.of(t.runs(), t.windowMetrics(), t.runSummaries()), t -> List.of());
+    CHART("chart", t -> List.of(t.runs(), t.windowMetrics(), t.runSummaries()), t -> List.of()),
+    /** {@code compare --run-id}: stored runs, scored as {@code replay} scores them. */
+    COMPARE("compare", t -> List.of(t.runs(), t.requestMetrics()), t -> List.of()),
+    /** {@code report --run-id}: a stored run, scored, with its windows. */
+    REPORT("report", t -> List.of(t.runs(), t.requestMetrics(), t.windowMetrics(), t.runSummaries()), t -> List.of());
 
     private final String command;
     private final Function<Topics, List<TopicSpec<?>>> reads;

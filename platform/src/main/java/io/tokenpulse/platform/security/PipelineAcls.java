@@ -40,7 +40,12 @@ public final class PipelineAcls {
                 acls.add(allow(user, topic(topic.name(), PatternType.LITERAL), AclOperation.DESCRIBE_CONFIGS));
             }
         }
-        for (PipelineRole role : List.of(PipelineRole.BENCH, PipelineRole.REPLAY, PipelineRole.CHART)) {
+        for (PipelineRole role : List.of(
+                PipelineRole.BENCH,
+                PipelineRole.REPLAY,
+                PipelineRole.CHART,
+                PipelineRole.COMPARE,
+                PipelineRole.REPORT)) {
             addTopicAccess(acls, SaslUsers.BENCH, role, topics);
         }
         addTopicAccess(acls, SaslUsers.AGGREGATE, PipelineRole.AGGREGATE, topics);

@@ -1,0 +1,127 @@
+package io.tokenpulse.cli;
+
+import io.tokenpulse.schemas.PipelineRole;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tokenpulse compare RESULT... [--run-id ID ...]}: one table of seed 003's columns, a row per
+ * result file (vLLM's, TokenPulse's, GuideLLM's, AIPerf's) or stored run, in the order given (files
+ * first, then run ids); {@code --baseline N} adds each figure's change against row N.
+ */
+@Command(
+        name = "compare",
+        sortOptions = false,
+        mixinStandardHelpOptions = true,
+        description =
+                "One table of several results (vLLM, TokenPulse, GuideLLM or AIPerf result files, stored runs): seed 003's columns, markdown, CSV or HTML.")
+final class CompareCommand implements Callable<Integer> {
+
+    @Parameters(
+            arity = "0..*",
+            paramLabel = "RESULT",
+            description =
+                    "Result files: vLLM's or TokenPulse's (--save-result), GuideLLM's benchmarks.json, AIPerf's profile_export_aiperf.json.")
+    List<Path> files = new ArrayList<>();
+
+    @Option(
+            names = "--run-id",
+            paramLabel = "ID",
+            description = "A stored run to add (repeatable), scored from Kafka as replay does; after the files.")
+    List<String> runIds = new ArrayList<>();
+
+    @Option(
+            names = "--label",
+            paramLabel = "L",
+            description =
+                    "Row labels in row order (repeatable; default: the file name, vLLM's label key, or the run id).")
+    List<String> labels = new ArrayList<>();
+
+    @Option(
+            names = "--baseline",
+            paramLabel = "N",
+            description = "Add each figure's change relative to row N (1 = the first row).")
+    Integer baseline;
+
+    @Option(
+            names = "--format",
+            defaultValue = "md",
+            paramLabel = "md|csv|html",
+            description = "Table format (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Write the table to FILE instead of printing it.")
+    Path output;
+
+    @Option(
+            names = "--wait-s",
+            defaultValue = "10",
+            description =
+                    "How long to wait for a stored run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
+    int waitS;
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Override
+    public Integer call() throws IOException {
+        // Everything that can be checked without Kafka first, so a typo fails at once.
+        CompareTable.Format parsed = CompareTable.Format.parse(format);
+        if (files.isEmpty() && runIds.isEmpty()) {
+            throw UserError.usage("give at least one result file or --run-id to compare");
+        }
+        if (waitS < 0) {
+            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
+        }
+        if (output != null) {
+            Path parent = output.toAbsolutePath().getParent();
+            if (!Files.isDirectory(parent)) {
+                throw UserError.usage("--output " + output + ": folder " + parent + " does not exist");
+            }
+        }
+        List<CompareTable.Row> rows = new ArrayList<>();
+        for (Path file : files) {
+            rows.addAll(ResultFiles.rows(file));
+        }
+        if (!runIds.isEmpty()) {
+            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.COMPARE)) {
+                for (String runId : runIds) {
+                    ScoredRun run =
+                            ScoredRun.read(pipeline, runId, Duration.ofSeconds(waitS), false, UnaryOperator.identity());
+                    rows.add(ResultFiles.vllm(runId, run.resultFile()));
+                }
+            }
+        }
+        if (labels.size() > rows.size()) {
+            throw UserError.usage(
+                    labels.size() + " --label values for " + rows.size() + " rows: give at most one per row");
+        }
+        for (int i = 0; i < labels.size(); i++) {
+            rows.set(i, new CompareTable.Row(labels.get(i), rows.get(i).values()));
+        }
+        if (baseline != null && (baseline < 1 || baseline > rows.size())) {
+            throw UserError.usage("--baseline must be a row number from 1 to " + rows.size() + ", got " + baseline);
+        }
+        String table = new CompareTable(rows, baseline == null ? OptionalInt.empty() : OptionalInt.of(baseline - 1))
+                .render(parsed);
+        if (output == null) {
+            System.out.print(table);
+        } else {
+            Files.writeString(output, table, StandardCharsets.UTF_8);
+            System.out.println("Comparison saved to " + output);
+        }
+        return 0;
+    }
+}
