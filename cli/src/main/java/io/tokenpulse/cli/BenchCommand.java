@@ -229,6 +229,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     TimeoutOptions timeouts;
 
+    @Mixin
+    ServerMetricsOptions serverMetrics;
+
     /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
     @Mixin
     WindowOptions windows;
@@ -248,6 +251,7 @@ final class BenchCommand implements Callable<Integer> {
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         checkPipelineOptions();
         spool.validate();
+        serverMetrics.validate();
         try (SimulatorServer simulator =
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed)) {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
@@ -262,7 +266,8 @@ final class BenchCommand implements Callable<Integer> {
                     chart,
                     profile,
                     spool,
-                    timeouts);
+                    timeouts,
+                    serverMetrics);
             try (Pipeline pipeline = Pipeline.connect(kafka);
                     BenchRun run = BenchRun.start(plan, pipeline, out);
                     Interruption interruption = Interruption.install(System.err, timeouts.drain())) {

@@ -18,11 +18,14 @@ import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.producer.scrape.ScrapeRecords;
+import io.tokenpulse.producer.scrape.ServerScraper;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,6 +58,7 @@ final class BenchRun implements AutoCloseable {
      * @param chart where --save-chart writes the run's PNG chart, or null
      * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
      * @param timeouts the request, stream-idle and drain limits
+     * @param serverMetrics which Prometheus endpoints to scrape during the run (none unless asked)
      */
     record Plan(
             LoadSettings load,
@@ -67,7 +71,8 @@ final class BenchRun implements AutoCloseable {
             Path chart,
             boolean profile,
             SpoolOptions spool,
-            TimeoutOptions timeouts) {}
+            TimeoutOptions timeouts,
+            ServerMetricsOptions serverMetrics) {}
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
@@ -168,11 +173,14 @@ final class BenchRun implements AutoCloseable {
      */
     Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
-        LoadResult load = new LoadGenerator(publisher, tokenizer, out)
-                .withMeters(registry)
-                .withHttp(plan.timeouts().http())
-                .withStop(stop, plan.timeouts().drain())
-                .run(plan.load(), plan.dataset());
+        LoadResult load;
+        try (ServerScraper scraper = startScraper()) {
+            load = new LoadGenerator(publisher, tokenizer, out)
+                    .withMeters(registry)
+                    .withHttp(plan.timeouts().http())
+                    .withStop(stop, plan.timeouts().drain())
+                    .run(plan.load(), plan.dataset());
+        }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
@@ -181,6 +189,19 @@ final class BenchRun implements AutoCloseable {
         }
         summarized = true;
         return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
+    }
+
+    /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
+    private ServerScraper startScraper() {
+        List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
+        if (sources.isEmpty()) {
+            return null;
+        }
+        return ServerScraper.start(
+                sources,
+                plan.serverMetrics().interval(),
+                new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric),
+                registry);
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
