@@ -291,6 +291,7 @@ final class BenchCommand implements Callable<Integer> {
                                         result.cpu(),
                                         load.settings().target().baseUrl(),
                                         Runtime.getRuntime().availableProcessors()),
+                        result.server(),
                         out);
                 if (chart != null) {
                     ChartFile.save(

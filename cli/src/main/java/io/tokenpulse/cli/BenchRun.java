@@ -20,6 +20,7 @@ import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
+import io.tokenpulse.producer.scrape.ServerSection;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -80,13 +81,15 @@ final class BenchRun implements AutoCloseable {
      *
      * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
      *     from what it stored (then marked incomplete); empty for a whole run
+     * @param server the server section from the scrapes of --server-metrics/--scrape-url (empty without)
      */
     record Result(
             RunSummary summary,
             List<RequestMetrics> requests,
             LoadResult load,
             ClientCpu cpu,
-            Optional<String> noSummary) {}
+            Optional<String> noSummary,
+            Map<String, Double> server) {}
 
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
@@ -174,7 +177,8 @@ final class BenchRun implements AutoCloseable {
     Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
-        try (ServerScraper scraper = startScraper()) {
+        ServerSection server = new ServerSection();
+        try (ServerScraper scraper = startScraper(server)) {
             load = new LoadGenerator(publisher, tokenizer, out)
                     .withMeters(registry)
                     .withHttp(plan.timeouts().http())
@@ -185,27 +189,34 @@ final class BenchRun implements AutoCloseable {
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);
-            return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
+            return scoredFromStore(load, cpu, why, server.values()).orElseThrow(() -> UserError.failure(why));
         }
         summarized = true;
-        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
+        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty(), server.values());
     }
 
-    /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
-    private ServerScraper startScraper() {
+    /**
+     * Scrapes the asked endpoints into the server-metrics topic and {@code section} from now to the end
+     * of the load; null when none.
+     */
+    private ServerScraper startScraper(ServerSection section) {
         List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
         if (sources.isEmpty()) {
             return null;
         }
+        ScrapeRecords records = new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric);
         return ServerScraper.start(
                 sources,
                 plan.serverMetrics().interval(),
-                new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric),
+                (source, epochNs, series) -> {
+                    records.onScrape(source, epochNs, series);
+                    section.onScrape(source, epochNs, series);
+                },
                 registry);
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
-    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
+    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why, Map<String, Double> server) {
         String runId = plan.load().runId();
         StoredRun stored;
         try {
@@ -224,7 +235,8 @@ final class BenchRun implements AutoCloseable {
                         stored.requests(),
                         load,
                         cpu,
-                        Optional.of(why)));
+                        Optional.of(why),
+                        server));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -111,7 +112,7 @@ final class ReplayCommand implements Callable<Integer> {
             RunSummary summary = missing.isPresent()
                     ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), options, missing.get())
                     : RunScoring.summarize(runId, shards, run.requests()::stream, options);
-            RunReport.print(summary, run.requests(), report, Optional.empty(), Optional.empty(), out);
+            RunReport.print(summary, run.requests(), report, Optional.empty(), Optional.empty(), Map.of(), out);
             return 0;
         }
     }

@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.ServerMetric;
@@ -32,6 +34,9 @@ class BenchServerMetricsIT {
 
     @TempDir
     Path dataDir;
+
+    @TempDir
+    Path resultDir;
 
     @Test
     void scrapesOfTheSimulatorReachTheTopicAndADeadEndpointIsOnlyCounted() throws Exception {
@@ -67,6 +72,11 @@ class BenchServerMetricsIT {
                             "100",
                             "--scrape-url",
                             "http://127.0.0.1:" + deadPort + "/metrics",
+                            "--save-result",
+                            "--result-dir",
+                            resultDir.toString(),
+                            "--result-filename",
+                            "run.json",
                             "--run-id",
                             "scraped-run",
                             "--data-dir",
@@ -79,6 +89,20 @@ class BenchServerMetricsIT {
         String out = captured.toString(StandardCharsets.UTF_8);
         assertThat(code).as(out).isZero();
         assertThat(out).contains("Successful requests:                     20");
+        // the server section follows the block, from the simulator's vLLM names
+        assertThat(out)
+                .contains("------------Server (scraped /metrics)-------------")
+                .containsPattern("Server max running requests: +[1-9]")
+                .contains("Server preemptions:                      0.00")
+                .contains("Server median TTFT (ms):");
+        JsonNode json =
+                new ObjectMapper().readTree(resultDir.resolve("run.json").toFile());
+        assertThat(json.get("server_max_running").asDouble()).isGreaterThan(0);
+        assertThat(json.get("server_peak_kv_cache_usage").asDouble()).isGreaterThan(0);
+        assertThat(json.get("server_prefix_cache_hit_rate").asDouble()).isZero();
+        assertThat(json.get("server_mean_ttft_ms").asDouble())
+                .isGreaterThan(0)
+                .isLessThanOrEqualTo(json.get("mean_ttft_ms").asDouble());
 
         List<ServerMetric> records = read("scraped-run");
         Map<String, List<ServerMetric>> byName = records.stream().collect(Collectors.groupingBy(r -> r.getName()));

@@ -309,6 +309,46 @@ public record ResultJson(
                 metricValues);
     }
 
+    /** This result with the server section's keys ({@code server_*}, from bench's scrapes) after the metric keys. */
+    public ResultJson withServerMetrics(Map<String, Double> server) {
+        Map<String, Double> values = new LinkedHashMap<>(metricValues);
+        values.putAll(server);
+        return new ResultJson(
+                date,
+                backend,
+                label,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                metadata,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                duration,
+                completed,
+                failed,
+                totalInputTokens,
+                totalOutputTokens,
+                requestThroughput,
+                requestGoodput,
+                outputThroughput,
+                totalTokenThroughput,
+                inputLens,
+                outputLens,
+                ttfts,
+                itls,
+                generatedTexts,
+                errors,
+                maxOutputTokensPerS,
+                maxConcurrentRequests,
+                itlExact,
+                perModel,
+                delivery,
+                clientCpu,
+                completeness,
+                values);
+    }
+
     /** This result with the CPU its client used. */
     public ResultJson withClientCpu(ClientCpu cpu) {
         return new ResultJson(
