@@ -109,7 +109,8 @@ class TopicsTest {
                         "tokenpulse.chunks-value",
                         "tokenpulse.request-metrics-value",
                         "tokenpulse.window-metrics-value",
-                        "tokenpulse.run-summaries-value");
+                        "tokenpulse.run-summaries-value",
+                        "tokenpulse.server-metrics-value");
         assertThat(ids.values()).doesNotHaveDuplicates();
         int calls = registry.calls();
         assertThat(topics.resolveSchemaIds()).isEqualTo(ids);
