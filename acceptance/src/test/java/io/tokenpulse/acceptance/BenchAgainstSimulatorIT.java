@@ -1,6 +1,7 @@
 package io.tokenpulse.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -126,10 +127,19 @@ class BenchAgainstSimulatorIT {
                 "8",
                 "--ignore-eos",
                 "--kafka-property",
-                "compression.type=lz4");
+                "compression.type=lz4",
+                "--server-metrics",
+                "--server-metrics-interval-ms",
+                "200");
 
         assertCompleted(run, 12);
         JsonNode json = result("openai.json");
+        // the simulator's /metrics, scraped: its deterministic 20 ms TTFT, seen from the server side
+        assertThat(run.stdoutLines())
+                .contains("------------Server (scraped /metrics)-------------")
+                .anySatisfy(line -> assertThat(line).startsWith("Server max running requests:"));
+        assertThat(json.get("server_mean_ttft_ms").asDouble()).isCloseTo(20.0, within(0.01));
+        assertThat(json.get("server_max_waiting").asDouble()).isZero();
         assertThat(json.get("completed").asInt()).isEqualTo(12);
         assertThat(json.get("total_input_tokens").asInt()).isEqualTo(12 * 32);
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 8);

@@ -239,6 +239,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     TimeoutOptions timeouts;
 
+    @Mixin
+    ServerMetricsOptions serverMetrics;
+
     /** The in-process aggregator's windows (what --save-chart and the live window gauges show). */
     @Mixin
     WindowOptions windows;
@@ -262,6 +265,7 @@ final class BenchCommand implements Callable<Integer> {
         Path html = reportFile == null ? null : ReportFile.checked("--report", reportFile);
         checkPipelineOptions();
         spool.validate();
+        serverMetrics.validate();
         try (SimulatorServer simulator =
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed)) {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
@@ -277,7 +281,8 @@ final class BenchCommand implements Callable<Integer> {
                     chart,
                     profile,
                     spool,
-                    timeouts);
+                    timeouts,
+                    serverMetrics);
             try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH);
                     BenchRun run = BenchRun.start(plan, pipeline, out);
                     Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
@@ -301,6 +306,7 @@ final class BenchCommand implements Callable<Integer> {
                                         result.cpu(),
                                         load.settings().target().baseUrl(),
                                         Runtime.getRuntime().availableProcessors()),
+                        result.server(),
                         out);
                 if (chart != null) {
                     ChartFile.save(

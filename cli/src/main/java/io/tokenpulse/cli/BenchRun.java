@@ -18,11 +18,15 @@ import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.producer.scrape.ScrapeRecords;
+import io.tokenpulse.producer.scrape.ServerScraper;
+import io.tokenpulse.producer.scrape.ServerSection;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,6 +59,7 @@ final class BenchRun implements AutoCloseable {
      * @param chart where --save-chart writes the run's PNG chart, or null
      * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
      * @param timeouts the request, stream-idle and drain limits
+     * @param serverMetrics which Prometheus endpoints to scrape during the run (none unless asked)
      */
     record Plan(
             LoadSettings load,
@@ -68,7 +73,8 @@ final class BenchRun implements AutoCloseable {
             Path chart,
             boolean profile,
             SpoolOptions spool,
-            TimeoutOptions timeouts) {}
+            TimeoutOptions timeouts,
+            ServerMetricsOptions serverMetrics) {}
 
     /**
      * What the run produced, for the command to print: the summary and request metrics as the
@@ -76,13 +82,15 @@ final class BenchRun implements AutoCloseable {
      *
      * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
      *     from what it stored (then marked incomplete); empty for a whole run
+     * @param server the server section from the scrapes of --server-metrics/--scrape-url (empty without)
      */
     record Result(
             RunSummary summary,
             List<RequestMetrics> requests,
             LoadResult load,
             ClientCpu cpu,
-            Optional<String> noSummary) {}
+            Optional<String> noSummary,
+            Map<String, Double> server) {}
 
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
@@ -175,11 +183,15 @@ final class BenchRun implements AutoCloseable {
      */
     Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
-        LoadResult load = new LoadGenerator(publisher, tokenizer, out)
-                .withMeters(registry)
-                .withHttp(plan.timeouts().http())
-                .withStop(stop, plan.timeouts().drain())
-                .run(plan.load(), plan.dataset());
+        LoadResult load;
+        ServerSection server = new ServerSection();
+        try (ServerScraper scraper = startScraper(server)) {
+            load = new LoadGenerator(publisher, tokenizer, out)
+                    .withMeters(registry)
+                    .withHttp(plan.timeouts().http())
+                    .withStop(stop, plan.timeouts().drain())
+                    .run(plan.load(), plan.dataset());
+        }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         if (pipeline.embedded() && plan.frugal()) {
             out.println("Aggregating the run's " + load.chunkEvents() + " events now (--frugal)...");
@@ -188,14 +200,34 @@ final class BenchRun implements AutoCloseable {
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);
-            return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
+            return scoredFromStore(load, cpu, why, server.values()).orElseThrow(() -> UserError.failure(why));
         }
         summarized = true;
-        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
+        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty(), server.values());
+    }
+
+    /**
+     * Scrapes the asked endpoints into the server-metrics topic and {@code section} from now to the end
+     * of the load; null when none.
+     */
+    private ServerScraper startScraper(ServerSection section) {
+        List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
+        if (sources.isEmpty()) {
+            return null;
+        }
+        ScrapeRecords records = new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric);
+        return ServerScraper.start(
+                sources,
+                plan.serverMetrics().interval(),
+                (source, epochNs, series) -> {
+                    records.onScrape(source, epochNs, series);
+                    section.onScrape(source, epochNs, series);
+                },
+                registry);
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
-    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
+    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why, Map<String, Double> server) {
         String runId = plan.load().runId();
         StoredRun stored;
         try {
@@ -214,7 +246,8 @@ final class BenchRun implements AutoCloseable {
                         stored.requests(),
                         load,
                         cpu,
-                        Optional.of(why)));
+                        Optional.of(why),
+                        server));
     }
 
     /**

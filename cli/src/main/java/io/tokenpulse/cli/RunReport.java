@@ -6,6 +6,7 @@ import io.tokenpulse.aggregator.report.ModelResult;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.aggregator.report.RunConfig;
+import io.tokenpulse.aggregator.report.ServerLines;
 import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -108,6 +109,7 @@ final class RunReport {
      * @param requests the run's request metrics in request-index order; used only with --save-detailed
      * @param cpu      the CPU this process used for the run ({@code bench}), empty for a stored run
      * @param cpuWarning the line saying the client's CPU may have slowed a server on this host, if so
+     * @param server   the server section from bench's scrapes of /metrics ({@code server_*} keys), empty without
      */
     static void print(
             RunSummary summary,
@@ -115,6 +117,7 @@ final class RunReport {
             ResultOptions options,
             Optional<ClientCpu> cpu,
             Optional<String> cpuWarning,
+            Map<String, Double> server,
             PrintStream out)
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
@@ -146,11 +149,15 @@ final class RunReport {
         }
         cpu.ifPresent(c -> out.print(c.lines()));
         cpuWarning.ifPresent(out::println);
+        out.print(ServerLines.of(server));
         if (options.anyFile()) {
             ResultJson json = resultJson(
                     summary, requests, options.metadata(), options.label().orElse(null), options.detailed());
             if (cpu.isPresent()) {
                 json = json.withClientCpu(cpu.get());
+            }
+            if (!server.isEmpty()) {
+                json = json.withServerMetrics(server);
             }
             Path file = ResultFile.path(config, options.label().orElse(null), options.dir(), options.filename());
             ResultFile.write(file, json, options.append());

@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.simulator.MetricsStyle;
 import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
@@ -195,6 +196,14 @@ final class SimulateCommand implements Callable<Integer> {
     boolean tls;
 
     @Option(
+            names = "--metrics-style",
+            paramLabel = "STYLE",
+            defaultValue = "vllm",
+            description = "Metric names of GET /metrics: vllm (vllm:num_requests_running, ...) or sglang "
+                    + "(sglang:num_running_reqs, ...) (default: ${DEFAULT-VALUE}).")
+    String metricsStyle;
+
+    @Option(
             names = "--send-log",
             paramLabel = "FILE",
             description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
@@ -287,6 +296,7 @@ final class SimulateCommand implements Callable<Integer> {
             }
             return config.withHost(host)
                     .withPort(port)
+                    .withMetricsStyle(MetricsStyle.named(metricsStyle))
                     .withTls(tls)
                     .withLoraModules(loraModules)
                     .withFaults(new FaultPlan(

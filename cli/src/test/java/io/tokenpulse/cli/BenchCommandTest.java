@@ -127,6 +127,9 @@ class BenchCommandTest {
                 "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
                 "--spool-max-mb=-1                 | --spool-max-mb must be >= 0 MiB, got -1",
                 "--spool-dir=/proc/tokenpulse      | --spool-dir /proc/tokenpulse cannot be created",
+                "--server-metrics-interval-ms=5    | --server-metrics-interval-ms must be >= 100 ms, got 5",
+                "--server-metrics=localhost:8000   | --server-metrics localhost:8000 is not an http(s) URL",
+                "--scrape-url=ftp://host/metrics   | --scrape-url ftp://host/metrics is not an http(s) URL",
             })
     void unsupportedOrBadFlagsAreOneLineUsageErrors(String flag, String message) {
         assertOneLineUsageError(message, "bench", "--model", "gpt2", "--dataset-name", "random", flag);

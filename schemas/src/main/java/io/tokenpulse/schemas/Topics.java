@@ -5,6 +5,7 @@ import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.SchemaRegistry;
 import io.tokenpulse.schemas.serde.AvroSerdes;
@@ -34,6 +35,8 @@ import org.apache.kafka.common.serialization.Serdes;
  *   <li>{@code window-metrics}: {@link WindowMetrics}, key run id.
  *   <li>{@code run-summaries}: {@link RunSummary}, key run id.
  *   <li>{@code dead-letter}: the unreadable record's value bytes, its original key.
+ *   <li>{@code server-metrics}: {@link ServerMetric}, key run id; the series of each scrape of the
+ *       server's {@code /metrics} during a run ({@code bench --server-metrics}).
  * </ul>
  *
  * <p>Immutable, and built from its arguments only (no static state), so tests can build their own
@@ -46,7 +49,8 @@ public record Topics(
         TopicSpec<RequestMetrics> requestMetrics,
         TopicSpec<WindowMetrics> windowMetrics,
         TopicSpec<RunSummary> runSummaries,
-        TopicSpec<byte[]> deadLetter) {
+        TopicSpec<byte[]> deadLetter,
+        TopicSpec<ServerMetric> serverMetrics) {
 
     public static final String DEFAULT_PREFIX = "tokenpulse.";
     /**
@@ -87,7 +91,8 @@ public record Topics(
                 avro(prefix + "request-metrics", RequestMetrics.class, registry, autoRegister, TEXT_TOPIC_CONFIG),
                 avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister, Map.of()),
                 avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister, Map.of()),
-                new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
+                new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()),
+                avro(prefix + "server-metrics", ServerMetric.class, registry, autoRegister, Map.of()));
     }
 
     /**
@@ -111,7 +116,7 @@ public record Topics(
 
     /** Every topic, in pipeline order (for creating them, or listing them). */
     public List<TopicSpec<?>> all() {
-        return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter);
+        return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter, serverMetrics);
     }
 
     /**

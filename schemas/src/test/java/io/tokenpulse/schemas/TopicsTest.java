@@ -27,7 +27,8 @@ class TopicsTest {
                         "tokenpulse.request-metrics",
                         "tokenpulse.window-metrics",
                         "tokenpulse.run-summaries",
-                        "tokenpulse.dead-letter");
+                        "tokenpulse.dead-letter",
+                        "tokenpulse.server-metrics");
     }
 
     @Test
@@ -51,7 +52,8 @@ class TopicsTest {
                         topics.chunks(),
                         topics.windowMetrics(),
                         topics.runSummaries(),
-                        topics.deadLetter()))
+                        topics.deadLetter(),
+                        topics.serverMetrics()))
                 .allSatisfy(topic -> assertThat(topic.config()).isEmpty());
         assertThat(Topics.MAX_GENERATED_TEXT_BYTES).isLessThan(Topics.MAX_RECORD_BYTES);
     }
@@ -107,7 +109,8 @@ class TopicsTest {
                         "tokenpulse.chunks-value",
                         "tokenpulse.request-metrics-value",
                         "tokenpulse.window-metrics-value",
-                        "tokenpulse.run-summaries-value");
+                        "tokenpulse.run-summaries-value",
+                        "tokenpulse.server-metrics-value");
         assertThat(ids.values()).doesNotHaveDuplicates();
         int calls = registry.calls();
         assertThat(topics.resolveSchemaIds()).isEqualTo(ids);

@@ -34,6 +34,7 @@ import java.util.Objects;
  * @param loraModules      LoRA adapter names served beside the model: a request may name them, and
  *                         /v1/models lists them after the served names with the first as their parent,
  *                         as vLLM lists adapters
+ * @param metricsStyle     whose metric names {@code GET /metrics} uses (vLLM's or SGLang's)
  */
 public record SimulatorConfig(
         String host,
@@ -48,7 +49,8 @@ public record SimulatorConfig(
         OutputLengths outputLengths,
         FaultPlan faults,
         boolean tls,
-        List<String> loraModules) {
+        List<String> loraModules,
+        MetricsStyle metricsStyle) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -64,6 +66,7 @@ public record SimulatorConfig(
         Objects.requireNonNull(promptCounter, "promptCounter");
         Objects.requireNonNull(outputLengths, "outputLengths");
         Objects.requireNonNull(faults, "faults");
+        Objects.requireNonNull(metricsStyle, "metricsStyle");
         servedModelNames = List.copyOf(servedModelNames);
         loraModules = List.copyOf(loraModules);
         if (loraModules.stream().anyMatch(String::isBlank)) {
@@ -105,7 +108,8 @@ public record SimulatorConfig(
                 OutputLengths.UNTIL_MAX_TOKENS,
                 FaultPlan.NONE,
                 false,
-                List.of());
+                List.of(),
+                MetricsStyle.VLLM);
     }
 
     /**
@@ -132,7 +136,8 @@ public record SimulatorConfig(
                 OutputLengths.DEFAULT,
                 FaultPlan.NONE,
                 false,
-                List.of());
+                List.of(),
+                MetricsStyle.VLLM);
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -160,7 +165,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                names);
+                names,
+                metricsStyle);
     }
 
     public SimulatorConfig withHost(String newHost) {
@@ -177,7 +183,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withPort(int newPort) {
@@ -194,7 +201,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
@@ -211,7 +219,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
@@ -228,7 +237,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
@@ -245,7 +255,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
@@ -263,7 +274,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
@@ -280,7 +292,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
@@ -297,7 +310,8 @@ public record SimulatorConfig(
                 lengths,
                 faults,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     /** Serving https with a self-signed certificate ({@code on}) or plain http. */
@@ -315,7 +329,8 @@ public record SimulatorConfig(
                 outputLengths,
                 faults,
                 on,
-                loraModules);
+                loraModules,
+                metricsStyle);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
@@ -332,6 +347,26 @@ public record SimulatorConfig(
                 outputLengths,
                 plan,
                 tls,
-                loraModules);
+                loraModules,
+                metricsStyle);
+    }
+
+    /** Serving {@code GET /metrics} under {@code style}'s names. */
+    public SimulatorConfig withMetricsStyle(MetricsStyle style) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                tls,
+                loraModules,
+                style);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -26,6 +27,8 @@ import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -51,16 +54,22 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private final Counters counters;
     private final OutputLengths.Sampler outputLengths;
     private final FaultPlan.Drawer faults;
+    private final ServerMetrics metrics;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private StreamingResponse current;
 
-    /** @param outputLengths and {@code faults} are the server's, shared by all its connections */
+    /** @param outputLengths, {@code faults} and {@code metrics} are the server's, shared by all its connections */
     SimulatorHandler(
-            SimulatorConfig config, Counters counters, OutputLengths.Sampler outputLengths, FaultPlan.Drawer faults) {
+            SimulatorConfig config,
+            Counters counters,
+            OutputLengths.Sampler outputLengths,
+            FaultPlan.Drawer faults,
+            ServerMetrics metrics) {
         this.config = config;
         this.counters = counters;
         this.outputLengths = outputLengths;
         this.faults = faults;
+        this.metrics = metrics;
     }
 
     @Override
@@ -120,6 +129,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         HttpMethod.GET,
                         () -> sendFull(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, null));
             case "/v1/models" -> requireThen(ctx, request, HttpMethod.GET, () -> sendModels(ctx));
+            case "/metrics" -> requireThen(ctx, request, HttpMethod.GET, () -> sendMetrics(ctx));
             case "/v1/completions" ->
                 requireThen(
                         ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.COMPLETIONS, receivedNs));
@@ -268,6 +278,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 format,
                 config.sendListener(),
                 fault,
+                metrics,
                 () -> responseEnded(ctx));
         current.start(config.latencyModel());
     }
@@ -299,6 +310,17 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 next.release();
             }
         }
+    }
+
+    private void sendMetrics(ChannelHandlerContext ctx) {
+        ByteBuf body = ctx.alloc().buffer(16 * 1024);
+        try (ByteBufOutputStream out = new ByteBufOutputStream(body)) {
+            metrics.write(out);
+        } catch (IOException e) {
+            body.release();
+            throw new UncheckedIOException("cannot write the metrics", e);
+        }
+        sendFull(ctx, HttpResponseStatus.OK, body, metrics.contentType(), null);
     }
 
     private void sendModels(ChannelHandlerContext ctx) {

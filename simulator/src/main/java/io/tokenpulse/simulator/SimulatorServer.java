@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * {@code "stream": true}; non-streamed completions are also DeepSpeed-MII's answer),
  * {@code POST /v1/audio/transcriptions} (multipart), TGI's {@code POST /generate_stream}, the TensorRT-LLM
  * ensemble's {@code POST /v2/models/<model>/generate_stream}, and vLLM's {@code POST /start_profile} and
- * {@code /stop_profile} (counted in {@link ServerStats}). When tokens are sent is up to
+ * {@code /stop_profile} (counted in {@link ServerStats}), and the engine's {@code GET /metrics}
+ * ({@link ServerMetrics}). When tokens are sent is up to
  * the configured {@link LatencyModel}; the x-request-id header is echoed; header
  * {@code x-simulator-fault} injects faults (see {@code Fault}), and so does the config's {@link FaultPlan}
  * at random. Requests naming another model than the served ones get 404, prompts beyond the
@@ -65,6 +66,7 @@ public final class SimulatorServer implements AutoCloseable {
         Counters counters = new Counters();
         OutputLengths.Sampler outputLengths = config.outputLengths().sampler();
         FaultPlan.Drawer faults = config.faults().drawer();
+        ServerMetrics metrics = new ServerMetrics(config.metricsStyle(), config.modelName(), config.latencyModel());
         try {
             SslContext tls = config.tls() ? SelfSignedTls.serverContext() : null;
             Channel channel = new ServerBootstrap()
@@ -84,7 +86,7 @@ public final class SimulatorServer implements AutoCloseable {
                                             new HttpServerCodec(),
                                             new HttpServerKeepAliveHandler(),
                                             new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                            new SimulatorHandler(config, counters, outputLengths, faults));
+                                            new SimulatorHandler(config, counters, outputLengths, faults, metrics));
                         }
                     })
                     .bind(config.host(), config.port())

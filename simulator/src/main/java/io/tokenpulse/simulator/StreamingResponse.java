@@ -42,6 +42,7 @@ final class StreamingResponse implements Generation {
     private final SendListener sendListener;
     private final Fault fault;
     private final Runnable onEnd;
+    private final ServerMetrics metrics;
     private final StringBuilder wholeText = new StringBuilder();
     /** Writes held back by a stall fault, in order; sent together when it ends. */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
@@ -54,6 +55,10 @@ final class StreamingResponse implements Generation {
     private boolean tokenEventSent;
     private volatile boolean done;
     private boolean cancelled;
+    /** When the model wanted the previous token sent: the server-side TTFT and ITL are measured between these. */
+    private long lastDueNs;
+
+    private boolean metricsEnded;
 
     /** @param outputTokens tokens this response carries: max_tokens, or fewer when a simulated EOS comes first */
     StreamingResponse(
@@ -65,6 +70,7 @@ final class StreamingResponse implements Generation {
             ChunkFormat format,
             SendListener sendListener,
             Fault fault,
+            ServerMetrics metrics,
             Runnable onEnd) {
         this.ctx = ctx;
         this.request = request;
@@ -76,9 +82,11 @@ final class StreamingResponse implements Generation {
         this.sendListener = sendListener;
         this.fault = fault;
         this.onEnd = onEnd;
+        this.metrics = metrics;
     }
 
     void start(LatencyModel model) {
+        metrics.requestStarted(request.promptTokens());
         if (request.stream()) {
             // Headers go out at once, as uvicorn's StreamingResponse does: the client sees the status
             // before the first token, and TTFT is measured to the first data event.
@@ -134,6 +142,10 @@ final class StreamingResponse implements Generation {
             return;
         }
         int count = Math.min(tokens, outputTokens - emittedTokens);
+        if (count > 0) {
+            metrics.tokensSent(count, emittedTokens == 0, dueNs - (emittedTokens == 0 ? receivedNs : lastDueNs));
+            lastDueNs = dueNs;
+        }
         emittedTokens += count;
         pendingTokens += count;
         boolean last = emittedTokens == outputTokens;
@@ -156,6 +168,7 @@ final class StreamingResponse implements Generation {
     void cancel() {
         done = true;
         cancelled = true;
+        endMetrics();
         held.forEach(ByteBuf::release);
         held.clear();
     }
@@ -232,6 +245,7 @@ final class StreamingResponse implements Generation {
             write(out, ended && held.isEmpty());
         }
         if (ended) {
+            endMetrics();
             onEnd.run();
         }
     }
@@ -268,12 +282,22 @@ final class StreamingResponse implements Generation {
     /** SO_LINGER 0 makes close() send RST instead of FIN: a connection reset mid-stream. */
     private void reset() {
         done = true;
+        endMetrics();
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
     }
 
     private void end() {
         done = true;
+        endMetrics();
         onEnd.run();
+    }
+
+    /** Once per request, however it ends: complete, reset by a fault, or left by the client. */
+    private void endMetrics() {
+        if (!metricsEnded) {
+            metricsEnded = true;
+            metrics.requestEnded(emittedTokens == outputTokens, lastDueNs - receivedNs);
+        }
     }
 }

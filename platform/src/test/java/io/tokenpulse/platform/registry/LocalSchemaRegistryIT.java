@@ -12,6 +12,7 @@ import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.Compatibility;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
@@ -135,12 +136,13 @@ class LocalSchemaRegistryIT {
             roundTrip(topics.requestMetrics(), List.of(AvroSamples.filled(RequestMetrics.class, 0)));
             roundTrip(topics.windowMetrics(), List.of(AvroSamples.filled(WindowMetrics.class, 0)));
             roundTrip(topics.runSummaries(), List.of(AvroSamples.filled(RunSummary.class, 0)));
+            roundTrip(topics.serverMetrics(), List.of(AvroSamples.filled(ServerMetric.class, 0)));
             // every value subject was registered by the serializers, nothing else
             assertThat(new RegistryHttpClient(registry.url())
                             .get("/subjects")
                             .json()
                             .size())
-                    .isEqualTo(6);
+                    .isEqualTo(7);
         }
     }
 

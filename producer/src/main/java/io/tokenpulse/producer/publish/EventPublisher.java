@@ -5,6 +5,7 @@ import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -91,6 +92,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final Target<RunEvent> runs;
     private final Target<RequestEvent> requests;
     private final Target<Chunk> chunks;
+    private final Target<ServerMetric> serverMetrics;
     private final MessagePassingQueue<Outgoing<?>> queue;
     private final List<Target<?>> targets;
     private final Spool spool;
@@ -128,13 +130,15 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             TopicSpec<RunEvent> runs,
             TopicSpec<RequestEvent> requests,
             TopicSpec<Chunk> chunks,
+            TopicSpec<ServerMetric> serverMetrics,
             int queueCapacity,
             Spool spool) {
         this.producer = producer;
         this.runs = new Target<>(0, runs, RunEvent::getRunId);
         this.requests = new Target<>(1, requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
         this.chunks = new Target<>(2, chunks, c -> Topics.requestKey(c.getRunId(), c.getRequestIndex()));
-        this.targets = List.of(this.runs, this.requests, this.chunks);
+        this.serverMetrics = new Target<>(3, serverMetrics, ServerMetric::getRunId);
+        this.targets = List.of(this.runs, this.requests, this.chunks, this.serverMetrics);
         this.spool = spool;
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
@@ -161,7 +165,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
                 settings.producerProperties(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            for (TopicSpec<?> topic : List.of(topics.runs(), topics.requests(), topics.chunks())) {
+            for (TopicSpec<?> topic :
+                    List.of(topics.runs(), topics.requests(), topics.chunks(), topics.serverMetrics())) {
                 producer.partitionsFor(topic.name()); // waits up to max.block.ms
             }
         } catch (TimeoutException e) {
@@ -178,6 +183,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 topics.runs(),
                 topics.requests(),
                 topics.chunks(),
+                topics.serverMetrics(),
                 settings.queueCapacity(),
                 new Spool(spoolFolder(settings), settings.spoolMaxBytes()));
     }
@@ -233,6 +239,11 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     @Override
     public void publishChunk(Chunk chunk) {
         offer(new Outgoing<>(chunks, chunk, null));
+    }
+
+    /** Queues one series of a scrape of the server's /metrics; never blocks (a full queue counts it as lost). */
+    public void publishServerMetric(ServerMetric metric) {
+        offer(new Outgoing<>(serverMetrics, metric, null));
     }
 
     /** The counts so far; {@code pending} records (queued or in Kafka's buffer) may still arrive. */

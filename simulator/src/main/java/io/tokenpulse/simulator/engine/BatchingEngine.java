@@ -39,6 +39,20 @@ final class BatchingEngine {
         return waiting.size();
     }
 
+    /**
+     * The queues and the KV cache now. The cache holds {@code maxModelLen} tokens, the smallest pool
+     * vLLM starts with (one sequence of full length): the scheduler does not limit admission by it,
+     * so a batch beyond it shows as full (1.0) rather than being preempted.
+     */
+    EngineState state() {
+        long kvTokens = 0;
+        for (Sequence seq : running) {
+            kvTokens += seq.prefilled + seq.emitted;
+        }
+        return new EngineState(
+                running.size(), waiting.size(), Math.min(1.0, kvTokens / (double) profile.maxModelLen()));
+    }
+
     /** The next step's batch, or null when there is nothing to run. */
     Step plan() {
         running.removeIf(seq -> seq.generation.isDone());

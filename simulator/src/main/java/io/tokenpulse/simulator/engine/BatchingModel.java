@@ -18,6 +18,8 @@ public final class BatchingModel implements LatencyModel {
     private final BatchingEngine engine;
     /** Confined to the engine thread: a step is planned or running. */
     private boolean stepping;
+    /** Written by the engine thread after each change of its queues, read by /metrics. */
+    private volatile EngineState state = new EngineState(0, 0, 0);
 
     public BatchingModel(EngineProfile profile) {
         this(profile, new ThreadEngineClock());
@@ -40,6 +42,7 @@ public final class BatchingModel implements LatencyModel {
 
     private void admit(Generation generation) {
         engine.add(generation);
+        state = engine.state();
         if (!stepping) {
             stepping = true;
             // A task, not a direct call: requests that arrive at the same instant join the first step together.
@@ -49,6 +52,7 @@ public final class BatchingModel implements LatencyModel {
 
     private void step(long startNs) {
         BatchingEngine.Step step = engine.plan();
+        state = engine.state();
         if (step == null) {
             stepping = false;
             return;
@@ -57,9 +61,15 @@ public final class BatchingModel implements LatencyModel {
         clock.schedule(
                 () -> {
                     engine.complete(step, endNs);
+                    state = engine.state();
                     step(endNs);
                 },
                 endNs);
+    }
+
+    @Override
+    public EngineState state(int inFlight) {
+        return state;
     }
 
     @Override

@@ -13,6 +13,16 @@ public interface LatencyModel {
     /** Starts producing the tokens of one request; returns at once. */
     void generate(Generation generation);
 
+    /**
+     * What the engine holds now, for the server's {@code /metrics}. A model without a scheduler has
+     * no queue and no KV cache: every request in flight runs.
+     *
+     * @param inFlight requests the server is answering now
+     */
+    default EngineState state(int inFlight) {
+        return new EngineState(inFlight, 0, 0);
+    }
+
     /** Called once when the server stops: releases the model's own threads, if it has any. */
     default void close() {}
 }

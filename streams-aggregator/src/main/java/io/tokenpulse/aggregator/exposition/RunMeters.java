@@ -186,6 +186,9 @@ final class RunMeters {
                             .description("Successful requests meeting every --goodput SLO of the run")
                             .register(registry)
                     : null;
+            // known outcomes start at 0, so a healthy run shows "0 failed", not "No data"
+            requests(true, FailureReasons.NONE);
+            FailureReasons.STATUS_FREE.forEach(reason -> requests(false, reason));
             if (!runLevel) {
                 return;
             }

@@ -209,6 +209,13 @@ public record ResultJson(
                 .errors(requests.stream().map(RequestDetail::error).toList()));
     }
 
+    /** This result with the server section's keys ({@code server_*}, from bench's scrapes) after the metric keys. */
+    public ResultJson withServerMetrics(Map<String, Double> server) {
+        Map<String, Double> values = new LinkedHashMap<>(metricValues);
+        values.putAll(server);
+        return withMetricValues(values);
+    }
+
     /**
      * Parses {@code --metadata KEY=VALUE ...} into ordered pairs; key and value are trimmed, the value is
      * everything after the first '=' (vLLM drops text after a second '='), and a later key wins.

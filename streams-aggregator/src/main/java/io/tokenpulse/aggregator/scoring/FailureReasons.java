@@ -1,6 +1,7 @@
 package io.tokenpulse.aggregator.scoring;
 
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +26,11 @@ public final class FailureReasons {
     /** A standalone number (not part of a word such as PT10M or utf-8's 8 in "utf8"). */
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)?(?![\\w])");
 
+    /** The class of a success. */
+    public static final String NONE = "none";
+    /** The failure classes that need no HTTP status: every run can have them, so meters start them at 0. */
+    public static final List<String> STATUS_FREE = List.of("stream", "no_response");
+
     private FailureReasons() {}
 
     /**
@@ -35,13 +41,13 @@ public final class FailureReasons {
      */
     public static String classOf(RequestMetrics m) {
         if (m.getSuccess()) {
-            return "none";
+            return NONE;
         }
         int status = m.getHttpStatus();
         if (status == 200) {
-            return "stream";
+            return STATUS_FREE.get(0);
         }
-        return status >= 100 && status <= 599 ? "http_" + status : "no_response";
+        return status >= 100 && status <= 599 ? "http_" + status : STATUS_FREE.get(1);
     }
 
     /**

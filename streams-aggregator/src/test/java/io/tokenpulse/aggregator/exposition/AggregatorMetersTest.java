@@ -111,6 +111,18 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void aHealthyRunShowsZeroFailuresNotNoData() {
+        meters.onRunEvent(started(RUN, 4.0));
+
+        String scrape = registry.scrape();
+        assertThat(scrape)
+                .containsPattern("tokenpulse_requests_total\\{[^}]*reason=\"stream\"[^}]*status=\"failure\"[^}]*} 0.0")
+                .containsPattern(
+                        "tokenpulse_requests_total\\{[^}]*reason=\"no_response\"[^}]*status=\"failure\"[^}]*} 0.0")
+                .containsPattern("tokenpulse_requests_total\\{[^}]*reason=\"none\"[^}]*status=\"success\"[^}]*} 0.0");
+    }
+
+    @Test
     void withoutGoodputNoGoodputSeriesIsExported() {
         meters.onRunEvent(started(RUN, 4.0));
         meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(MS), 2));

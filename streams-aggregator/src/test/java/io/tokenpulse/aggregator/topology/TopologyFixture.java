@@ -11,6 +11,7 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,7 +101,8 @@ final class TopologyFixture implements AutoCloseable {
                 plain("request-metrics", RequestMetrics.getClassSchema()),
                 plain("window-metrics", WindowMetrics.getClassSchema()),
                 plain("run-summaries", RunSummary.getClassSchema()),
-                new TopicSpec<>("dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()));
+                new TopicSpec<>("dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()),
+                plain("server-metrics", ServerMetric.getClassSchema()));
     }
 
     private static <V extends SpecificRecord> TopicSpec<V> plain(String name, Schema schema) {

@@ -1,0 +1,129 @@
+package io.tokenpulse.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tokenpulse.simulator.engine.EngineProfile;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class ServerMetricsIT {
+
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @Test
+    @Timeout(60)
+    void vllmNamesFollowTheEngineQueuesAndCountEveryToken() throws Exception {
+        // two sequences at most: of four requests, two run and two wait
+        EngineProfile engine = EngineProfile.DEFAULT.withMaxNumSeqs(2).speedUp(10);
+        try (SimulatorServer server = SimulatorServer.start(SimulatorConfig.batching("m", engine))) {
+            String idle = scrape(server);
+            assertThat(value(idle, "vllm:num_requests_running{model_name=\"m\"}"))
+                    .isEqualTo(0);
+            assertThat(value(idle, "vllm:num_preemptions_total{model_name=\"m\"}"))
+                    .isEqualTo(0);
+
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                responses.add(send(server, "one two three four", 30));
+            }
+            double maxRunning = 0;
+            double maxWaiting = 0;
+            double maxKv = 0;
+            while (!responses.stream().allMatch(CompletableFuture::isDone)) {
+                String text = scrape(server);
+                maxRunning = Math.max(maxRunning, value(text, "vllm:num_requests_running{model_name=\"m\"}"));
+                maxWaiting = Math.max(maxWaiting, value(text, "vllm:num_requests_waiting{model_name=\"m\"}"));
+                maxKv = Math.max(maxKv, value(text, "vllm:kv_cache_usage_perc{model_name=\"m\"}"));
+                Thread.sleep(2); // polls the engine while the four streams run
+            }
+            for (var response : responses) {
+                assertThat(response.join().statusCode()).isEqualTo(200);
+            }
+
+            assertThat(maxRunning).isEqualTo(2);
+            assertThat(maxWaiting).isEqualTo(2);
+            // 2 running sequences of at most 4 + 30 tokens in a cache of 131072
+            assertThat(maxKv).isGreaterThan(0).isLessThanOrEqualTo(68 / 131072.0);
+            String done = scrape(server);
+            assertThat(value(done, "vllm:num_requests_running{model_name=\"m\"}"))
+                    .isEqualTo(0);
+            assertThat(value(done, "vllm:kv_cache_usage_perc{model_name=\"m\"}"))
+                    .isEqualTo(0);
+            assertThat(value(done, "vllm:time_to_first_token_seconds_count{model_name=\"m\"}"))
+                    .isEqualTo(4);
+            assertThat(value(done, "vllm:e2e_request_latency_seconds_count{model_name=\"m\"}"))
+                    .isEqualTo(4);
+            assertThat(value(done, "vllm:inter_token_latency_seconds_count{model_name=\"m\"}"))
+                    .isEqualTo(4 * 29);
+            assertThat(value(done, "vllm:generation_tokens_total{model_name=\"m\"}"))
+                    .isEqualTo(4 * 30);
+            assertThat(value(done, "vllm:prompt_tokens_total{model_name=\"m\"}"))
+                    .isEqualTo(4 * 4);
+            assertThat(value(done, "vllm:prefix_cache_queries_total{model_name=\"m\"}"))
+                    .isEqualTo(4 * 4);
+            assertThat(value(done, "vllm:prefix_cache_hits_total{model_name=\"m\"}"))
+                    .isEqualTo(0);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void sglangStyleUsesSglangNames() throws Exception {
+        SimulatorConfig config = SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ZERO)
+                .withServedModelNames(List.of("m"))
+                .withMetricsStyle(MetricsStyle.named("sglang"));
+        try (SimulatorServer server = SimulatorServer.start(config)) {
+            assertThat(send(server, "hello", 3).join().statusCode()).isEqualTo(200);
+
+            String text = scrape(server);
+            assertThat(value(text, "sglang:num_running_reqs{model_name=\"m\"}")).isEqualTo(0);
+            assertThat(value(text, "sglang:num_queue_reqs{model_name=\"m\"}")).isEqualTo(0);
+            assertThat(value(text, "sglang:cache_hit_rate{model_name=\"m\"}")).isEqualTo(0);
+            assertThat(value(text, "sglang:time_to_first_token_seconds_count{model_name=\"m\"}"))
+                    .isEqualTo(1);
+            assertThat(value(text, "sglang:generation_tokens_total{model_name=\"m\"}"))
+                    .isEqualTo(3);
+            assertThat(text).doesNotContain("vllm:");
+        }
+    }
+
+    private static CompletableFuture<HttpResponse<String>> send(SimulatorServer server, String prompt, int tokens) {
+        String body = "{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"max_tokens\":" + tokens
+                + ",\"ignore_eos\":true,\"stream\":true}";
+        return CLIENT.sendAsync(
+                HttpRequest.newBuilder(server.baseUri().resolve("/v1/completions"))
+                        .timeout(Duration.ofSeconds(30))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String scrape(SimulatorServer server) throws Exception {
+        HttpResponse<String> response = CLIENT.send(
+                HttpRequest.newBuilder(URI.create(server.baseUri() + "/metrics"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
+        return response.body();
+    }
+
+    private static double value(String text, String series) {
+        Matcher m =
+                Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
+        assertThat(m.find()).as("%s in%n%s", series, text).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+}
