@@ -20,7 +20,8 @@ import picocli.CommandLine.ScopeType;
             ReplayCommand.class,
             ChartCommand.class,
             PlatformCommand.class,
-            SimulateCommand.class
+            SimulateCommand.class,
+            SweepCommand.class
         })
 public final class TokenPulse implements Runnable {
 

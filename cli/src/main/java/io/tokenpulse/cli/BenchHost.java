@@ -1,0 +1,83 @@
+package io.tokenpulse.cli;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.aggregator.exposition.AggregatorMeters;
+import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.aggregator.topology.Aggregator;
+import io.tokenpulse.aggregator.topology.StreamsSettings;
+import java.time.Duration;
+
+/**
+ * What every {@link BenchRun} on one pipeline shares, owned by whoever runs them ({@code bench} one,
+ * {@code sweep} many): the /metrics endpoint and its registry, and on the embedded platform the
+ * in-process aggregator. Starting the aggregator once, not per run, is what keeps a sweep's points
+ * cheap: Kafka Streams' start and its first rebalance take seconds.
+ */
+final class BenchHost implements AutoCloseable {
+
+    /** Prometheus' default scrape interval: the longest the host waits for its final scrape. */
+    private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
+
+    private final Pipeline pipeline;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private MetricsEndpoint endpoint;
+    private AggregatorMeters meters;
+    private Aggregator aggregator;
+    private boolean summarized;
+
+    private BenchHost(Pipeline pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    /** Serves /metrics (unless its port is 0) and, on the embedded platform, starts the aggregator. */
+    static BenchHost start(Pipeline pipeline, MetricsOptions metrics, WindowOptions windows) {
+        BenchHost host = new BenchHost(pipeline);
+        try {
+            // One endpoint serves the aggregator's and the load generators' meters.
+            host.endpoint = metrics.startOrNull(host.registry);
+            if (pipeline.embedded()) {
+                // One command, one process: the aggregator runs beside the load generator.
+                host.meters = AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+                host.aggregator = Aggregator.start(
+                        pipeline.topics(),
+                        windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                                .withStateDir(pipeline.dataDir().resolve("streams"))),
+                        pipeline.clientProperties(),
+                        host.meters);
+                host.meters.bindStreams(host.aggregator.kafkaStreams(), pipeline.topics());
+            }
+            return host;
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    Pipeline pipeline() {
+        return pipeline;
+    }
+
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** A run got its summary: its gauges are on /metrics, so a scraper should see them before the end. */
+    void summarized() {
+        summarized = true;
+    }
+
+    /** Lets a scraper see the last summary's gauges, then stops the aggregator and /metrics. */
+    @Override
+    public void close() {
+        try {
+            if (summarized && endpoint != null) {
+                endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            BenchRun.closeAll(aggregator, meters, endpoint);
+        }
+    }
+}
