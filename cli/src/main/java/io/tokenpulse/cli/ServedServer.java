@@ -35,10 +35,10 @@ final class ServedServer implements AutoCloseable {
 
     /**
      * Starts {@code command} through {@code sh -c} (so the user writes it as in a shell) with {@code args}
-     * appended; {@code exec} makes the server the shell's own process, so SIGTERM reaches it.
+     * appended, each one word whatever it holds.
      */
     static ServedServer start(String command, List<String> args, Path log) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("sh", "-c", "exec " + command + " \"$@\"", "sh"));
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", command + " \"$@\"", "sh"));
         argv.addAll(args);
         Process process = new ProcessBuilder(argv)
                 .redirectErrorStream(true)
@@ -92,7 +92,10 @@ final class ServedServer implements AutoCloseable {
         }
     }
 
-    /** SIGTERM to the server and anything it started, then SIGKILL to what is left after {@link #STOP_GRACE}. */
+    /**
+     * SIGTERM to the shell and everything under it (the server is the shell's child, which a signal to
+     * the shell alone would not reach), then SIGKILL to what is left after {@link #STOP_GRACE}.
+     */
     @Override
     public void close() {
         List<ProcessHandle> children = process.descendants().toList();

@@ -133,8 +133,10 @@ final class SweepCommand implements Callable<Integer> {
         int total = tasks.stream().mapToInt(List::size).sum();
         int index = 0;
         int exit = 0;
-        try (Pipeline pipeline = Pipeline.connect(first.kafka);
-                BenchHost host = BenchHost.start(pipeline, first.metrics, first.windows)) {
+        // started at the first point to run (after its server is ready): a finished sweep resumed starts nothing
+        Pipeline pipeline = null;
+        BenchHost host = null;
+        try {
             for (int s = 0; s < plan.settings().size() && exit < INTERRUPTED_MIN; s++) {
                 SweepPlan.ServeSetting setting = plan.settings().get(s);
                 List<Task> settingTasks = tasks.get(s);
@@ -151,6 +153,10 @@ final class SweepCommand implements Callable<Integer> {
                             out.println(progress(index, total, task) + ": done earlier, skipped");
                             continue;
                         }
+                        if (host == null) {
+                            pipeline = Pipeline.connect(first.kafka);
+                            host = BenchHost.start(pipeline, first.metrics, first.windows);
+                        }
                         Ran ran = run(task, host, out);
                         Entry entry = ran.entry();
                         entries.put(task.key(), entry);
@@ -166,6 +172,8 @@ final class SweepCommand implements Callable<Integer> {
                     }
                 }
             }
+        } finally {
+            BenchRun.closeAll(host, pipeline);
         }
         save(dir, new SweepFile(file.sweepId(), plan.swept(), inPlanOrder(tasks, entries)));
         String table = writeSummary(dir, plan, tasks, entries);
