@@ -28,6 +28,7 @@ class CommandsTableIT {
         RUN_BY.put("./tokenpulse aggregate", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
+        RUN_BY.put("./tokenpulse sweep --num-prompts 1,2,4..2048x2 ...", "SweepIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse platform [--data-dir DIR] [--kafka-port P] [--registry-port Q]", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
