@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.tokenpulse.charts.SweepChart;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -44,6 +45,9 @@ final class SweepCommand implements Callable<Integer> {
 
     static final String SWEEP_JSON = "sweep.json";
     static final String POINTS = "points";
+    /** TTFT/TPOT/ITL P50 and P99 and throughput against the first swept variable, when it is a number. */
+    static final String CHART = "sweep-chart.png";
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -161,7 +165,7 @@ final class SweepCommand implements Callable<Integer> {
                         Entry entry = ran.entry();
                         entries.put(task.key(), entry);
                         save(dir, new SweepFile(file.sweepId(), plan.swept(), inPlanOrder(tasks, entries)));
-                        writeSummary(dir, plan, tasks, entries);
+                        writeSummary(dir, plan, entries, false);
                         out.println(progress(index, total, task) + ": " + entry.status() + " in "
                                 + String.format(Locale.ROOT, "%.1f", entry.wallS()) + " s, run id "
                                 + entry.runId());
@@ -176,7 +180,7 @@ final class SweepCommand implements Callable<Integer> {
             BenchRun.closeAll(host, pipeline);
         }
         save(dir, new SweepFile(file.sweepId(), plan.swept(), inPlanOrder(tasks, entries)));
-        String table = writeSummary(dir, plan, tasks, entries);
+        String table = writeSummary(dir, plan, entries, true);
         out.println();
         out.print(table);
         out.println("Sweep saved to " + dir.toAbsolutePath().normalize() + " (" + SWEEP_JSON + ", " + POINTS
@@ -354,8 +358,11 @@ final class SweepCommand implements Callable<Integer> {
         Files.move(tmp, dir.resolve(SWEEP_JSON), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** summary.md and summary.csv from the done runs' result files; returns the markdown. */
-    private String writeSummary(Path dir, SweepPlan plan, List<List<Task>> tasks, Map<String, Entry> entries)
+    /**
+     * summary.md and summary.csv from the done runs' result files (and the chart at the end: it takes a
+     * moment, which points should not wait for); returns the markdown.
+     */
+    private String writeSummary(Path dir, SweepPlan plan, Map<String, Entry> entries, boolean chart)
             throws IOException {
         List<SweepSummary.Row> rows = new ArrayList<>();
         for (SweepPlan.Point point : plan.points()) {
@@ -373,6 +380,17 @@ final class SweepCommand implements Callable<Integer> {
         String markdown = summary.markdown();
         Files.writeString(dir.resolve("summary.md"), markdown);
         Files.writeString(dir.resolve("summary.csv"), summary.csv());
+        List<SweepChart.Point> chartPoints = summary.chartPoints();
+        if (chart && !chartPoints.isEmpty()) {
+            Files.write(
+                    dir.resolve(CHART),
+                    SweepChart.png(
+                            "sweep " + dir.getFileName() + " against "
+                                    + plan.swept().get(0),
+                            plan.swept().get(0),
+                            chartPoints,
+                            SweepChart.DEFAULT_SIZE));
+        }
         return markdown;
     }
 }

@@ -3,7 +3,9 @@ package io.tokenpulse.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.tokenpulse.charts.SweepChart;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -128,10 +130,47 @@ final class SweepSummary {
         return csv(lines);
     }
 
+    /**
+     * The points for {@link SweepChart}: x is the first swept variable, the line groups are the other
+     * swept values, each metric the mean over the point's runs; empty when the first variable is not a
+     * number (a setting name) or no point has a result.
+     */
+    List<SweepChart.Point> chartPoints() {
+        if (swept.isEmpty()) {
+            return List.of();
+        }
+        String x = swept.get(0);
+        List<SweepChart.Point> points = new ArrayList<>();
+        for (Row row : rows) {
+            String value = row.params().getOrDefault(x, "");
+            if (!value.matches("-?\\d+(\\.\\d+)?")) {
+                return List.of();
+            }
+            if (row.runs().isEmpty()) {
+                continue;
+            }
+            Map<String, Double> means = new LinkedHashMap<>();
+            for (String key : SweepChart.KEYS) {
+                estimate(row, key).ifPresent(e -> means.put(key, e.mean()));
+            }
+            String group = String.join(
+                    ",",
+                    swept.subList(1, swept.size()).stream()
+                            .map(p -> p + "=" + row.params().getOrDefault(p, ""))
+                            .toList());
+            points.add(new SweepChart.Point(Double.parseDouble(value), group, means));
+        }
+        return points;
+    }
+
     private static Optional<Estimate> estimate(Row row, Column column) {
+        return estimate(row, column.key());
+    }
+
+    private static Optional<Estimate> estimate(Row row, String key) {
         List<Double> values = new ArrayList<>();
         for (JsonNode run : row.runs()) {
-            value(run, column.key()).ifPresent(values::add);
+            value(run, key).ifPresent(values::add);
         }
         return values.isEmpty() ? Optional.empty() : Optional.of(Estimate.of(values));
     }

@@ -104,6 +104,7 @@ class SweepCommandIT {
         assertThat(runIds).doesNotHaveDuplicates();
         assertThat(Files.readAllLines(dir.resolve("summary.csv"))).hasSize(5);
         assertThat(Files.readString(dir.resolve("summary.md"))).contains("| 3 | 32 | 3 | ");
+        assertThat(dir.resolve("sweep-chart.png")).isNotEmptyFile();
 
         // The third point failed (as an interrupted sweep would leave it): --resume runs only that one.
         ((ObjectNode) points.get(2)).put("status", "failed");

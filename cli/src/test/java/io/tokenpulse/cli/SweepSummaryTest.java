@@ -60,4 +60,25 @@ class SweepSummaryTest {
         assertThat(summary.markdown().lines().toList().get(2)).startsWith("| 2 | 3 | 2.00 ± 2.48 |");
         assertThat(summary.csv().lines().toList().get(0)).contains("\"Mean TTFT (ms)\",\"Mean TTFT (ms) ±95%\"");
     }
+
+    @Test
+    void chartPointsAreMeansAgainstTheFirstSweptNumber() throws Exception {
+        SweepSummary summary = new SweepSummary(
+                List.of("num_prompts", "random_input_len"),
+                List.of(new SweepSummary.Row(
+                        Map.of("num_prompts", "4", "random_input_len", "80"),
+                        List.of(result("{\"p99_ttft_ms\": 10.0}"), result("{\"p99_ttft_ms\": 20.0}")))),
+                2);
+
+        assertThat(summary.chartPoints())
+                .containsExactly(new io.tokenpulse.charts.SweepChart.Point(
+                        4.0, "random_input_len=80", Map.of("p99_ttft_ms", 15.0)));
+        assertThat(new SweepSummary(
+                                List.of("setting"),
+                                List.of(new SweepSummary.Row(Map.of("setting", "chunked"), List.of())),
+                                1)
+                        .chartPoints())
+                .as("a setting name is no x axis")
+                .isEmpty();
+    }
 }
