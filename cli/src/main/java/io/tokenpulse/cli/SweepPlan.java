@@ -240,6 +240,9 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
      * {@code false} leaves the flag out, anything else is the flag's value.
      */
     static List<Row> readRows(String option, Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(option + " " + file + ": no such file");
+        }
         JsonNode root;
         try {
             root = JSON.readTree(Files.readString(file));

@@ -110,6 +110,8 @@ class SweepPlanTest {
         Path empty = dir.resolve("empty.json");
         Files.writeString(empty, "[]");
         assertThatThrownBy(() -> SweepPlan.readRows("--bench-params", empty)).hasMessageContaining("has no rows");
+        assertThatThrownBy(() -> SweepPlan.readRows("--bench-params", dir.resolve("missing.json")))
+                .hasMessageEndingWith("missing.json: no such file");
 
         Path fixed = dir.resolve("fixed.json");
         Files.writeString(fixed, "[{\"backend\": \"openai\"}]");
