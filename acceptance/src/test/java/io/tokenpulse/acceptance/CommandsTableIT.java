@@ -28,6 +28,7 @@ class CommandsTableIT {
         RUN_BY.put("./tokenpulse aggregate", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
+        RUN_BY.put("./tokenpulse sweep --num-prompts 1,2,4..2048x2 ...", "SweepIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");
         RUN_BY.put(
                 "./tokenpulse compare RESULT... [--label L] [--baseline N] [--format md\\|csv\\|html]",

@@ -3,23 +3,12 @@ package io.tokenpulse.charts;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
-import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import javax.imageio.ImageIO;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -34,16 +23,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 public final class RunChart {
 
-    static {
-        // Off-screen drawing only: without this a set but unreachable DISPLAY would make AWT try to connect.
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
-
     private static final int COLUMNS = 3;
-    private static final int ROWS = 2;
-    private static final Color HEADER_TEXT = new Color(0x33, 0x33, 0x33);
 
     /** README-sized: six panels of 500 × 380 px under a header line. */
     public static final Size DEFAULT_SIZE = new Size(1500, 800);
@@ -101,41 +81,7 @@ public final class RunChart {
                 latencyPanel(series, "e2el", "E2EL"),
                 throughputPanel(series),
                 requestPanel(series, summary));
-        BufferedImage image = new BufferedImage(size.widthPx(), size.heightPx(), BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, size.widthPx(), size.heightPx());
-            int headerPx = drawHeader(g, header(series, summary), size);
-            // Laid out here rather than with XChart's BitmapEncoder grid, which gives every cell the first
-            // chart's size: cells of unequal width make the image exactly the size asked for.
-            int gridHeightPx = size.heightPx() - headerPx;
-            for (int i = 0; i < panels.size(); i++) {
-                int column = i % COLUMNS;
-                int row = i / COLUMNS;
-                int x0 = size.widthPx() * column / COLUMNS;
-                int x1 = size.widthPx() * (column + 1) / COLUMNS;
-                int y0 = headerPx + gridHeightPx * row / ROWS;
-                int y1 = headerPx + gridHeightPx * (row + 1) / ROWS;
-                Graphics2D cell = (Graphics2D) g.create(x0, y0, x1 - x0, y1 - y0);
-                try {
-                    panels.get(i).paint(cell, x1 - x0, y1 - y0);
-                } finally {
-                    cell.dispose();
-                }
-            }
-        } finally {
-            g.dispose();
-        }
-        ByteArrayOutputStream png = new ByteArrayOutputStream();
-        try {
-            ImageIO.write(image, "png", png);
-        } catch (IOException e) {
-            throw new UncheckedIOException("PNG encoding failed in memory", e);
-        }
-        return png.toByteArray();
+        return PanelGrid.png(header(series, summary), panels, COLUMNS, size);
     }
 
     /** The header line: which run, what load, how long. */
@@ -156,15 +102,6 @@ public final class RunChart {
         return value == Math.rint(value)
                 ? String.format(Locale.ROOT, "%.0f", value)
                 : String.format(Locale.ROOT, "%.1f", value);
-    }
-
-    private static int drawHeader(Graphics2D g, String text, Size size) {
-        Font font = new Font(Font.SANS_SERIF, Font.BOLD, Math.max(14, size.heightPx() / 50));
-        g.setFont(font);
-        g.setColor(HEADER_TEXT);
-        int heightPx = g.getFontMetrics().getHeight() * 2;
-        g.drawString(text, 12, heightPx * 2 / 3);
-        return heightPx;
     }
 
     private static XYChart latencyPanel(WindowSeries series, String metric, String label) {
@@ -200,19 +137,7 @@ public final class RunChart {
     }
 
     private static XYChart panel(String title, String unit) {
-        XYChart chart = new XYChartBuilder()
-                .title(title)
-                .xAxisTitle("run time (s)")
-                .yAxisTitle(unit)
-                .build();
-        Styler styler = chart.getStyler();
-        styler.setLegendPosition(Styler.LegendPosition.InsideNW);
-        styler.setChartBackgroundColor(Color.WHITE);
-        styler.setMarkerSize(5);
-        // From 0: a latency that doubles should look doubled.
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setXAxisMin(0.0);
-        return chart;
+        return PanelGrid.panel(title, "run time (s)", unit);
     }
 
     /** Adds a line unless it has no point (a metric without samples, e.g. TPOT of 1-token outputs). */

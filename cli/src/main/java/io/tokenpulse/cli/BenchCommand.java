@@ -9,6 +9,7 @@ import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -253,7 +254,36 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
-        // Everything that can be checked without a server is checked before one starts.
+        try (Prepared prepared = prepare(out);
+                Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH);
+                BenchHost host = BenchHost.start(pipeline, metrics, windows, frugal.frugal)) {
+            return runOn(prepared, host, out).exitCode();
+        }
+    }
+
+    /**
+     * A run checked and ready to start: its plan, its tokenizer, and with --simulate the simulator
+     * serving it (closed with it).
+     */
+    record Prepared(BenchRun.Plan plan, Tokenizer tokenizer, SimulatorServer simulator) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (simulator != null) {
+                simulator.close();
+            }
+        }
+    }
+
+    /**
+     * What a run printed and returned: its result and the exit code bench ends with.
+     */
+    record Outcome(BenchRun.Result result, int exitCode) {}
+
+    /**
+     * Checks everything that can be checked without a pipeline (a bad option fails here with one line,
+     * before anything starts), then starts the simulator when asked and builds the run's plan.
+     */
+    Prepared prepare(PrintStream out) throws InterruptedException {
         String modelId = target.modelId(simulate.simulate, out);
         Tokenizer tokenizer = target.loadTokenizer(modelId);
         var requestSampling = sampling.sampling();
@@ -266,8 +296,9 @@ final class BenchCommand implements Callable<Integer> {
         checkPipelineOptions();
         spool.validate();
         serverMetrics.validate();
-        try (SimulatorServer simulator =
-                simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed)) {
+        SimulatorServer simulator =
+                simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed);
+        try {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
             BenchRun.Plan plan = new BenchRun.Plan(
                     load.settings(),
@@ -275,63 +306,77 @@ final class BenchCommand implements Callable<Integer> {
                     slo,
                     report,
                     Duration.ofSeconds(summaryTimeoutS),
-                    metrics,
-                    windows,
-                    frugal.frugal,
                     chart,
+                    html,
                     profile,
                     spool,
                     timeouts,
                     serverMetrics);
-            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH);
-                    BenchRun run = BenchRun.start(plan, pipeline, out);
-                    Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
-                BenchRun.Result result;
-                try {
-                    result = run.execute(tokenizer, interruption.stop());
-                } catch (InterruptedException e) {
-                    throw new UserError(
-                            "interrupted before the first request was sent: nothing to report",
-                            interruption.exitCode(INTERRUPTED));
-                }
-                RunReport.print(
-                        result.summary(),
-                        result.requests(),
-                        report,
-                        Optional.of(result.cpu()),
-                        // the simulator runs in this process: its CPU is part of the client's
-                        simulate.simulate
-                                ? Optional.empty()
-                                : ClientCpuMeter.warning(
-                                        result.cpu(),
-                                        load.settings().target().baseUrl(),
-                                        Runtime.getRuntime().availableProcessors()),
-                        result.server(),
-                        out);
-                if (chart != null) {
-                    ChartFile.save(
-                            pipeline,
-                            load.settings().runId(),
-                            chart,
-                            io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
-                            BenchRun.CHART_WAIT,
-                            out);
-                }
-                if (html != null) {
-                    // read back as report --run-id does: bench keeps the request metrics only for --save-detailed
-                    String runId = load.settings().runId();
-                    ScoredRun stored = ScoredRun.read(
-                            pipeline, runId, BenchRun.CHART_WAIT, true, java.util.function.UnaryOperator.identity());
-                    ReportFile.write(html, ReportFile.storedRun(pipeline, runId, stored, BenchRun.CHART_WAIT), out);
-                }
-                if (result.noSummary().isPresent()) {
-                    System.err.println("bench: " + result.noSummary().get()
-                            + "; the result above was scored from what the aggregator stored");
-                }
-                // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
-                return interruption.exitCode(
-                        result.noSummary().isPresent() ? 1 : result.load().interrupted() ? INTERRUPTED : 0);
+            return new Prepared(plan, tokenizer, simulator);
+        } catch (RuntimeException e) {
+            if (simulator != null) {
+                simulator.close();
             }
+            throw e;
+        }
+    }
+
+    /**
+     * Runs a prepared run on {@code host}, prints its block (and saves its files when asked), and says
+     * how bench would exit: 0, 1 for a result scored without its summary, 130/143 after a signal.
+     */
+    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out) throws IOException, InterruptedException {
+        BenchRun.Plan plan = prepared.plan();
+        try (BenchRun run = BenchRun.start(plan, host, out);
+                Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
+            BenchRun.Result result;
+            try {
+                result = run.execute(prepared.tokenizer(), interruption.stop());
+            } catch (InterruptedException e) {
+                throw new UserError(
+                        "interrupted before the first request was sent: nothing to report",
+                        interruption.exitCode(INTERRUPTED));
+            }
+            RunReport.print(
+                    result.summary(),
+                    result.requests(),
+                    plan.report(),
+                    Optional.of(result.cpu()),
+                    // the simulator runs in this process: its CPU is part of the client's
+                    simulate.simulate
+                            ? Optional.empty()
+                            : ClientCpuMeter.warning(
+                                    result.cpu(),
+                                    plan.load().target().baseUrl(),
+                                    Runtime.getRuntime().availableProcessors()),
+                    result.server(),
+                    out);
+            if (plan.chart() != null) {
+                ChartFile.save(
+                        host.pipeline(),
+                        plan.load().runId(),
+                        plan.chart(),
+                        io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
+                        BenchRun.CHART_WAIT,
+                        out);
+            }
+            if (plan.html() != null) {
+                // read back as report --run-id does: bench keeps the request metrics only for --save-detailed
+                String runId = plan.load().runId();
+                ScoredRun stored = ScoredRun.read(
+                        host.pipeline(), runId, BenchRun.CHART_WAIT, true, java.util.function.UnaryOperator.identity());
+                ReportFile.write(
+                        plan.html(), ReportFile.storedRun(host.pipeline(), runId, stored, BenchRun.CHART_WAIT), out);
+            }
+            if (result.noSummary().isPresent()) {
+                System.err.println("bench: " + result.noSummary().get()
+                        + "; the result above was scored from what the aggregator stored");
+            }
+            // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
+            return new Outcome(
+                    result,
+                    interruption.exitCode(
+                            result.noSummary().isPresent() ? 1 : result.load().interrupted() ? INTERRUPTED : 0));
         }
     }
 

@@ -1,16 +1,10 @@
 package io.tokenpulse.cli;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tokenpulse.aggregator.exposition.AggregatorMeters;
-import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
-import io.tokenpulse.aggregator.topology.Aggregator;
-import io.tokenpulse.aggregator.topology.StreamsSettings;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
@@ -37,10 +31,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 /**
- * One {@code tokenpulse bench} run on a pipeline (embedded or given): {@link #start} brings up the
- * in-process aggregator (embedded platform only), /metrics, the result reader and the publisher;
- * {@link #execute} sends the load and returns the {@link Result} read back from the run-summary and
- * request-metrics topics; the caller prints it, then closes the run. It lives in {@code cli} because
+ * One {@code tokenpulse bench} run on a {@link BenchHost} (its pipeline, /metrics and in-process
+ * aggregator, shared by every run of a sweep): {@link #start} opens the result reader and the
+ * publisher; {@link #execute} sends the load and returns the {@link Result} read back from the
+ * run-summary and request-metrics topics; the caller prints it, then closes the run. It lives in {@code cli} because
  * it is the one place that may join the load generator and the aggregator: those two modules only
  * meet through Kafka.
  */
@@ -54,9 +48,8 @@ final class BenchRun implements AutoCloseable {
      * @param goodput parsed --goodput SLOs (already validated)
      * @param report whether and where to save the result file
      * @param summaryTimeout how long to wait for the summary after the last response
-     * @param metrics where /metrics serves the aggregator's and the load generator's meters
-     * @param windows the in-process aggregator's window size and grace
      * @param chart where --save-chart writes the run's PNG chart, or null
+     * @param html where --report writes the run's HTML report, or null
      * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
      * @param timeouts the request, stream-idle and drain limits
      * @param serverMetrics which Prometheus endpoints to scrape during the run (none unless asked)
@@ -67,10 +60,8 @@ final class BenchRun implements AutoCloseable {
             GoodputSlo goodput,
             RunReport.ResultOptions report,
             Duration summaryTimeout,
-            MetricsOptions metrics,
-            WindowOptions windows,
-            boolean frugal,
             Path chart,
+            Path html,
             boolean profile,
             SpoolOptions spool,
             TimeoutOptions timeouts,
@@ -98,33 +89,27 @@ final class BenchRun implements AutoCloseable {
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
-    /** Prometheus' default scrape interval: the longest a run waits for its final scrape. */
-    private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
-
     private final Plan plan;
+    private final BenchHost host;
     private final Pipeline pipeline;
     private final PrintStream out;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private MetricsEndpoint endpoint;
-    private AggregatorMeters meters;
-    private Aggregator aggregator;
     private RunResults results;
     private EventPublisher publisher;
     private Profiler profiler;
-    private boolean summarized;
 
-    private BenchRun(Plan plan, Pipeline pipeline, PrintStream out) {
+    private BenchRun(Plan plan, BenchHost host, PrintStream out) {
         this.plan = plan;
-        this.pipeline = pipeline;
+        this.host = host;
+        this.pipeline = host.pipeline();
         this.out = out;
     }
 
     /**
-     * Starts everything the run needs before its first request: /metrics, the in-process aggregator on
-     * the embedded platform, the reader of the run's results, the publisher, and the profiler.
+     * Starts everything the run needs before its first request on {@code host}: the reader of the
+     * run's results, the publisher, and the profiler.
      */
-    static BenchRun start(Plan plan, Pipeline pipeline, PrintStream out) throws IOException, InterruptedException {
-        BenchRun run = new BenchRun(plan, pipeline, out);
+    static BenchRun start(Plan plan, BenchHost host, PrintStream out) throws IOException, InterruptedException {
+        BenchRun run = new BenchRun(plan, host, out);
         try {
             run.open();
             return run;
@@ -135,15 +120,6 @@ final class BenchRun implements AutoCloseable {
     }
 
     private void open() throws IOException, InterruptedException {
-        // One endpoint serves the aggregator's and the load generator's meters.
-        endpoint = plan.metrics().startOrNull(registry);
-        if (pipeline.embedded()) {
-            // One command, one process: the aggregator runs beside the load generator.
-            meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-            if (!plan.frugal()) {
-                startAggregator();
-            }
-        }
         results = RunResults.open(
                 pipeline.topics(),
                 pipeline.clientProperties(),
@@ -161,17 +137,6 @@ final class BenchRun implements AutoCloseable {
         }
     }
 
-    private void startAggregator() {
-        aggregator = Aggregator.start(
-                pipeline.topics(),
-                plan.windows()
-                        .applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-                                .withStateDir(pipeline.dataDir().resolve("streams"))),
-                pipeline.clientProperties(),
-                meters);
-        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
-    }
-
     /**
      * Sends the load and waits for the run's summary. Without one (records lost, the aggregator gone),
      * the run is scored from what the aggregator stored (request metrics, shard records) and marked
@@ -187,22 +152,19 @@ final class BenchRun implements AutoCloseable {
         ServerSection server = new ServerSection();
         try (ServerScraper scraper = startScraper(server)) {
             load = new LoadGenerator(publisher, tokenizer, out)
-                    .withMeters(registry)
+                    .withMeters(host.registry())
                     .withHttp(plan.timeouts().http())
                     .withStop(stop, plan.timeouts().drain())
                     .run(plan.load(), plan.dataset());
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
-        if (pipeline.embedded() && plan.frugal()) {
-            out.println("Aggregating the run's " + load.chunkEvents() + " events now (--frugal)...");
-            startAggregator();
-        }
+        host.aggregateAfterLoad(load.chunkEvents(), out);
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);
             return scoredFromStore(load, cpu, why, server.values()).orElseThrow(() -> UserError.failure(why));
         }
-        summarized = true;
+        host.summarized();
         return new Result(summary.get(), results.requests(), load, cpu, Optional.empty(), server.values());
     }
 
@@ -223,7 +185,7 @@ final class BenchRun implements AutoCloseable {
                     records.onScrape(source, epochNs, series);
                     section.onScrape(source, epochNs, series);
                 },
-                registry);
+                host.registry());
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
@@ -250,28 +212,21 @@ final class BenchRun implements AutoCloseable {
                         server));
     }
 
-    /**
-     * After the report: lets a scraper see the summary gauges, stops the profiler (vLLM stops it after
-     * printing), then closes what {@link #start} opened.
-     */
+    /** After the report: stops the profiler (vLLM stops it after printing), then closes what {@link #start} opened. */
     @Override
     public void close() {
         try {
-            if (summarized && endpoint != null) {
-                // The summary gauges were registered just now: let a scraper see them before the endpoint closes.
-                endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
-            }
             if (profiler != null) {
                 profiler.stop();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closeAll(publisher, results, aggregator, meters, endpoint);
+            closeAll(publisher, results);
         }
     }
 
-    private static void closeAll(AutoCloseable... resources) {
+    static void closeAll(AutoCloseable... resources) {
         RuntimeException failure = null;
         for (AutoCloseable resource : resources) {
             if (resource == null) {

@@ -97,7 +97,7 @@ final class TargetOptions {
         }
     }
 
-    private URI baseUrl() {
+    URI baseUrl() {
         try {
             return URI.create(baseUrl != null ? baseUrl : "http://" + host + ":" + port);
         } catch (IllegalArgumentException e) {

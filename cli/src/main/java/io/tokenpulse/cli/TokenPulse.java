@@ -22,7 +22,8 @@ import picocli.CommandLine.ScopeType;
             CompareCommand.class,
             ReportCommand.class,
             PlatformCommand.class,
-            SimulateCommand.class
+            SimulateCommand.class,
+            SweepCommand.class
         })
 public final class TokenPulse implements Runnable {
 

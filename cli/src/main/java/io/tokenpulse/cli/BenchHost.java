@@ -1,0 +1,106 @@
+package io.tokenpulse.cli;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tokenpulse.aggregator.exposition.AggregatorMeters;
+import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.aggregator.topology.Aggregator;
+import io.tokenpulse.aggregator.topology.StreamsSettings;
+import java.io.PrintStream;
+import java.time.Duration;
+
+/**
+ * What every {@link BenchRun} on one pipeline shares, owned by whoever runs them ({@code bench} one,
+ * {@code sweep} many): the /metrics endpoint and its registry, and on the embedded platform the
+ * in-process aggregator. Starting the aggregator once, not per run, is what keeps a sweep's points
+ * cheap: Kafka Streams' start and its first rebalance take seconds.
+ */
+final class BenchHost implements AutoCloseable {
+
+    /** Prometheus' default scrape interval: the longest the host waits for its final scrape. */
+    private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
+
+    private final Pipeline pipeline;
+    private final WindowOptions windows;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private MetricsEndpoint endpoint;
+    private AggregatorMeters meters;
+    private Aggregator aggregator;
+    private boolean summarized;
+
+    private BenchHost(Pipeline pipeline, WindowOptions windows) {
+        this.pipeline = pipeline;
+        this.windows = windows;
+    }
+
+    /**
+     * Serves /metrics (unless its port is 0) and, on the embedded platform, starts the aggregator, or
+     * with {@code frugal} ({@code --frugal}) leaves that to {@link #aggregateAfterLoad}.
+     */
+    static BenchHost start(Pipeline pipeline, MetricsOptions metrics, WindowOptions windows, boolean frugal) {
+        BenchHost host = new BenchHost(pipeline, windows);
+        try {
+            // One endpoint serves the aggregator's and the load generators' meters.
+            host.endpoint = metrics.startOrNull(host.registry);
+            if (pipeline.embedded()) {
+                // One command, one process: the aggregator runs beside the load generator.
+                host.meters = AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+                if (!frugal) {
+                    host.startAggregator();
+                }
+            }
+            return host;
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    private void startAggregator() {
+        aggregator = Aggregator.start(
+                pipeline.topics(),
+                windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                        .withStateDir(pipeline.dataDir().resolve("streams"))),
+                pipeline.clientProperties(),
+                meters);
+        meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
+    }
+
+    /**
+     * After a run's load: starts the in-process aggregator if {@code --frugal} deferred it, so it
+     * catches up on the run's {@code events} from the topics (once; later runs of a sweep find it running).
+     */
+    void aggregateAfterLoad(long events, PrintStream out) {
+        if (pipeline.embedded() && aggregator == null) {
+            out.println("Aggregating the run's " + events + " events now (--frugal)...");
+            startAggregator();
+        }
+    }
+
+    Pipeline pipeline() {
+        return pipeline;
+    }
+
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** A run got its summary: its gauges are on /metrics, so a scraper should see them before the end. */
+    void summarized() {
+        summarized = true;
+    }
+
+    /** Lets a scraper see the last summary's gauges, then stops the aggregator and /metrics. */
+    @Override
+    public void close() {
+        try {
+            if (summarized && endpoint != null) {
+                endpoint.awaitNextScrape(FINAL_SCRAPE_MAX);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            BenchRun.closeAll(aggregator, meters, endpoint);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package io.tokenpulse.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The points of a sweep: the bench flags as given, where a flag whose value is a list or range
+ * ({@link SweepValues}) varies, times the rows of {@code --bench-params}, times the server settings of
+ * {@code --serve-params}. The last varying flag changes fastest (as Python's {@code itertools.product}).
+ * Every mistake is an {@link IllegalArgumentException} with one line saying what to change, found
+ * before anything starts.
+ */
+record SweepPlan(List<String> swept, List<ServeSetting> settings) {
+
+    /** Flags that set up the one server and pipeline every point shares: a list on them is refused. */
+    static final Set<String> FIXED = Set.of(
+            "--backend",
+            "--base-url",
+            "--host",
+            "--port",
+            "--endpoint",
+            "--simulate",
+            "--bootstrap-servers",
+            "--schema-registry-url",
+            "--schema-registry-basic-auth",
+            "--schema-registry-bearer-token",
+            "--auto-register-schemas",
+            "--topic-prefix",
+            "--data-dir",
+            "--metrics-port",
+            "--metrics-host",
+            "--window-size-ms",
+            "--window-grace-ms",
+            "--spool-dir",
+            "--spool-max-mb",
+            "--save-result",
+            "--save-detailed",
+            "--shard-index",
+            "--shard-count",
+            "--profile",
+            "--disable-tqdm",
+            "--ready-check-timeout-sec");
+
+    /** Flags the sweep sets itself for every point. */
+    static final Set<String> OWNED = Set.of("--result-dir", "--result-filename", "--append-result", "--run-id");
+
+    /** Single-valued flags whose own syntax has commas: their value is passed as it is. */
+    static final Set<String> VERBATIM = Set.of("--percentile-metrics", "--metric-percentiles", "--extra-body");
+
+    /**
+     * A server setting and the bench points run against it.
+     *
+     * @param name the setting's part of the point names ("" without --serve-params)
+     * @param params its flags by parameter name (for sweep.json)
+     * @param serverArgs the flags appended to --serve-cmd
+     */
+    record ServeSetting(String name, Map<String, String> params, List<String> serverArgs, List<Point> points) {}
+
+    /**
+     * One benchmark configuration.
+     *
+     * @param name {@code num_prompts=4,random_input_len=80} (the setting's and the row's parts first)
+     * @param params the swept values by parameter name ({@code num_prompts})
+     * @param benchArgs the bench command line of this point (without the result-file flags)
+     */
+    record Point(String name, Map<String, String> params, List<String> benchArgs) {}
+
+    /** A row of a params file: its name (for a name → flags map) and its flags. */
+    record Row(String name, Map<String, String> params, List<String> args) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static SweepPlan of(CommandSpec bench, List<String> benchArgs, List<Row> benchRows, List<Row> serveRows) {
+        List<Given> given = split(bench, benchArgs);
+        List<Given> varying = new ArrayList<>();
+        for (Given g : given) {
+            if (g.values().size() > 1) {
+                varying.add(g);
+            }
+        }
+        for (Row row : benchRows) {
+            for (String arg : row.args()) {
+                if (arg.startsWith("--")) {
+                    String flag = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+                    OptionSpec option = bench.findOption(flag);
+                    if (option == null) {
+                        throw new IllegalArgumentException("--bench-params row '" + row.name() + "' names " + flag
+                                + ", which is not a bench flag (see 'tokenpulse bench --help')");
+                    }
+                    checkVariable(option.longestName(), "--bench-params varies it");
+                }
+            }
+        }
+        List<Map<String, String>> combos = product(varying);
+        List<Row> rows = benchRows.isEmpty() ? List.of(new Row("", Map.of(), List.of())) : benchRows;
+        List<Row> servers = serveRows.isEmpty() ? List.of(new Row("", Map.of(), List.of())) : serveRows;
+        if (combos.isEmpty()) {
+            throw new IllegalArgumentException("the sweep has no points; give each swept flag at least one value");
+        }
+        Set<String> swept = new LinkedHashSet<>();
+        List<ServeSetting> settings = new ArrayList<>();
+        for (Row server : servers) {
+            List<Point> points = new ArrayList<>();
+            for (Row row : rows) {
+                for (Map<String, String> combo : combos) {
+                    Map<String, String> params = new LinkedHashMap<>(server.params());
+                    params.putAll(row.params());
+                    params.putAll(combo);
+                    swept.addAll(params.keySet());
+                    List<String> args = new ArrayList<>();
+                    for (Given g : given) {
+                        String value = combo.get(g.param());
+                        args.add(g.flag());
+                        args.addAll(value == null ? g.tokens() : List.of(value));
+                    }
+                    args.addAll(row.args()); // last wins: a row's flag overrides the same flag given once
+                    points.add(new Point(name(server, row, combo), params, List.copyOf(args)));
+                }
+            }
+            settings.add(new ServeSetting(server.name(), server.params(), server.args(), points));
+        }
+        return new SweepPlan(List.copyOf(swept), settings);
+    }
+
+    /** Every point of every setting, in run order. */
+    List<Point> points() {
+        return settings.stream().flatMap(s -> s.points().stream()).toList();
+    }
+
+    /** A flag as given: its canonical name, its tokens, and its values when it varies. */
+    private record Given(String flag, String param, List<String> tokens, List<String> values) {}
+
+    private static List<Given> split(CommandSpec bench, List<String> args) {
+        List<Given> given = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String token = args.get(i);
+            if (!token.startsWith("-")) {
+                throw new IllegalArgumentException(
+                        "unexpected argument '" + token + "': give bench flags, e.g. --num-prompts 1,2,4");
+            }
+            String name = token.contains("=") ? token.substring(0, token.indexOf('=')) : token;
+            OptionSpec option = bench.findOption(name);
+            if (option == null) {
+                throw new IllegalArgumentException("unknown flag " + name
+                        + ": sweep takes its own flags and bench's (see 'tokenpulse bench --help')");
+            }
+            String flag = option.longestName();
+            if (OWNED.contains(flag)) {
+                throw new IllegalArgumentException(flag
+                        + " is set by sweep: each point gets its own run id and result file under --output-dir/points");
+            }
+            List<String> tokens = new ArrayList<>();
+            if (token.contains("=")) {
+                tokens.add(token.substring(token.indexOf('=') + 1));
+            } else {
+                int max = option.arity().max();
+                while (tokens.size() < max
+                        && i + 1 < args.size()
+                        && !args.get(i + 1).startsWith("--")) {
+                    tokens.add(args.get(++i));
+                }
+            }
+            List<String> values = List.of();
+            boolean single = !option.isMultiValue()
+                    && tokens.size() == 1
+                    && option.arity().max() == 1;
+            if (single && !VERBATIM.contains(flag) && SweepValues.isList(tokens.get(0))) {
+                checkVariable(flag, "it is given a list");
+                values = SweepValues.parse(flag, tokens.get(0));
+            } else if (!single && tokens.stream().anyMatch(t -> t.contains(",")) && FIXED.contains(flag)) {
+                checkVariable(flag, "it is given a list");
+            }
+            given.add(new Given(flag, param(flag), List.copyOf(tokens), values));
+        }
+        return given;
+    }
+
+    private static void checkVariable(String flag, String why) {
+        if (FIXED.contains(flag)) {
+            throw new IllegalArgumentException(flag + " cannot vary within a sweep (" + why
+                    + "): all points share one server and one pipeline; run one sweep per value");
+        }
+        if (OWNED.contains(flag)) {
+            throw new IllegalArgumentException(flag + " is set by sweep for each point");
+        }
+    }
+
+    private static List<Map<String, String>> product(List<Given> varying) {
+        List<Map<String, String>> combos = new ArrayList<>();
+        combos.add(new LinkedHashMap<>());
+        for (Given g : varying) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> combo : combos) {
+                for (String value : g.values()) {
+                    Map<String, String> extended = new LinkedHashMap<>(combo);
+                    extended.put(g.param(), value);
+                    next.add(extended);
+                }
+            }
+            combos = next;
+        }
+        return combos;
+    }
+
+    private static String name(Row server, Row row, Map<String, String> combo) {
+        List<String> parts = new ArrayList<>();
+        for (Row r : List.of(server, row)) {
+            if (!r.name().isEmpty()) {
+                parts.add(r.name());
+            }
+        }
+        combo.forEach((k, v) -> parts.add(k + "=" + v));
+        return parts.isEmpty() ? "default" : String.join(",", parts);
+    }
+
+    /** {@code --num-prompts} → {@code num_prompts}. */
+    static String param(String flag) {
+        return flag.replaceFirst("^-+", "").replace('-', '_');
+    }
+
+    /** {@code num_prompts}, {@code num-prompts} or {@code --num-prompts} → {@code --num-prompts}. */
+    static String flag(String key) {
+        return key.startsWith("-") ? key : "--" + key.replace('_', '-');
+    }
+
+    /**
+     * The rows of a params file, vLLM's shapes: a JSON list of flag maps (each row named by its flags,
+     * {@code max_num_seqs=8,...}) or an object of name → flag map. A value {@code true} is a bare flag,
+     * {@code false} leaves the flag out, anything else is the flag's value.
+     */
+    static List<Row> readRows(String option, Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(option + " " + file + ": no such file");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(option + " " + file + " cannot be read as JSON: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+        }
+        List<Row> rows = new ArrayList<>();
+        if (root != null && root.isArray()) {
+            for (JsonNode node : root) {
+                rows.add(row(option, file, null, node));
+            }
+        } else if (root != null && root.isObject()) {
+            root.fields().forEachRemaining(e -> rows.add(row(option, file, e.getKey(), e.getValue())));
+        } else {
+            throw new IllegalArgumentException(
+                    option + " " + file + " must hold a JSON list of flag maps or an object of name -> flag map");
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(option + " " + file + " has no rows: the sweep would have no points");
+        }
+        return rows;
+    }
+
+    private static Row row(String option, Path file, String name, JsonNode node) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(
+                    option + " " + file + ": each row must be a map of flag -> value, got " + node);
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        List<String> args = new ArrayList<>();
+        node.fields().forEachRemaining(e -> {
+            JsonNode value = e.getValue();
+            if (value.isContainerNode()) {
+                throw new IllegalArgumentException(option + " " + file + ": '" + e.getKey()
+                        + "' must be one value per row (a string, number or boolean)");
+            }
+            String text = value.asText();
+            params.put(param(e.getKey()), text);
+            if (value.isBoolean()) {
+                if (value.booleanValue()) {
+                    args.add(flag(e.getKey()));
+                }
+            } else {
+                args.add(flag(e.getKey()));
+                args.add(text);
+            }
+        });
+        String rowName = name != null
+                ? name
+                : String.join(
+                        ",",
+                        params.entrySet().stream()
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .toList());
+        return new Row(rowName, params, args);
+    }
+}
