@@ -130,6 +130,7 @@ final class BenchCommand implements Callable<Integer> {
             "schema_registry_bearer_token",
             "auto_register_schemas",
             "kafka_property",
+            "kafka_property_file",
             "topic_prefix",
             "data_dir",
             "ready_check_timeout_sec",
