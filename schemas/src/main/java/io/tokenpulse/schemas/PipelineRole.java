@@ -8,11 +8,11 @@ import java.util.function.Function;
  * ACLs from it, and every command checks before it starts that its credentials allow it.
  */
 public enum PipelineRole {
-    /** {@code bench}: publishes a run, reads its summary (and, for --save-detailed, its request metrics). */
+    /** {@code bench}: publishes a run (and, for --server-metrics, its scrapes), reads its summary (and, for --save-detailed, its request metrics). */
     BENCH(
             "bench",
             t -> List.of(t.runSummaries(), t.requestMetrics()),
-            t -> List.of(t.runs(), t.requests(), t.chunks())),
+            t -> List.of(t.runs(), t.requests(), t.chunks(), t.serverMetrics())),
     /** {@code aggregate}: the topology's sources and sinks (its internal topics are its own prefix). */
     AGGREGATE(
             "aggregate",

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
@@ -59,10 +60,25 @@ public final class PipelineAcls {
         return acls.stream().distinct().toList();
     }
 
-    /** Creates the bindings with the admin's client properties. */
+    /**
+     * Creates the bindings with the admin's client properties and returns once the broker enforces
+     * them: the controller commits them first, and the broker applies its metadata a moment later, so a
+     * client started right after {@code createAcls} returned could still be refused.
+     */
     public static void grant(Properties adminProperties, Topics topics, String applicationId, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try (Admin admin = Admin.create(adminProperties)) {
-            admin.createAcls(bindings(topics, applicationId)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            List<AclBinding> wanted = bindings(topics, applicationId);
+            admin.createAcls(wanted).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            while (!admin.describeAcls(AclBindingFilter.ANY)
+                    .values()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .containsAll(wanted)) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException();
+                }
+                Thread.sleep(50);
+            }
         } catch (ExecutionException e) {
             throw new IllegalStateException(
                     "cannot create the pipeline's ACLs: " + e.getCause().getMessage(), e);
