@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -37,7 +38,7 @@ public final class PrometheusText {
             if (line.startsWith("#")) {
                 String[] words = line.substring(1).strip().split("\\s+", 3);
                 if (words.length == 3 && words[0].equals("TYPE")) {
-                    types.put(words[1], words[2].strip().toLowerCase(java.util.Locale.ROOT));
+                    types.put(words[1], words[2].strip().toLowerCase(Locale.ROOT));
                 }
                 continue;
             }

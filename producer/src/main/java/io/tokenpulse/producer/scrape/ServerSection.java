@@ -3,9 +3,11 @@ package io.tokenpulse.producer.scrape;
 import java.net.URI;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -23,7 +25,7 @@ public final class ServerSection implements ServerScraper.Listener {
     private final Map<String, Series[]> firstAndLast = new LinkedHashMap<>();
     private final Map<String, CommonName> commonOf = new HashMap<>();
     private final Map<String, Double> scaleOf = new HashMap<>();
-    private final java.util.Set<URI> scraped = new java.util.HashSet<>();
+    private final Set<URI> scraped = new HashSet<>();
 
     private static final class Gauge {
         double sum;

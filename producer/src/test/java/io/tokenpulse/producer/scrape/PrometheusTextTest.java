@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -77,9 +78,9 @@ class PrometheusTextTest {
         assertThat(series)
                 .extracting(Series::name, Series::value)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("sglang:num_running_reqs", 5.0),
-                        org.assertj.core.groups.Tuple.tuple("tokens_total", 10.0),
-                        org.assertj.core.groups.Tuple.tuple("tokens_created", 1.7e9));
+                        Tuple.tuple("sglang:num_running_reqs", 5.0),
+                        Tuple.tuple("tokens_total", 10.0),
+                        Tuple.tuple("tokens_created", 1.7e9));
     }
 
     @ParameterizedTest(name = "{0}")

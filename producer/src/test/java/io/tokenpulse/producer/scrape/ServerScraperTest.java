@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,7 +38,7 @@ class ServerScraperTest {
         serve("/html", "text/html", "<html><body>login</body></html>", 0);
         serve("/garbage", "text/plain", "this is not { prometheus\n", 0);
         serve("/slow", "text/plain", "up 1\n", 1_200); // beyond the 1 s bound
-        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool()); // the slow one blocks no other
+        server.setExecutor(Executors.newCachedThreadPool()); // the slow one blocks no other
         server.start();
         int deadPort;
         try (ServerSocket socket = new ServerSocket(0)) {

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -58,8 +59,7 @@ class ServerSectionTest {
                 "rank in +Inf gives the last finite bound     | 1.0  | 0.5", // rank 20: past 0.5
             })
     void quantilesFollowPrometheusHistogramQuantile(String why, double q, double expected) {
-        var buckets =
-                new java.util.TreeMap<Double, Double>(Map.of(0.1, 10.0, 0.5, 10.0, Double.POSITIVE_INFINITY, 20.0));
+        var buckets = new TreeMap<Double, Double>(Map.of(0.1, 10.0, 0.5, 10.0, Double.POSITIVE_INFINITY, 20.0));
         assertThat(ServerSection.quantile(buckets, 20, q)).isCloseTo(expected, within(1e-12));
     }
 
