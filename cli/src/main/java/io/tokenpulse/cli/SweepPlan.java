@@ -236,8 +236,9 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
 
     /**
      * The rows of a params file, vLLM's shapes: a JSON list of flag maps (each row named by its flags,
-     * {@code max_num_seqs=8,...}) or an object of name → flag map. A value {@code true} is a bare flag,
-     * {@code false} leaves the flag out, anything else is the flag's value.
+     * {@code max_num_seqs=8,...}) or an object of name → flag map (the name is then the row's
+     * {@code serve_setting} or {@code bench_setting} parameter, the table's label). A value
+     * {@code true} is a bare flag, {@code false} leaves the flag out, anything else is the flag's value.
      */
     static List<Row> readRows(String option, Path file) {
         if (!Files.isRegularFile(file)) {
@@ -273,6 +274,10 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
                     option + " " + file + ": each row must be a map of flag -> value, got " + node);
         }
         Map<String, String> params = new LinkedHashMap<>();
+        if (name != null) {
+            // the row's name is its label in the summary table (seed 003's "Backend/Setting")
+            params.put(option.equals("--serve-params") ? "serve_setting" : "bench_setting", name);
+        }
         List<String> args = new ArrayList<>();
         node.fields().forEachRemaining(e -> {
             JsonNode value = e.getValue();

@@ -96,6 +96,12 @@ class SweepPlanTest {
 
         assertThat(plan.settings()).hasSize(2);
         assertThat(plan.settings().get(1).serverArgs()).containsExactly("--no-chunked-prefill");
+        assertThat(plan.swept()).containsExactly("serve_setting", "request_rate", "no_chunked_prefill");
+        assertThat(plan.points().get(3).params())
+                .containsExactly(
+                        Map.entry("serve_setting", "no-chunked"),
+                        Map.entry("no_chunked_prefill", "true"),
+                        Map.entry("request_rate", "4"));
         assertThat(plan.points())
                 .extracting(SweepPlan.Point::name)
                 .containsExactly(
