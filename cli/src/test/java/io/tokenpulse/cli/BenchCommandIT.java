@@ -151,40 +151,31 @@ class BenchCommandIT {
     }
 
     @Test
-    void frugalStartsTheAggregatorWhenTheLoadEndsAndStillReportsTheWholeRun() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int code;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            code = TokenPulse.newCommandLine()
-                    .execute(
-                            "bench",
-                            "--simulate",
-                            "--simulate-profile",
-                            "deterministic",
-                            "--dataset-name",
-                            "random",
-                            "--num-prompts",
-                            "12",
-                            "--random-input-len",
-                            "16",
-                            "--random-output-len",
-                            "5",
-                            "--ignore-eos",
-                            "--disable-tqdm",
-                            "--frugal",
-                            "--run-id",
-                            "it-frugal",
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--metrics-port",
-                            "0");
-        } finally {
-            System.setOut(original);
-        }
-        String out = captured.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(out).isZero();
+    void frugalStartsTheAggregatorWhenTheLoadEndsAndStillReportsTheWholeRun() {
+        ReplayCommandIT.Outcome run = ReplayCommandIT.execute(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "12",
+                "--random-input-len",
+                "16",
+                "--random-output-len",
+                "5",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--frugal",
+                "--run-id",
+                "it-frugal",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+        String out = run.out();
+        assertThat(run.code()).as(out + run.err()).isZero();
         assertThat(out).contains(" frugal=True,").contains("Successful requests:                     12");
         // 12 requests x 5 events, counted by the client before the aggregator starts
         assertThat(out.indexOf("Aggregating the run's 60 events now (--frugal)..."))
