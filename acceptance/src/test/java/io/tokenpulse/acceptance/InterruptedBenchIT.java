@@ -97,7 +97,7 @@ class InterruptedBenchIT {
     void ctrlCLetsTheRequestsInFlightFinishThenReportsWhatCompleted() throws Exception {
         Tokenpulse.Background bench = bench("sigint");
         awaitMainRun(bench);
-        Thread.sleep(4000);
+        Thread.sleep(2000);
         bench.signal("INT");
         Tokenpulse.Result run = bench.finish(Duration.ofMinutes(3));
 
@@ -121,7 +121,7 @@ class InterruptedBenchIT {
     void sigtermWithNoDrainTimeCancelsTheRequestsInFlightAsCountedFailures() throws Exception {
         Tokenpulse.Background bench = bench("sigterm", "--drain-timeout-s", "0");
         awaitMainRun(bench);
-        Thread.sleep(4000);
+        Thread.sleep(2000);
         bench.signal("TERM");
         Tokenpulse.Result run = bench.finish(Duration.ofMinutes(3));
 

@@ -105,7 +105,8 @@ class PlatformFlagsIT {
             List<String> benchConnection = withFile(connection, benchFile);
 
             // bad input that needs the cluster: a Kafka port nothing listens on, beside the real registry.
-            // Started now, so that its bounded wait overlaps the aggregator's start and the run.
+            // Started now, so that its bounded wait (Kafka's default.api.timeout.ms, 30 s unless given)
+            // overlaps the aggregator's start and the run.
             String closedKafka = "127.0.0.1:" + FreePorts.one();
             Tokenpulse.Background noKafka = tokenpulse.start(
                     Tokenpulse.ROOT,
@@ -120,6 +121,8 @@ class PlatformFlagsIT {
                             "random",
                             "--num-prompts",
                             "5",
+                            "--kafka-property",
+                            "default.api.timeout.ms=4000",
                             "--metrics-port",
                             "0"));
             // the aggregator's credentials may not publish a run

@@ -73,10 +73,11 @@ final class Pipeline implements AutoCloseable {
             Properties props = propertyFile(options.kafkaPropertyFile);
             props.putAll(options.kafkaProperties);
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, KAFKA_TIMEOUT);
+            Duration kafkaTimeout = kafkaTimeout(props);
+            TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, kafkaTimeout);
             if (platform == null) {
                 // A missing ACL would otherwise surface only as failed records or a stopped stream thread.
-                TopicAdmin.checkAccess(topics, role, props, KAFKA_TIMEOUT);
+                TopicAdmin.checkAccess(topics, role, props, kafkaTimeout);
             }
             return new Pipeline(platform, props, topics, dataDir);
         } catch (IllegalArgumentException e) {
@@ -85,6 +86,20 @@ final class Pipeline implements AutoCloseable {
         } catch (RuntimeException e) {
             closeQuietly(platform);
             throw e instanceof UserError ? e : UserError.failure(e.getMessage());
+        }
+    }
+
+    /** How long to wait for the cluster's first answers: Kafka's own {@code default.api.timeout.ms} when given. */
+    private static Duration kafkaTimeout(Properties props) {
+        String given = props.getProperty(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (given == null) {
+            return KAFKA_TIMEOUT;
+        }
+        try {
+            return Duration.ofMillis(Long.parseLong(given.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--kafka-property " + CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG
+                    + "=" + given + " is not a number: give milliseconds, e.g. 5000");
         }
     }
 
