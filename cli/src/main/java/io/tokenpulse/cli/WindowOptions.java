@@ -32,6 +32,7 @@ final class WindowOptions {
     }
 
     StreamsSettings applyTo(StreamsSettings settings) {
-        return settings.withWindow(Duration.ofMillis(windowSizeMs), Duration.ofMillis(windowGraceMs));
+        return settings.withWindowSize(Duration.ofMillis(windowSizeMs))
+                .withWindowGrace(Duration.ofMillis(windowGraceMs));
     }
 }

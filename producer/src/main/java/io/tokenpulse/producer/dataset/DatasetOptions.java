@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.dataset;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param trace {@code --trace-time-scale}
  * @param hf {@code --hf-*} flags
  */
+@RecordBuilder
 public record DatasetOptions(
         String name,
         Path datasetPath,
@@ -30,7 +32,8 @@ public record DatasetOptions(
         FileSampling fileSampling,
         PrefixRepetition prefixRepetition,
         Trace trace,
-        Hf hf) {
+        Hf hf)
+        implements DatasetOptionsBuilder.With {
 
     public DatasetOptions {
         Objects.requireNonNull(name, "name");
@@ -72,50 +75,6 @@ public record DatasetOptions(
     /** The synthetic datasets' flags, every file dataset's at vLLM's defaults. */
     public DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
         this(name, datasetPath, promptStyle, random, sonnet, ShareGpt.DEFAULTS, Custom.DEFAULTS, FileSampling.DEFAULTS);
-    }
-
-    /** These options with other {@code --prefix-repetition-*} flags. */
-    public DatasetOptions with(PrefixRepetition flags) {
-        return new DatasetOptions(
-                name, datasetPath, promptStyle, random, sonnet, shareGpt, custom, fileSampling, flags, trace, hf);
-    }
-
-    /** These options with another {@code --trace-time-scale}. */
-    public DatasetOptions with(Trace flags) {
-        return new DatasetOptions(
-                name,
-                datasetPath,
-                promptStyle,
-                random,
-                sonnet,
-                shareGpt,
-                custom,
-                fileSampling,
-                prefixRepetition,
-                flags,
-                hf);
-    }
-
-    /** These options with other {@code --hf-*} flags. */
-    public DatasetOptions with(Hf flags) {
-        return new DatasetOptions(
-                name,
-                datasetPath,
-                promptStyle,
-                random,
-                sonnet,
-                shareGpt,
-                custom,
-                fileSampling,
-                prefixRepetition,
-                trace,
-                flags);
-    }
-
-    /** These options with other {@code --disable-shuffle} / {@code --no-oversample}. */
-    public DatasetOptions with(FileSampling flags) {
-        return new DatasetOptions(
-                name, datasetPath, promptStyle, random, sonnet, shareGpt, custom, flags, prefixRepetition, trace, hf);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */

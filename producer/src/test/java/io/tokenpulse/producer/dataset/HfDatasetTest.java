@@ -59,7 +59,7 @@ class HfDatasetTest {
                         DatasetOptions.ShareGpt.DEFAULTS,
                         new DatasetOptions.Custom(256, skipTemplate),
                         new DatasetOptions.FileSampling(true, false))
-                .with(flags);
+                .withHf(flags);
         return HfDataset.load(options, qwen3, caches());
     }
 

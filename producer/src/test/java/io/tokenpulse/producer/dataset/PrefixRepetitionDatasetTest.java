@@ -29,8 +29,8 @@ class PrefixRepetitionDatasetTest {
                         PromptStyle.COMPLETION,
                         DatasetOptions.Random.DEFAULTS,
                         DatasetOptions.Sonnet.DEFAULTS)
-                .with(new DatasetOptions.PrefixRepetition(prefixLen, suffixLen, numPrefixes, outputLen))
-                .with(new DatasetOptions.FileSampling(disableShuffle, false));
+                .withPrefixRepetition(new DatasetOptions.PrefixRepetition(prefixLen, suffixLen, numPrefixes, outputLen))
+                .withFileSampling(new DatasetOptions.FileSampling(disableShuffle, false));
         return (PrefixRepetitionDataset) Datasets.create(options, qwen3);
     }
 

@@ -38,7 +38,7 @@ class TraceDatasetTest {
                         PromptStyle.COMPLETION,
                         DatasetOptions.Random.DEFAULTS,
                         DatasetOptions.Sonnet.DEFAULTS)
-                .with(new DatasetOptions.Trace(timeScale));
+                .withTrace(new DatasetOptions.Trace(timeScale));
         return (TraceDataset) Datasets.create(options, qwen3);
     }
 

@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tokenpulse.schemas.Topics;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -34,6 +35,7 @@ import org.apache.kafka.streams.StreamsConfig;
  *                           join state that cannot complete is dead-lettered; must exceed the longest
  *                           silence within one response (the load generator's 10 min read-idle limit)
  */
+@RecordBuilder
 public record StreamsSettings(
         String applicationId,
         String bootstrapServers,
@@ -43,7 +45,8 @@ public record StreamsSettings(
         Duration windowSize,
         Duration windowGrace,
         int runPartitions,
-        Duration joinStateTtl) {
+        Duration joinStateTtl)
+        implements StreamsSettingsBuilder.With {
 
     public static final String DEFAULT_APPLICATION_ID = "tokenpulse-aggregator";
     public static final Duration DEFAULT_WINDOW_SIZE = Duration.ofSeconds(10);
@@ -97,84 +100,6 @@ public record StreamsSettings(
                 DEFAULT_WINDOW_GRACE,
                 1,
                 DEFAULT_JOIN_STATE_TTL);
-    }
-
-    public StreamsSettings withApplicationId(String id) {
-        return new StreamsSettings(
-                id,
-                bootstrapServers,
-                stateDir,
-                commitIntervalMs,
-                replicationFactor,
-                windowSize,
-                windowGrace,
-                runPartitions,
-                joinStateTtl);
-    }
-
-    public StreamsSettings withStateDir(Path dir) {
-        return new StreamsSettings(
-                applicationId,
-                bootstrapServers,
-                dir,
-                commitIntervalMs,
-                replicationFactor,
-                windowSize,
-                windowGrace,
-                runPartitions,
-                joinStateTtl);
-    }
-
-    public StreamsSettings withWindow(Duration size, Duration grace) {
-        return new StreamsSettings(
-                applicationId,
-                bootstrapServers,
-                stateDir,
-                commitIntervalMs,
-                replicationFactor,
-                size,
-                grace,
-                runPartitions,
-                joinStateTtl);
-    }
-
-    public StreamsSettings withReplicationFactor(int factor) {
-        return new StreamsSettings(
-                applicationId,
-                bootstrapServers,
-                stateDir,
-                commitIntervalMs,
-                factor,
-                windowSize,
-                windowGrace,
-                runPartitions,
-                joinStateTtl);
-    }
-
-    public StreamsSettings withRunPartitions(int partitions) {
-        return new StreamsSettings(
-                applicationId,
-                bootstrapServers,
-                stateDir,
-                commitIntervalMs,
-                replicationFactor,
-                windowSize,
-                windowGrace,
-                partitions,
-                joinStateTtl);
-    }
-
-    public StreamsSettings withJoinStateTtl(Duration ttl) {
-        return new StreamsSettings(
-                applicationId,
-                bootstrapServers,
-                stateDir,
-                commitIntervalMs,
-                replicationFactor,
-                windowSize,
-                windowGrace,
-                runPartitions,
-                ttl);
     }
 
     /**

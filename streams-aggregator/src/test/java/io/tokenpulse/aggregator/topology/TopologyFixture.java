@@ -56,7 +56,8 @@ final class TopologyFixture implements AutoCloseable {
         this.topics = topics;
         StreamsSettings settings = StreamsSettings.defaults("unused:9092")
                 .withStateDir(stateDir)
-                .withWindow(Duration.ofSeconds(10), grace);
+                .withWindowSize(Duration.ofSeconds(10))
+                .withWindowGrace(grace);
         driver = new TopologyTestDriver(
                 AggregatorTopology.build(topics, settings), settings.toProperties(new Properties()));
         runs = driver.createInputTopic(
