@@ -65,12 +65,8 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE", description = "Write the table to FILE instead of printing it.")
     Path output;
 
-    @Option(
-            names = "--wait-s",
-            defaultValue = "10",
-            description =
-                    "How long to wait for a stored run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
-    int waitS;
+    @Mixin
+    StoredRunWait wait;
 
     @Mixin
     KafkaOptions kafka;
@@ -82,9 +78,7 @@ final class CompareCommand implements Callable<Integer> {
         if (files.isEmpty() && runIds.isEmpty()) {
             throw UserError.usage("give at least one result file or --run-id to compare");
         }
-        if (waitS < 0) {
-            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
-        }
+        Duration waitFor = wait.duration();
         if (output != null) {
             Path parent = output.toAbsolutePath().getParent();
             if (!Files.isDirectory(parent)) {
@@ -98,8 +92,7 @@ final class CompareCommand implements Callable<Integer> {
         if (!runIds.isEmpty()) {
             try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
-                    ScoredRun run =
-                            ScoredRun.read(pipeline, runId, Duration.ofSeconds(waitS), false, UnaryOperator.identity());
+                    ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                     rows.add(ResultFiles.vllm(runId, run.resultFile()));
                 }
             }

@@ -59,11 +59,8 @@ final class ReplayCommand implements Callable<Integer> {
     @Mixin
     ResultFileOptions resultFile;
 
-    @Option(
-            names = "--wait-s",
-            defaultValue = "10",
-            description = "How long to wait for a run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
-    int waitS;
+    @Mixin
+    StoredRunWait wait;
 
     @Mixin
     KafkaOptions kafka;
@@ -71,9 +68,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        if (waitS < 0) {
-            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
-        }
+        Duration waitFor = wait.duration();
         PercentileMetrics selection;
         MetricPercentiles percentiles;
         GoodputSlo slo;
@@ -91,7 +86,7 @@ final class ReplayCommand implements Callable<Integer> {
             ScoredRun run = ScoredRun.read(
                     pipeline,
                     runId,
-                    Duration.ofSeconds(waitS),
+                    waitFor,
                     allowIncomplete,
                     stored -> new RunScoring.Options(
                             selection != null ? selection : stored.selection(),

@@ -37,12 +37,8 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--output", required = true, paramLabel = "FILE.html", description = "Where to write the page.")
     String output;
 
-    @Option(
-            names = "--wait-s",
-            defaultValue = "10",
-            description =
-                    "How long to wait for a stored run that has not finished yet, in s (default: ${DEFAULT-VALUE}).")
-    int waitS;
+    @Mixin
+    StoredRunWait wait;
 
     @Mixin
     KafkaOptions kafka;
@@ -53,9 +49,7 @@ final class ReportCommand implements Callable<Integer> {
         if (sources != 1) {
             throw UserError.usage("give exactly one of RESULT.json, --run-id ID or --sweep DIR, got " + sources);
         }
-        if (waitS < 0) {
-            throw UserError.usage("--wait-s must be >= 0, got " + waitS);
-        }
+        Duration waitFor = wait.duration();
         Path file = ReportFile.checked("--output", output);
         String html;
         if (resultFile != null) {
@@ -64,9 +58,8 @@ final class ReportCommand implements Callable<Integer> {
             html = ReportFile.sweep(sweepDir);
         } else {
             try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPORT)) {
-                Duration wait = Duration.ofSeconds(waitS);
-                ScoredRun run = ScoredRun.read(pipeline, runId, wait, false, UnaryOperator.identity());
-                html = ReportFile.storedRun(pipeline, runId, run, wait);
+                ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
+                html = ReportFile.storedRun(pipeline, runId, run, waitFor);
             }
         }
         ReportFile.write(file, html, System.out);
