@@ -125,7 +125,6 @@ final class Tokenpulse {
         }
     }
 
-    /** A command that runs until stopped (SIGTERM, as Ctrl-C: its shutdown hooks run). */
     /**
      * A result file of bench without the client CPU keys: they are facts of the bench process, not
      * of the stored run, so {@code replay} cannot reproduce them.
@@ -136,6 +135,7 @@ final class Tokenpulse {
         return without;
     }
 
+    /** A command that runs until stopped (SIGTERM, as Ctrl-C: its shutdown hooks run). */
     static final class Background implements AutoCloseable {
         private final Process process;
         private final List<String> args;
