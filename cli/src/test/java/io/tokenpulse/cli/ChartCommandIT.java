@@ -3,23 +3,12 @@ package io.tokenpulse.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tokenpulse.cli.ReplayCommandIT.Outcome;
-import io.tokenpulse.platform.Platform;
-import io.tokenpulse.schemas.Topics;
-import io.tokenpulse.schemas.avro.RunEvent;
-import io.tokenpulse.schemas.avro.RunStarted;
-import io.tokenpulse.schemas.registry.SchemaRegistryClient;
-import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import javax.imageio.ImageIO;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,40 +171,7 @@ class ChartCommandIT {
 
     @Test
     void runWithoutWindowsIsOneLine() {
-        try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
-            Topics topics = Topics.create(
-                    new SchemaRegistryClient(
-                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
-                    true);
-            try (KafkaProducer<String, RunEvent> producer = new KafkaProducer<>(
-                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
-                    new StringSerializer(),
-                    topics.runs().valueSerde().serializer())) {
-                producer.send(new ProducerRecord<>(
-                        topics.runs().name(),
-                        "c2",
-                        new RunEvent(
-                                "c2",
-                                0,
-                                1,
-                                RunStarted.newBuilder()
-                                        .setScheduleStartEpochNs(System.currentTimeMillis() * 1_000_000L)
-                                        .setBackend("vllm")
-                                        .setModelId("m")
-                                        .setTokenizerId("t")
-                                        .setEndpointUrl("http://127.0.0.1:1/")
-                                        .setNumPrompts(5)
-                                        .setRequestRate(1.0)
-                                        .setBurstiness(1.0)
-                                        .setMaxConcurrency(null)
-                                        .setPercentileMetrics("ttft")
-                                        .setMetricPercentiles("99")
-                                        .setGoodput(null)
-                                        .setConfigJson("{}")
-                                        .setTokenpulseVersion("test")
-                                        .build())));
-            }
-        }
+        ReplayCommandIT.publishOnlyRunStarted(dataDir, "c2");
         Outcome chart = ReplayCommandIT.execute(
                 "chart",
                 "--run-id",
