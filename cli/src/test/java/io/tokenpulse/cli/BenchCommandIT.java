@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,51 +27,43 @@ class BenchCommandIT {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
             metricsPort = probe.getLocalPort();
         }
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int code;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            code = TokenPulse.newCommandLine()
-                    .execute(
-                            "bench",
-                            "--simulate",
-                            "--dataset-name",
-                            "random",
-                            "--num-prompts",
-                            "30",
-                            "--request-rate",
-                            "50",
-                            "--random-input-len",
-                            "32",
-                            "--random-output-len",
-                            "8",
-                            "--ignore-eos",
-                            "--disable-tqdm",
-                            "--simulate-profile",
-                            "deterministic",
-                            "--percentile-metrics",
-                            "ttft,tpot,itl,e2el",
-                            "--metric-percentiles",
-                            "50,99",
-                            "--save-result",
-                            "--save-detailed",
-                            "--result-dir",
-                            resultDir.toString(),
-                            "--result-filename",
-                            "run.json",
-                            "--metadata",
-                            "tp=1",
-                            "--run-id",
-                            "it-run",
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--metrics-port",
-                            Integer.toString(metricsPort));
-        } finally {
-            System.setOut(original);
-        }
-        String out = captured.toString(StandardCharsets.UTF_8);
+        ReplayCommandIT.Outcome run = ReplayCommandIT.execute(
+                "bench",
+                "--simulate",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "30",
+                "--request-rate",
+                "50",
+                "--random-input-len",
+                "32",
+                "--random-output-len",
+                "8",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--simulate-profile",
+                "deterministic",
+                "--percentile-metrics",
+                "ttft,tpot,itl,e2el",
+                "--metric-percentiles",
+                "50,99",
+                "--save-result",
+                "--save-detailed",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "run.json",
+                "--metadata",
+                "tp=1",
+                "--run-id",
+                "it-run",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                Integer.toString(metricsPort));
+        int code = run.code();
+        String out = run.out();
         assertThat(code).as(out).isZero();
         assertThat(out)
                 .contains("Checking server health at http://127.0.0.1:")
@@ -102,44 +91,36 @@ class BenchCommandIT {
 
     @Test
     void profileCallsStartProfileBeforeAndStopProfileAfterTheRun() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int code;
         try (SimulatorServer server =
                 SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2)))) {
-            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            try {
-                code = TokenPulse.newCommandLine()
-                        .execute(
-                                "bench",
-                                "--base-url",
-                                server.baseUri().toString(),
-                                "--model",
-                                "gpt2",
-                                "--backend",
-                                "tgi",
-                                "--endpoint",
-                                "/generate_stream",
-                                "--dataset-name",
-                                "random",
-                                "--num-prompts",
-                                "5",
-                                "--random-input-len",
-                                "16",
-                                "--random-output-len",
-                                "4",
-                                "--disable-tqdm",
-                                "--profile",
-                                "--run-id",
-                                "it-profile",
-                                "--data-dir",
-                                dataDir.toString(),
-                                "--metrics-port",
-                                "0");
-            } finally {
-                System.setOut(original);
-            }
-            String out = captured.toString(StandardCharsets.UTF_8);
+            ReplayCommandIT.Outcome run = ReplayCommandIT.execute(
+                    "bench",
+                    "--base-url",
+                    server.baseUri().toString(),
+                    "--model",
+                    "gpt2",
+                    "--backend",
+                    "tgi",
+                    "--endpoint",
+                    "/generate_stream",
+                    "--dataset-name",
+                    "random",
+                    "--num-prompts",
+                    "5",
+                    "--random-input-len",
+                    "16",
+                    "--random-output-len",
+                    "4",
+                    "--disable-tqdm",
+                    "--profile",
+                    "--run-id",
+                    "it-profile",
+                    "--data-dir",
+                    dataDir.toString(),
+                    "--metrics-port",
+                    "0");
+            int code = run.code();
+            String out = run.out();
             assertThat(code).as(out).isZero();
             assertThat(server.stats().profileStarts()).isEqualTo(1);
             assertThat(server.stats().profileStops()).isEqualTo(1);

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,54 +25,46 @@ class BenchIdleTopicsIT {
 
     @Test
     void topicsIdleLongerThanTheMetadataIdleLimitLoseNoRecord() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int code;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            // Three requests about 7 s apart (gamma arrivals with burstiness 1000 are nearly regular):
-            // every topic idles past the 5 s limit, the runs topic for the whole run.
-            code = TokenPulse.newCommandLine()
-                    .execute(
-                            "bench",
-                            "--simulate",
-                            "--simulate-profile",
-                            "deterministic",
-                            "--dataset-name",
-                            "random",
-                            "--num-prompts",
-                            "3",
-                            "--request-rate",
-                            "0.14",
-                            "--burstiness",
-                            "1000",
-                            "--random-input-len",
-                            "16",
-                            "--random-output-len",
-                            "4",
-                            "--ignore-eos",
-                            "--disable-tqdm",
-                            "--kafka-property",
-                            "metadata.max.idle.ms=5000",
-                            "--kafka-property",
-                            "metadata.max.age.ms=1000",
-                            "--summary-timeout-s",
-                            "30",
-                            "--save-result",
-                            "--result-dir",
-                            resultDir.toString(),
-                            "--result-filename",
-                            "run.json",
-                            "--run-id",
-                            "idle-run",
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--metrics-port",
-                            "0");
-        } finally {
-            System.setOut(original);
-        }
-        String out = captured.toString(StandardCharsets.UTF_8);
+        // Three requests about 7 s apart (gamma arrivals with burstiness 1000 are nearly regular):
+        // every topic idles past the 5 s limit, the runs topic for the whole run.
+        ReplayCommandIT.Outcome run = ReplayCommandIT.execute(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "3",
+                "--request-rate",
+                "0.14",
+                "--burstiness",
+                "1000",
+                "--random-input-len",
+                "16",
+                "--random-output-len",
+                "4",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--kafka-property",
+                "metadata.max.idle.ms=5000",
+                "--kafka-property",
+                "metadata.max.age.ms=1000",
+                "--summary-timeout-s",
+                "30",
+                "--save-result",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "run.json",
+                "--run-id",
+                "idle-run",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0");
+        int code = run.code();
+        String out = run.out();
         assertThat(code).as(out).isZero();
         assertThat(out)
                 .contains("Successful requests:                     3         ")
