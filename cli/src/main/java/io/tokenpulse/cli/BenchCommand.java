@@ -362,12 +362,11 @@ final class BenchCommand implements Callable<Integer> {
                         out);
             }
             if (plan.html() != null) {
-                // read back as report --run-id does: bench keeps the request metrics only for --save-detailed
-                String runId = plan.load().runId();
-                ScoredRun stored = ScoredRun.read(
-                        host.pipeline(), runId, BenchRun.CHART_WAIT, true, java.util.function.UnaryOperator.identity());
+                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
                 ReportFile.write(
-                        plan.html(), ReportFile.storedRun(host.pipeline(), runId, stored, BenchRun.CHART_WAIT), out);
+                        plan.html(),
+                        ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),
+                        out);
             }
             if (result.noSummary().isPresent()) {
                 System.err.println("bench: " + result.noSummary().get()

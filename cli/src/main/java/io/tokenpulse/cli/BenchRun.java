@@ -125,7 +125,8 @@ final class BenchRun implements AutoCloseable {
                 pipeline.clientProperties(),
                 plan.load().runId(),
                 Instant.now().minusSeconds(60),
-                plan.report().detailed());
+                // --report's timeline needs every request's send time, as --save-detailed's lists do
+                plan.report().detailed() || plan.html() != null);
         publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
         if (plan.profile()) {
             profiler = new Profiler(
