@@ -1,5 +1,7 @@
 package io.tokenpulse.simulator.engine;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 /**
  * The scheduler limits and cost constants of a simulated continuous-batching engine. One engine
  * step costs
@@ -25,6 +27,7 @@ package io.tokenpulse.simulator.engine;
  *                            between {@code largeBatchFromSeqs} and {@code largeBatchToSeqs} decoding
  *                            sequences (its decode throughput falls there), and the model ramps it in linearly
  */
+@RecordBuilder
 public record EngineProfile(
         int maxNumSeqs,
         int maxBatchedTokens,
@@ -40,7 +43,8 @@ public record EngineProfile(
         int largeBatchFromSeqs,
         int largeBatchToSeqs,
         double contextMs,
-        double contextExponent) {
+        double contextExponent)
+        implements EngineProfileBuilder.With {
 
     /** Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). */
     public static final EngineProfile DEFAULT = new EngineProfile(
@@ -80,42 +84,12 @@ public record EngineProfile(
         }
     }
 
+    /** With {@code seqs} sequences per step and a token budget that holds at least one token of each. */
     public EngineProfile withMaxNumSeqs(int seqs) {
-        return new EngineProfile(
-                seqs,
-                Math.max(maxBatchedTokens, seqs),
-                chunkedPrefill,
-                maxModelLen,
-                frontendMs,
-                stepBaseMs,
-                prefillMsPerToken,
-                attentionMsPerTokenPair,
-                decodeMsPerSeq,
-                decodeBatchExponent,
-                largeBatchMs,
-                largeBatchFromSeqs,
-                largeBatchToSeqs,
-                contextMs,
-                contextExponent);
-    }
-
-    public EngineProfile withChunkedPrefill(boolean chunked) {
-        return new EngineProfile(
-                maxNumSeqs,
-                maxBatchedTokens,
-                chunked,
-                maxModelLen,
-                frontendMs,
-                stepBaseMs,
-                prefillMsPerToken,
-                attentionMsPerTokenPair,
-                decodeMsPerSeq,
-                decodeBatchExponent,
-                largeBatchMs,
-                largeBatchFromSeqs,
-                largeBatchToSeqs,
-                contextMs,
-                contextExponent);
+        return EngineProfileBuilder.builder(this)
+                .maxNumSeqs(seqs)
+                .maxBatchedTokens(Math.max(maxBatchedTokens, seqs))
+                .build();
     }
 
     /** The same engine {@code factor} times faster: every time constant divided by it. */

@@ -1,5 +1,6 @@
 package io.tokenpulse.simulator.faults;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tokenpulse.simulator.wire.BadRequestException;
 
 /**
@@ -20,6 +21,7 @@ import io.tokenpulse.simulator.wire.BadRequestException;
  *       completions' empty text.</li>
  * </ul>
  */
+@RecordBuilder
 public record Fault(
         int status,
         int retryAfterSeconds,
@@ -31,7 +33,8 @@ public record Fault(
         int tokensPerEvent,
         boolean splitUtf8,
         boolean noDone,
-        boolean roleOnlyFirst) {
+        boolean roleOnlyFirst)
+        implements FaultBuilder.With {
 
     public static final String HEADER = "x-simulator-fault";
     static final Fault NONE = new Fault(0, 1, 0, 1, 0, 0, false, 1, false, false, false);
@@ -77,15 +80,15 @@ public record Fault(
                                 fault.splitUtf8,
                                 fault.noDone,
                                 fault.roleOnlyFirst);
-                    case "reset-after" -> fault.withResetAfter(Integer.parseInt(kv[1]));
-                    case "stall-ms" -> fault.withStall(fault.stallAfterEvents, Long.parseLong(kv[1]));
-                    case "stall-after" -> fault.withStall(Integer.parseInt(kv[1]), fault.stallMs);
+                    case "reset-after" -> fault.withResetAfterEvents(Integer.parseInt(kv[1]));
+                    case "stall-ms" -> fault.withStallMs(Long.parseLong(kv[1]));
+                    case "stall-after" -> fault.withStallAfterEvents(Integer.parseInt(kv[1]));
                     case "malformed-at" -> fault.withMalformedEvent(Integer.parseInt(kv[1]));
                     case "tokens-per-event" -> fault.withTokensPerEvent(Integer.parseInt(kv[1]));
-                    case "oversized" -> fault.withOversized();
-                    case "split-utf8" -> fault.withSplitUtf8();
-                    case "no-done" -> fault.withNoDone();
-                    case "role-only-first" -> fault.withRoleOnlyFirst();
+                    case "oversized" -> fault.withOversized(true);
+                    case "split-utf8" -> fault.withSplitUtf8(true);
+                    case "no-done" -> fault.withNoDone(true);
+                    case "role-only-first" -> fault.withRoleOnlyFirst(true);
                     default ->
                         throw new BadRequestException(HEADER + ": unknown fault '" + kv[0] + "', use status, "
                                 + "retry-after, reset-after, stall-ms, stall-after, malformed-at, tokens-per-event, "
@@ -103,140 +106,5 @@ public record Fault(
 
     public boolean failsBeforeStreaming() {
         return status != 0;
-    }
-
-    Fault withStatus(int newStatus) {
-        return new Fault(
-                newStatus,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withResetAfter(int events) {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                events,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withStall(int afterEvents, long ms) {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                afterEvents,
-                ms,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withMalformedEvent(int event) {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                event,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withTokensPerEvent(int tokens) {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokens,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withOversized() {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                true,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withSplitUtf8() {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                true,
-                noDone,
-                roleOnlyFirst);
-    }
-
-    Fault withNoDone() {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                true,
-                roleOnlyFirst);
-    }
-
-    Fault withRoleOnlyFirst() {
-        return new Fault(
-                status,
-                retryAfterSeconds,
-                resetAfterEvents,
-                stallAfterEvents,
-                stallMs,
-                malformedEvent,
-                oversized,
-                tokensPerEvent,
-                splitUtf8,
-                noDone,
-                true);
     }
 }

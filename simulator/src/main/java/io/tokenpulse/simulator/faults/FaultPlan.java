@@ -197,7 +197,7 @@ public record FaultPlan(
                 fault = fault.withTokensPerEvent(plan.tokensPerEvent());
             }
             if (plan.roleOnlyFirst()) {
-                fault = fault.withRoleOnlyFirst();
+                fault = fault.withRoleOnlyFirst(true);
             }
             double statusDraw = random.nextDouble();
             if (fault.status() == 0) {
@@ -228,22 +228,22 @@ public record FaultPlan(
             boolean split = random.nextDouble() < plan.splitUtf8Rate();
             boolean noDone = random.nextDouble() < plan.noDoneRate();
             if (reset && fault.resetAfterEvents() == 0) {
-                fault = fault.withResetAfter(plan.resetAfterEvents());
+                fault = fault.withResetAfterEvents(plan.resetAfterEvents());
             }
             if (stall && fault.stallMs() == 0) {
-                fault = fault.withStall(1, plan.stallMs());
+                fault = fault.withStallAfterEvents(1).withStallMs(plan.stallMs());
             }
             if (malformed && fault.malformedEvent() == 0) {
                 fault = fault.withMalformedEvent(2);
             }
             if (oversized) {
-                fault = fault.withOversized();
+                fault = fault.withOversized(true);
             }
             if (split) {
-                fault = fault.withSplitUtf8();
+                fault = fault.withSplitUtf8(true);
             }
             if (noDone) {
-                fault = fault.withNoDone();
+                fault = fault.withNoDone(true);
             }
             return fault;
         }
