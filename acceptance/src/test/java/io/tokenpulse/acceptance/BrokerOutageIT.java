@@ -48,9 +48,7 @@ class BrokerOutageIT {
         Tokenpulse.Background platform = tokenpulse.start(platformArgs);
         try (Tokenpulse.Background simulator = tokenpulse.start(
                 "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            List<String> connection = List.of(platform.awaitLine(PlatformFlagsIT.USE_THEM, Duration.ofSeconds(120))
-                    .group(1)
-                    .split(" "));
+            List<String> connection = PlatformFlagsIT.printedFlags(platform);
             String baseUrl = simulator
                     .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
                     .group(2);
@@ -90,7 +88,7 @@ class BrokerOutageIT {
                 platform.kill();
                 Thread.sleep(DOWN.toMillis());
                 platform = tokenpulse.start(platformArgs);
-                platform.awaitLine(PlatformFlagsIT.USE_THEM, Duration.ofSeconds(120));
+                PlatformFlagsIT.printedFlags(platform);
 
                 Tokenpulse.Result run = bench.finish(Duration.ofMinutes(6));
 

@@ -42,9 +42,7 @@ class IncompleteRunIT {
                 Integer.toString(FreePorts.one()),
                 "--registry-port",
                 Integer.toString(FreePorts.one()))) {
-            List<String> connection = List.of(platform.awaitLine(PlatformFlagsIT.USE_THEM, Duration.ofSeconds(120))
-                    .group(1)
-                    .split(" "));
+            List<String> connection = PlatformFlagsIT.printedFlags(platform);
             List<String> bench = new ArrayList<>(List.of(
                     "bench",
                     "--simulate",

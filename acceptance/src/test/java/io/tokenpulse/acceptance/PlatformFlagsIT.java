@@ -58,7 +58,8 @@ class PlatformFlagsIT {
         return args;
     }
 
-    private static List<String> printedFlags(Tokenpulse.Background platform) throws InterruptedException {
+    /** The {@code --bootstrap-servers ... --schema-registry-url ...} a starting platform prints, once it does. */
+    static List<String> printedFlags(Tokenpulse.Background platform) throws InterruptedException {
         Matcher use = platform.awaitLine(USE_THEM, Duration.ofSeconds(120));
         return List.of(use.group(1).split(" "));
     }

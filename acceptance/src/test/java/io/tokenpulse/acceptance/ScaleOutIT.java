@@ -46,9 +46,7 @@ class ScaleOutIT {
                         Integer.toString(FreePorts.one()));
                 Tokenpulse.Background simulator = tokenpulse.start(
                         "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            connection = List.of(platform.awaitLine(PlatformFlagsIT.USE_THEM, Duration.ofSeconds(120))
-                    .group(1)
-                    .split(" "));
+            connection = PlatformFlagsIT.printedFlags(platform);
             baseUrl = simulator
                     .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
                     .group(2);
