@@ -123,7 +123,7 @@ final class RunReport {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
         ConsoleReport console = new ConsoleReport(false);
-        console.print(config, result, out);
+        console.print(config, result, SummaryRecords.reasoning(summary), out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
         if (!summary.getErrors().isEmpty()) {
@@ -183,7 +183,8 @@ final class RunReport {
                         SummaryRecords.delivery(summary),
                         SummaryRecords.completeness(summary))
                 .withLabel(label)
-                .withPerModel(SummaryRecords.perModel(summary));
+                .withPerModel(SummaryRecords.perModel(summary))
+                .withReasoning(SummaryRecords.reasoning(summary));
         return detailed
                 ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
                 : json;

@@ -1,12 +1,15 @@
 package io.tokenpulse.aggregator.report;
 
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Prints vLLM's {@code Serving Benchmark Result} block byte for byte: each line is the label
@@ -44,6 +47,14 @@ public final class ConsoleReport {
 
     /** Prints the block for one run. */
     public void print(RunConfig config, RunResult result, PrintStream out) {
+        print(config, result, Optional.empty(), out);
+    }
+
+    /**
+     * Prints the block for one run; a reasoning run gets its "Time to First Output Token" section
+     * (extension) after TTFT's, or after the last section when TTFT is not selected.
+     */
+    public void print(RunConfig config, RunResult result, Optional<ReasoningResult> reasoning, PrintStream out) {
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
         integer(text, "Successful requests:", result.completed());
@@ -63,17 +74,17 @@ public final class ConsoleReport {
             decimal(text, "Peak concurrent requests:", result.maxConcurrentRequests());
         }
         decimal(text, "Total Token throughput (tok/s):", result.totalTokenThroughput());
+        boolean afterTtft = result.metrics().stream().anyMatch(s -> s.metric() == Metric.TTFT);
         for (MetricStats stats : result.metrics()) {
             Section section = SECTIONS.get(stats.metric());
             text.append(centred(section.title(), '-')).append('\n');
-            decimal(text, "Mean " + section.label() + " (ms):", stats.meanMs());
-            decimal(text, "Median " + section.label() + " (ms):", stats.medianMs());
-            for (MetricStats.PercentileValue p : stats.percentiles()) {
-                decimal(
-                        text,
-                        "P" + PythonFloat.intOrRepr(p.percentile()) + " " + section.label() + " (ms):",
-                        p.valueMs());
+            statLines(text, section.label(), stats.latency());
+            if (stats.metric() == Metric.TTFT) {
+                reasoning.ifPresent(r -> reasoningSection(text, r));
             }
+        }
+        if (!afterTtft) {
+            reasoning.ifPresent(r -> reasoningSection(text, r));
         }
         text.append("=".repeat(WIDTH)).append('\n');
         if (!result.itlExact() && result.metrics().stream().anyMatch(s -> s.metric() == Metric.ITL)) {
@@ -103,14 +114,32 @@ public final class ConsoleReport {
             for (MetricStats stats : model.metrics()) {
                 String label = SECTIONS.get(stats.metric()).label();
                 decimal(text, "Mean " + label + " (ms):", stats.meanMs());
-                for (MetricStats.PercentileValue p : stats.percentiles()) {
-                    decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + label + " (ms):", p.valueMs());
-                }
+                percentileLines(text, label, stats.percentiles());
             }
         }
         text.append("=".repeat(WIDTH)).append('\n');
         out.print(text);
         out.flush();
+    }
+
+    private static void statLines(StringBuilder text, String label, LatencyStats stats) {
+        decimal(text, "Mean " + label + " (ms):", stats.meanMs());
+        decimal(text, "Median " + label + " (ms):", stats.medianMs());
+        percentileLines(text, label, stats.percentiles());
+    }
+
+    private static void percentileLines(StringBuilder text, String label, List<MetricStats.PercentileValue> values) {
+        for (MetricStats.PercentileValue p : values) {
+            decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + label + " (ms):", p.valueMs());
+        }
+    }
+
+    // AIPerf's name for the first non-reasoning token (TTFO); vLLM has none
+    private static void reasoningSection(StringBuilder text, ReasoningResult reasoning) {
+        text.append(centred("Time to First Output Token", '-')).append('\n');
+        integer(text, "Reasoning tokens:", reasoning.reasoningTokens());
+        integer(text, "Answer tokens:", reasoning.answerTokens());
+        statLines(text, "TTFO", reasoning.ttfo());
     }
 
     private static void integer(StringBuilder text, String label, long value) {

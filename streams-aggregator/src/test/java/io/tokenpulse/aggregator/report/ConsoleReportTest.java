@@ -2,9 +2,11 @@ package io.tokenpulse.aggregator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -92,6 +95,36 @@ class ConsoleReportTest {
     void withoutOptionsNoOptionalLineAppears() {
         String text = print(new ConsoleReport(false), SEED_000_CONFIG, seed000(0, OptionalDouble.empty()));
         assertThat(text).doesNotContain("goodput", "Failed", "Maximum", "Peak");
+    }
+
+    @Test
+    void aReasoningRunsSectionFollowsTtftsInTheBlocksLineFormat() throws IOException {
+        ReasoningResult reasoning = new ReasoningResult(
+                4762,
+                800_000,
+                308_608,
+                new LatencyStats(4762, 1098.3, 1086.98, 12, List.of(new PercentileValue(99, 1248.214)), true));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(false)
+                .print(
+                        SEED_000_CONFIG,
+                        seed000(0, OptionalDouble.empty()),
+                        Optional.of(reasoning),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+
+        assertThat(text)
+                .contains("P99 TTFT (ms):                           248.21    \n"
+                        + "------------Time to First Output Token------------\n"
+                        + "Reasoning tokens:                        800000    \n"
+                        + "Answer tokens:                           308608    \n"
+                        + "Mean TTFO (ms):                          1098.30   \n"
+                        + "Median TTFO (ms):                        1086.98   \n"
+                        + "P99 TTFO (ms):                           1248.21   \n"
+                        + "-----Time per Output Token (excl. 1st token)------\n");
+        assertThat(text.replaceAll("(?s)-+Time to First Output Token.*?(?=-----Time per)", ""))
+                .as("the rest is seed 000's block")
+                .isEqualTo(resource("seed000-block.txt"));
     }
 
     @Test
