@@ -16,11 +16,12 @@ import java.util.Optional;
  * left-aligned in 40 characters, a space, then the value left-aligned in 10 (integers as integers,
  * other numbers with 2 decimals); section titles centred in 50 with '-'; lines end in '\n'.
  *
- * <p>The layout is that of {@code benchmark_serving.py} from mid-2025, the version that printed the
- * seed reports, so the same options give the same lines in the same order. Later vLLM lines appear
- * only where they cannot disturb that layout: "Maximum request concurrency:" under
- * {@code --max-concurrency}, "Failed requests:" when a request failed, and the two peak lines when
- * asked for. Stateless and thread-safe; prints only to the stream it is given.
+ * <p>Two layouts ({@link Layout}): by default that of {@code benchmark_serving.py} from mid-2025, the
+ * version that printed the seed reports, so the same options give the same lines in the same order;
+ * later vLLM lines appear in it only where they cannot disturb that layout ("Maximum request
+ * concurrency:" under {@code --max-concurrency}, "Failed requests:" when a request failed). Or that
+ * of current {@code vllm bench serve}, with its newer lines. Stateless and thread-safe; prints only to
+ * the stream it is given.
  *
  * @see "METRICS.md, The console block"
  */
@@ -38,11 +39,23 @@ public final class ConsoleReport {
             Metric.TOKEN_LATENCY, new Section("Token Latency", "Token Latency (e2e_latency / output_len)"),
             Metric.QUEUE_DELAY, new Section("Queue Delay", "Queue Delay (sent - scheduled)"));
 
-    private final boolean peakLines;
+    /** Which vLLM's block to print. */
+    public enum Layout {
+        /** {@code benchmark_serving.py} of mid-2025, the seeds' version: seed 000's block byte for byte. */
+        SEED,
+        /**
+         * Current {@code vllm bench serve} ({@code vllm/benchmarks/serve.py}, 2026): "Failed requests:"
+         * always, "Request rate configured (RPS):" for a finite rate, "Peak output token throughput
+         * (tok/s):" and "Peak concurrent requests:" after the output throughput, and "Total token
+         * throughput" with a small t.
+         */
+        CURRENT
+    }
 
-    /** @param peakLines whether to print vLLM's later "Peak output token throughput" and "Peak concurrent requests" */
-    public ConsoleReport(boolean peakLines) {
-        this.peakLines = peakLines;
+    private final Layout layout;
+
+    public ConsoleReport(Layout layout) {
+        this.layout = layout;
     }
 
     /** Prints the block for one run. */
@@ -57,23 +70,30 @@ public final class ConsoleReport {
     public void print(RunConfig config, RunResult result, Optional<ReasoningResult> reasoning, PrintStream out) {
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
+        boolean current = layout == Layout.CURRENT;
         integer(text, "Successful requests:", result.completed());
-        if (result.failed() > 0) {
+        if (current || result.failed() > 0) {
             integer(text, "Failed requests:", result.failed());
         }
         config.maxConcurrency().ifPresent(limit -> integer(text, "Maximum request concurrency:", limit));
+        if (current && Double.isFinite(config.requestRate())) {
+            decimal(text, "Request rate configured (RPS):", config.requestRate());
+        }
         decimal(text, "Benchmark duration (s):", result.durationSeconds());
         integer(text, "Total input tokens:", result.totalInputTokens());
         integer(text, "Total generated tokens:", result.totalOutputTokens());
         decimal(text, "Request throughput (req/s):", result.requestThroughput());
         result.requestGoodput().ifPresent(goodput -> decimal(text, "Request goodput (req/s):", goodput));
         decimal(text, "Output token throughput (tok/s):", result.outputThroughput());
-        if (peakLines) {
+        if (current) {
             decimal(text, "Peak output token throughput (tok/s):", result.maxOutputTokensPerS());
             // vLLM formats this count with 2 decimals too.
             decimal(text, "Peak concurrent requests:", result.maxConcurrentRequests());
         }
-        decimal(text, "Total Token throughput (tok/s):", result.totalTokenThroughput());
+        decimal(
+                text,
+                current ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
+                result.totalTokenThroughput());
         boolean afterTtft = result.metrics().stream().anyMatch(s -> s.metric() == Metric.TTFT);
         for (MetricStats stats : result.metrics()) {
             Section section = SECTIONS.get(stats.metric());

@@ -87,7 +87,8 @@ class GoldenReportTest {
     @Test
     void consoleBlockMatchesGoldenFile() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ConsoleReport(true).print(CONFIG, run().result(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new ConsoleReport(ConsoleReport.Layout.CURRENT)
+                .print(CONFIG, run().result(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertMatchesGolden(bytes.toString(StandardCharsets.UTF_8), "golden-console.txt");
     }
 
