@@ -57,7 +57,10 @@ class BenchAgainstSimulatorIT {
                 "--ttft-ms",
                 "20",
                 "--gap-ms",
-                "5");
+                "5",
+                // a reasoning model's chat: its first 2 tokens are thinking (completions have none)
+                "--reasoning-tokens",
+                "2");
         Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
         baseUrl = serving.group(2);
     }
@@ -146,7 +149,8 @@ class BenchAgainstSimulatorIT {
     }
 
     @Test
-    void openAiChatWithTheChatTemplateRenderingSonnetPrompts() throws IOException {
+    void openAiChatWithTheChatTemplateRenderingSonnetPromptsFromAReasoningModelInCurrentVllmsBlock()
+            throws IOException {
         // the sonnet dataset formats every prompt with the tokenizer's chat template (Jinjava)
         Tokenpulse.Result run = bench(
                 "chat.json",
@@ -170,12 +174,33 @@ class BenchAgainstSimulatorIT {
                 "6",
                 "--ignore-eos",
                 "--kafka-property",
-                "compression.type=snappy");
+                "compression.type=snappy",
+                "--vllm-block",
+                "current");
 
         assertCompleted(run, 12);
+        assertThat(run.stdoutLines())
+                .as(run.toString())
+                .containsSubsequence(
+                        "Successful requests:                     12        ",
+                        "Failed requests:                         0         ",
+                        "Reasoning tokens:                        24        ",
+                        "Answer tokens:                           48        ")
+                .noneSatisfy(line -> assertThat(line).startsWith("Request rate configured")) // inf
+                .anySatisfy(line -> assertThat(line).matches("Peak output token throughput \\(tok/s\\): +[0-9.]+ *"))
+                .anySatisfy(line -> assertThat(line).matches("Peak concurrent requests: +[0-9]+\\.00 *"))
+                .anySatisfy(line -> assertThat(line).startsWith("Total token throughput (tok/s):"))
+                .anySatisfy(line -> assertThat(line).matches("Mean TTFO \\(ms\\): +[0-9.]+ *"));
         JsonNode json = result("chat.json");
         assertThat(json.get("completed").asInt()).isEqualTo(12);
-        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(12 * 6);
+        assertThat(json.get("total_output_tokens").asInt())
+                .as("thinking included")
+                .isEqualTo(12 * 6);
+        assertThat(json.get("total_reasoning_tokens").asInt()).isEqualTo(12 * 2);
+        assertThat(json.get("total_answer_tokens").asInt()).isEqualTo(12 * 4);
+        assertThat(json.get("mean_ttfo_ms").asDouble())
+                .isGreaterThan(json.get("mean_ttft_ms").asDouble());
+        assertThat(json.has("max_concurrent_requests")).isTrue();
     }
 
     @Test

@@ -122,6 +122,7 @@ final class BenchCommand implements Callable<Integer> {
             "simulate_profile",
             "simulate_speedup",
             "simulate_fault",
+            "simulate_reasoning_tokens",
             "metrics_port",
             "metrics_host",
             "bootstrap_servers",
@@ -143,7 +144,8 @@ final class BenchCommand implements Callable<Integer> {
             "window_size_ms",
             "window_grace_ms",
             "frugal",
-            "verbose");
+            "verbose",
+            "vllm_block");
 
     /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
     static final int INTERRUPTED = 130;

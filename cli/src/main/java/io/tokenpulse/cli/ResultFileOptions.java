@@ -1,9 +1,10 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.aggregator.report.ConsoleReport;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** vLLM's result-file flags, shared by {@code bench} and {@code replay}. */
+/** vLLM's result-file flags and the block's layout, shared by {@code bench} and {@code replay}. */
 final class ResultFileOptions {
 
     @Option(names = "--save-result", description = "Save benchmark results to a json file.")
@@ -34,6 +35,16 @@ final class ResultFileOptions {
                     "The label (prefix) of the result file name, saved as 'label' in the result JSON (default: the --backend name, and no 'label' key).")
     String label;
 
+    @Option(
+            names = "--vllm-block",
+            paramLabel = "LAYOUT",
+            defaultValue = "seed",
+            description =
+                    "Which vLLM's result block to print: seed (benchmark_serving.py of mid-2025, as in the "
+                            + "seed reports) or current (vllm bench serve: Failed requests always, Request rate configured, "
+                            + "the peak output token throughput and peak concurrent requests lines) (default: ${DEFAULT-VALUE}).")
+    String vllmBlock;
+
     /**
      * The options as the report takes them; a malformed --metadata pair or a --result-dir that cannot be
      * written is a one-line usage error, before the run.
@@ -41,9 +52,18 @@ final class ResultFileOptions {
     RunReport.ResultOptions toResultOptions() {
         try {
             return RunReport.ResultOptions.of(
-                    saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata, label);
+                            saveResult, saveDetailed, appendResult, resultDir, resultFilename, metadata, label)
+                    .withBlock(block());
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
+    }
+
+    private ConsoleReport.Layout block() {
+        return switch (vllmBlock) {
+            case "seed" -> ConsoleReport.Layout.SEED;
+            case "current" -> ConsoleReport.Layout.CURRENT;
+            default -> throw new IllegalArgumentException("--vllm-block must be seed or current, got " + vllmBlock);
+        };
     }
 }

@@ -27,7 +27,7 @@ import java.util.Optional;
  */
 final class RunReport {
 
-    /** --save-result and friends. */
+    /** --save-result and friends, and --vllm-block. */
     record ResultOptions(
             boolean save,
             boolean detailed,
@@ -35,7 +35,13 @@ final class RunReport {
             Optional<Path> dir,
             Optional<String> filename,
             Map<String, String> metadata,
-            Optional<String> label) {
+            Optional<String> label,
+            ConsoleReport.Layout block) {
+
+        /** These options printing the block in {@code layout}. */
+        ResultOptions withBlock(ConsoleReport.Layout layout) {
+            return new ResultOptions(save, detailed, append, dir, filename, metadata, label, layout);
+        }
 
         /**
          * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
@@ -60,7 +66,8 @@ final class RunReport {
                     Optional.ofNullable(dir).map(Path::of),
                     Optional.ofNullable(filename),
                     ResultJson.parseMetadata(metadata == null ? List.of() : metadata),
-                    Optional.ofNullable(label));
+                    Optional.ofNullable(label),
+                    ConsoleReport.Layout.SEED);
             if (options.anyFile()) {
                 checkWritable(options.dir());
             }
@@ -122,8 +129,8 @@ final class RunReport {
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
-        ConsoleReport console = new ConsoleReport(false);
-        console.print(config, result, out);
+        ConsoleReport console = new ConsoleReport(options.block());
+        console.print(config, result, SummaryRecords.reasoning(summary), out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
         if (!summary.getErrors().isEmpty()) {
@@ -183,7 +190,8 @@ final class RunReport {
                         SummaryRecords.delivery(summary),
                         SummaryRecords.completeness(summary))
                 .withLabel(label)
-                .withPerModel(SummaryRecords.perModel(summary));
+                .withPerModel(SummaryRecords.perModel(summary))
+                .withReasoning(SummaryRecords.reasoning(summary));
         return detailed
                 ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
                 : json;

@@ -190,6 +190,15 @@ final class SimulateCommand implements Callable<Integer> {
     List<String> loraModules = List.of();
 
     @Option(
+            names = "--reasoning-tokens",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Act as a reasoning model: the first N tokens of every streamed chat response are "
+                    + "thinking (delta.reasoning_content), counted in usage.completion_tokens_details.reasoning_tokens "
+                    + "and part of max_tokens, as vLLM's reasoning parser sends them (default: ${DEFAULT-VALUE}).")
+    int reasoningTokens;
+
+    @Option(
             names = "--tls",
             description =
                     "Serve https with a self-signed certificate made at start (by the JDK's keytool); clients must skip its check, e.g. bench --insecure.")
@@ -299,6 +308,7 @@ final class SimulateCommand implements Callable<Integer> {
                     .withMetricsStyle(MetricsStyle.named(metricsStyle))
                     .withTls(tls)
                     .withLoraModules(loraModules)
+                    .withReasoningTokens(reasoningTokens)
                     .withFaults(new FaultPlan(
                             status500Rate,
                             status503Rate,

@@ -29,6 +29,14 @@ final class SimulateOptions {
     double simulateSpeedup;
 
     @Option(
+            names = "--simulate-reasoning-tokens",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "With --simulate: act as a reasoning model, the first N tokens of every streamed chat "
+                    + "response being thinking (simulate --reasoning-tokens) (default: ${DEFAULT-VALUE}).")
+    int simulateReasoningTokens;
+
+    @Option(
             names = "--simulate-fault",
             paramLabel = "KIND[=VALUE][:PROB]",
             description =
@@ -54,6 +62,10 @@ final class SimulateOptions {
                 throw UserError.usage(
                         "--simulate-fault needs --simulate: faults are injected by the built-in simulator");
             }
+            if (simulateReasoningTokens != 0) {
+                throw UserError.usage("--simulate-reasoning-tokens needs --simulate: the built-in simulator "
+                        + "plays the reasoning model");
+            }
             return null;
         }
         if (!(simulateSpeedup > 0)) {
@@ -78,7 +90,8 @@ final class SimulateOptions {
         try {
             return SimulatorServer.start(config.withTokenizer(tokenizer)
                     .withFaults(faults)
-                    .withLoraModules(loraModules == null ? List.of() : loraModules));
+                    .withLoraModules(loraModules == null ? List.of() : loraModules)
+                    .withReasoningTokens(simulateReasoningTokens));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

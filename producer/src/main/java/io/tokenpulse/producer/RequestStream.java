@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>RequestFinished (METRICS.md, per-request values): output tokens are
  * {@code usage.completion_tokens} when the server reported a count above 0, else the tokenizer's
- * count of the generated text plus a reasoning model's thinking (done off the I/O thread); prompt length is
+ * count of the generated text plus a reasoning model's thinking (done off the I/O thread); the thinking's
+ * share is {@code usage.completion_tokens_details.reasoning_tokens} when reported, else the tokenizer's
+ * count of the thinking; prompt length is
  * {@code usage.prompt_tokens} when reported, else the dataset's count. A request that was never
  * written (connect failed) reports {@code sent} as the moment it was handed to the client.
  * Offsets count from the shard's schedule start; {@code first_ns}/{@code last_ns} and chunk
@@ -92,16 +94,23 @@ final class RequestStream extends StreamReader {
         publishStarted();
         run.onEnd().run();
         Integer reported = outcome.reportedOutputTokens();
-        if (reported != null
-                || (outcome.generatedText().isEmpty() && outcome.reasoningText().isEmpty())) {
-            publishFinished(outcome, reported == null ? 0 : reported, endNs);
+        Integer reportedReasoning =
+                outcome.usage() == null ? null : outcome.usage().reasoningTokens();
+        String thinking = outcome.reasoning().text();
+        boolean countOutput = reported == null && !(outcome.generatedText().isEmpty() && thinking.isEmpty());
+        boolean countThinking = !thinking.isEmpty() && (countOutput || reportedReasoning == null);
+        if (!countOutput && !countThinking) {
+            publishFinished(outcome, reported == null ? 0 : reported, reportedReasoning, endNs);
         } else {
-            // a reasoning model's thinking is output too: counted beside the answer
-            run.counting()
-                    .execute(() -> publishFinished(
-                            outcome,
-                            countTokens(outcome.generatedText()) + countTokens(outcome.reasoningText()),
-                            endNs));
+            run.counting().execute(() -> {
+                int thinkingTokens = countThinking ? countTokens(thinking) : 0;
+                // a reasoning model's thinking is output too: counted beside the answer
+                int output = countOutput ? countTokens(outcome.generatedText()) + thinkingTokens : reported;
+                Integer reasoning = reportedReasoning != null
+                        ? reportedReasoning
+                        : countThinking ? Integer.valueOf(Math.min(thinkingTokens, output)) : null;
+                publishFinished(outcome, output, reasoning, endNs);
+            });
         }
     }
 
@@ -131,7 +140,8 @@ final class RequestStream extends StreamReader {
                         .build()));
     }
 
-    private void publishFinished(RequestOutcome outcome, int outputTokens, long endNs) {
+    /** @param reasoningTokens the thinking's share of {@code outputTokens}; null when unknown */
+    private void publishFinished(RequestOutcome outcome, int outputTokens, Integer reasoningTokens, long endNs) {
         long sentNs = effectiveSentNs();
         Integer usagePrompt = outcome.usage() == null ? null : outcome.usage().promptTokens();
         Integer usageCompletion =
@@ -155,6 +165,12 @@ final class RequestStream extends StreamReader {
                         .setFinishedOffsetNs(run.anchor().offsetNs(endNs))
                         .setGeneratedText(run.keepGeneratedText() ? outcome.generatedText() : null)
                         .setModel(run.requestModel().apply(index))
+                        .setFirstAnswerNs(
+                                outcome.reasoning().firstAnswerNs() == null
+                                        ? null
+                                        : outcome.reasoning().firstAnswerNs() - sentNs)
+                        .setReasoningEvents(outcome.reasoning().events())
+                        .setReasoningTokens(reasoningTokens)
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

@@ -152,6 +152,52 @@ class RequestStreamTest {
                 .as("the answer, as vLLM keeps it")
                 .isEqualTo("Hi there");
         assertThat(finished.getFirstNs()).isEqualTo(MS);
+        assertThat(finished.getReasoningTokens())
+                .as("the thinking's share, counted by the tokenizer without usage")
+                .isEqualTo(3);
+        assertThat(finished.getReasoningEvents()).isEqualTo(1);
+        assertThat(finished.getFirstAnswerNs())
+                .as("both events came in one read")
+                .isEqualTo(MS);
+    }
+
+    @Test
+    void reasoningTokensComeFromUsageWhenTheServerReportsThem() {
+        RequestStream stream = stream(6, 0, Dispatcher.NO_LIMIT, "openai-chat");
+        stream.onRequestSent(START_NS);
+        stream.onResponseStart(200, Map.of());
+        stream.onBytes(
+                sse("data: {\"choices\": [{\"index\": 0, \"delta\": {\"reasoning_content\": \"Let me think.\"}}]}\n\n"),
+                START_NS + MS);
+        stream.onBytes(
+                sse("data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hi there\"}}]}\n\n"
+                        + "data: {\"choices\": [], \"usage\": {\"prompt_tokens\": 4, \"completion_tokens\": 9,"
+                        + " \"completion_tokens_details\": {\"reasoning_tokens\": 7}}}\n\n"
+                        + "data: [DONE]\n\n"),
+                START_NS + 3 * MS);
+        stream.onComplete(START_NS + 4 * MS);
+
+        RequestFinished finished = finished();
+        assertThat(finished.getOutputTokens()).isEqualTo(9);
+        assertThat(finished.getReasoningTokens()).isEqualTo(7);
+        assertThat(finished.getFirstNs()).isEqualTo(MS);
+        assertThat(finished.getFirstAnswerNs()).isEqualTo(3 * MS);
+    }
+
+    @Test
+    void aStreamWithoutThinkingLeavesTheReasoningCountOut() {
+        RequestStream stream = stream(6, 0, Dispatcher.NO_LIMIT, "openai-chat");
+        stream.onRequestSent(START_NS);
+        stream.onResponseStart(200, Map.of());
+        stream.onBytes(
+                sse("data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"Hi there\"}}]}\n\n"),
+                START_NS + MS);
+        stream.onComplete(START_NS + 2 * MS);
+
+        RequestFinished finished = finished();
+        assertThat(finished.getReasoningTokens()).isNull();
+        assertThat(finished.getReasoningEvents()).isZero();
+        assertThat(finished.getFirstAnswerNs()).isEqualTo(MS);
     }
 
     @Test

@@ -35,6 +35,9 @@ import java.util.Objects;
  *                         /v1/models lists them after the served names with the first as their parent,
  *                         as vLLM lists adapters
  * @param metricsStyle     whose metric names {@code GET /metrics} uses (vLLM's or SGLang's)
+ * @param reasoningTokens  how many of a streamed chat response's first tokens are a reasoning model's
+ *                         thinking ({@code delta.reasoning_content}, counted in
+ *                         {@code usage.completion_tokens_details.reasoning_tokens}); 0 for none
  */
 public record SimulatorConfig(
         String host,
@@ -50,7 +53,8 @@ public record SimulatorConfig(
         FaultPlan faults,
         boolean tls,
         List<String> loraModules,
-        MetricsStyle metricsStyle) {
+        MetricsStyle metricsStyle,
+        int reasoningTokens) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -85,6 +89,9 @@ public record SimulatorConfig(
         if (ioThreads < 1) {
             throw new IllegalArgumentException("io threads must be >= 1, got " + ioThreads);
         }
+        if (reasoningTokens < 0) {
+            throw new IllegalArgumentException("reasoning tokens must be >= 0, got " + reasoningTokens);
+        }
         if (maxModelLen < 2) {
             throw new IllegalArgumentException("max model length must be >= 2, got " + maxModelLen);
         }
@@ -109,7 +116,8 @@ public record SimulatorConfig(
                 FaultPlan.NONE,
                 false,
                 List.of(),
-                MetricsStyle.VLLM);
+                MetricsStyle.VLLM,
+                0);
     }
 
     /**
@@ -137,7 +145,8 @@ public record SimulatorConfig(
                 FaultPlan.NONE,
                 false,
                 List.of(),
-                MetricsStyle.VLLM);
+                MetricsStyle.VLLM,
+                0);
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */
@@ -166,7 +175,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 names,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withHost(String newHost) {
@@ -184,7 +194,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withPort(int newPort) {
@@ -202,7 +213,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withServedModelNames(List<String> names) {
@@ -220,7 +232,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withIoThreads(int threads) {
@@ -238,7 +251,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withSendListener(SendListener listener) {
@@ -256,7 +270,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
@@ -275,7 +290,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withMaxModelLen(int tokens) {
@@ -293,7 +309,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withOutputLengths(OutputLengths lengths) {
@@ -311,7 +328,8 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     /** Serving https with a self-signed certificate ({@code on}) or plain http. */
@@ -330,7 +348,8 @@ public record SimulatorConfig(
                 faults,
                 on,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
     }
 
     public SimulatorConfig withFaults(FaultPlan plan) {
@@ -348,7 +367,28 @@ public record SimulatorConfig(
                 plan,
                 tls,
                 loraModules,
-                metricsStyle);
+                metricsStyle,
+                reasoningTokens);
+    }
+
+    /** Streaming {@code tokens} thinking tokens before the answer of each chat response (0 for none). */
+    public SimulatorConfig withReasoningTokens(int tokens) {
+        return new SimulatorConfig(
+                host,
+                port,
+                servedModelNames,
+                latencyModel,
+                defaultMaxTokens,
+                ioThreads,
+                sendListener,
+                promptCounter,
+                maxModelLen,
+                outputLengths,
+                faults,
+                tls,
+                loraModules,
+                metricsStyle,
+                tokens);
     }
 
     /** Serving {@code GET /metrics} under {@code style}'s names. */
@@ -367,6 +407,7 @@ public record SimulatorConfig(
                 faults,
                 tls,
                 loraModules,
-                style);
+                style,
+                reasoningTokens);
     }
 }

@@ -268,7 +268,8 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         ? request.model()
                         : config.modelName(),
                 System.currentTimeMillis() / 1000,
-                config.promptCounter().outputWord());
+                config.promptCounter().outputWord(),
+                config.reasoningTokens());
         current = new StreamingResponse(
                 ctx,
                 request,

@@ -152,10 +152,13 @@ final class StreamingResponse implements Generation {
         if (!last && pendingTokens < fault.tokensPerEvent()) {
             return;
         }
-        String text = format.text(emittedTokens - pendingTokens, pendingTokens, fault.splitUtf8());
+        int first = emittedTokens - pendingTokens;
+        int thinkingTokens = format.thinkingTokens(first, pendingTokens);
+        String thinking = format.text(first, thinkingTokens, fault.splitUtf8());
+        String text = format.text(first + thinkingTokens, pendingTokens - thinkingTokens, fault.splitUtf8());
         pendingTokens = 0;
         if (request.stream()) {
-            sendEvents(text, last, dueNs);
+            sendEvents(thinking, text, last, dueNs);
         } else {
             wholeText.append(text);
             if (last) {
@@ -173,7 +176,7 @@ final class StreamingResponse implements Generation {
         held.clear();
     }
 
-    private void sendEvents(String text, boolean last, long dueNs) {
+    private void sendEvents(String thinking, String text, boolean last, long dueNs) {
         ByteBuf out = ctx.alloc().buffer(last ? 512 : 256);
         int firstSeq = sentEvents;
         if (!tokenEventSent) {
@@ -193,7 +196,7 @@ final class StreamingResponse implements Generation {
                 ? text + "x".repeat(Math.max(0, Fault.OVERSIZED_EVENT_BYTES - text.length()))
                 : text;
         tokenEventSent = true;
-        format.tokenEvent(out, eventText, last ? finishReason : null, emittedTokens);
+        format.tokenEvent(out, thinking, eventText, last ? finishReason : null, emittedTokens);
         sentEvents++;
         if (last) {
             if (request.includeUsage()) {

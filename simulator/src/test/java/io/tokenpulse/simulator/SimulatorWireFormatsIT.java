@@ -150,6 +150,44 @@ class SimulatorWireFormatsIT {
     }
 
     @Test
+    void aReasoningModelsChatStreamsItsThinkingFirstAndCountsItInUsage() throws Exception {
+        try (SimulatorServer reasoning =
+                SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(2))
+                        .withReasoningTokens(2))) {
+            HttpResponse<String> response = CLIENT.send(
+                    HttpRequest.newBuilder(reasoning.baseUri().resolve("/v1/chat/completions"))
+                            .header("content-type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"messages\":[{\"role\":\"user\",\"content\":\"a b\"}],\"max_tokens\":3,"
+                                            + "\"stream\":true,\"stream_options\":{\"include_usage\":true}}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            List<String> raw = rawEvents(response.body());
+            assertThat(raw).hasSize(6).endsWith("[DONE]"); // role, two thinking tokens, the answer, usage
+            List<JsonNode> events = new ArrayList<>();
+            for (String event : raw.subList(0, 5)) {
+                events.add(JSON.readTree(event));
+            }
+            assertThat(events.get(1).at("/choices/0/delta/reasoning_content").asText())
+                    .isEqualTo("tok0 ");
+            assertThat(events.get(1).at("/choices/0/delta").has("content"))
+                    .as("vLLM's reasoning parser sends no content beside the thinking")
+                    .isFalse();
+            assertThat(events.get(2).at("/choices/0/delta/reasoning_content").asText())
+                    .isEqualTo("tok1 ");
+            assertThat(events.get(3).at("/choices/0/delta/content").asText()).isEqualTo("tok2 ");
+            assertThat(events.get(3).at("/choices/0/delta").has("reasoning_content"))
+                    .isFalse();
+            assertThat(events.get(4).at("/usage/completion_tokens").asInt()).isEqualTo(3);
+            assertThat(events.get(4)
+                            .at("/usage/completion_tokens_details/reasoning_tokens")
+                            .asInt())
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
     void profilerEndpointsAnswer200AndAreCounted() throws Exception {
         long starts = server.stats().profileStarts();
         long stops = server.stats().profileStops();

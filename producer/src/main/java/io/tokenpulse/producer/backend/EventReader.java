@@ -132,6 +132,7 @@ final class EventReader implements EventParser {
     private static StreamEvent.Usage readUsage(JsonParser p) throws IOException {
         Integer promptTokens = null;
         Integer completionTokens = null;
+        Integer reasoningTokens = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
@@ -139,11 +140,28 @@ final class EventReader implements EventParser {
                 promptTokens = p.getIntValue();
             } else if (field.equals("completion_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
                 completionTokens = p.getIntValue();
+            } else if (field.equals("completion_tokens_details") && value == JsonToken.START_OBJECT) {
+                reasoningTokens = readReasoningTokens(p);
             } else {
                 p.skipChildren();
             }
         }
-        return new StreamEvent.Usage(promptTokens, completionTokens);
+        return new StreamEvent.Usage(promptTokens, completionTokens, reasoningTokens);
+    }
+
+    /** {@code completion_tokens_details.reasoning_tokens}, or null; leaves the parser at the object's end. */
+    private static Integer readReasoningTokens(JsonParser p) throws IOException {
+        Integer reasoningTokens = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("reasoning_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
+                reasoningTokens = p.getIntValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return reasoningTokens;
     }
 
     /** {@code "error": {"message": ...}} as OpenAI and vLLM send it, or a bare string. */

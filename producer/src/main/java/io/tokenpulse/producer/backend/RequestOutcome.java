@@ -12,8 +12,8 @@ package io.tokenpulse.producer.backend;
  * @param usage the last {@code usage} the server reported, or null
  * @param generatedText the concatenated text deltas
  * @param doneSeen whether the stream ended with {@code [DONE]}
- * @param reasoningText a reasoning model's concatenated thinking (chat {@code reasoning_content} or
- *     {@code reasoning}), kept apart from the answer text; output all the same; empty when none
+ * @param reasoning a reasoning model's thinking, kept apart from the answer, and when the answer
+ *     began; {@link Reasoning#NONE} when the stream carried neither
  */
 public record RequestOutcome(
         boolean success,
@@ -25,7 +25,7 @@ public record RequestOutcome(
         StreamEvent.Usage usage,
         String generatedText,
         boolean doneSeen,
-        String reasoningText) {
+        Reasoning reasoning) {
 
     public RequestOutcome {
         if (error == null || success != error.isEmpty()) {
@@ -35,12 +35,32 @@ public record RequestOutcome(
         if (success && firstNs == null) {
             throw new IllegalArgumentException("a successful request has a first event");
         }
-        if (reasoningText == null) {
-            reasoningText = "";
+        if (reasoning == null) {
+            reasoning = Reasoning.NONE;
         }
     }
 
-    /** An outcome without reasoning text. */
+    /**
+     * The part of a stream that is not the answer, and when the answer began (the extension "time
+     * to first output token").
+     *
+     * @param text a reasoning model's concatenated thinking (chat {@code reasoning_content} or
+     *     {@code reasoning}); output all the same; empty when none
+     * @param events timing events that carried thinking
+     * @param firstAnswerNs {@link System#nanoTime()} of the first timing event with non-empty answer
+     *     text; null when none arrived
+     */
+    public record Reasoning(String text, int events, Long firstAnswerNs) {
+        public static final Reasoning NONE = new Reasoning("", 0, null);
+
+        public Reasoning {
+            if (text == null || events < 0) {
+                throw new IllegalArgumentException("need text (\"\" for none) and events >= 0, got " + events);
+            }
+        }
+    }
+
+    /** An outcome without reasoning or a first answer time. */
     public RequestOutcome(
             boolean success,
             int httpStatus,
@@ -51,7 +71,7 @@ public record RequestOutcome(
             StreamEvent.Usage usage,
             String generatedText,
             boolean doneSeen) {
-        this(success, httpStatus, error, chunkEvents, firstNs, lastNs, usage, generatedText, doneSeen, "");
+        this(success, httpStatus, error, chunkEvents, firstNs, lastNs, usage, generatedText, doneSeen, Reasoning.NONE);
     }
 
     /** Output tokens reported by the server when it reported a positive count, else null. */

@@ -31,6 +31,8 @@ public final class ResponseTracker {
     private final StringBuilder reasoning = new StringBuilder();
 
     private int chunks;
+    private int reasoningEvents;
+    private Long firstAnswerNs;
     private long firstNs;
     private long previousChunkNs;
     private long lastNs;
@@ -85,6 +87,12 @@ public final class ResponseTracker {
             text.append(event.text());
         }
         reasoning.append(event.reasoning());
+        if (!event.reasoning().isEmpty()) {
+            reasoningEvents++;
+        }
+        if (firstAnswerNs == null && !event.text().isEmpty()) {
+            firstAnswerNs = arrivalNs;
+        }
         int seq = chunks++;
         long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
         if (seq == 0) {
@@ -125,7 +133,7 @@ public final class ResponseTracker {
         }
         finished = true;
         return new RequestOutcome(
-                true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoning.toString());
+                true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoningSeen());
     }
 
     /**
@@ -151,7 +159,11 @@ public final class ResponseTracker {
                 usage,
                 text.toString(),
                 doneSeen,
-                reasoning.toString());
+                reasoningSeen());
+    }
+
+    private RequestOutcome.Reasoning reasoningSeen() {
+        return new RequestOutcome.Reasoning(reasoning.toString(), reasoningEvents, firstAnswerNs);
     }
 
     /**

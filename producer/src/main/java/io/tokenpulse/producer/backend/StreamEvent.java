@@ -43,10 +43,18 @@ public record StreamEvent(
     }
 
     /**
-     * Token counts reported by the server; either may be null when the server left it out.
+     * Token counts reported by the server; any may be null when the server left it out.
      *
      * @param promptTokens {@code usage.prompt_tokens}
      * @param completionTokens {@code usage.completion_tokens}
+     * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}: the thinking's
+     *     share of the completion tokens (OpenAI, vLLM with a reasoning parser)
      */
-    public record Usage(Integer promptTokens, Integer completionTokens) {}
+    public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {
+
+        /** Usage without a reasoning count. */
+        public Usage(Integer promptTokens, Integer completionTokens) {
+            this(promptTokens, completionTokens, null);
+        }
+    }
 }

@@ -65,6 +65,7 @@ final class CustomDataset extends SummarizingDataset {
      *     no line at all, a tokenizer without a chat template when the template is applied
      */
     static CustomDataset load(DatasetOptions options, Tokenizer tokenizer) {
+        options.custom().checked();
         Path file = DatasetFile.required(options.datasetPath(), NAME, "/path/to/prompts.jsonl");
         boolean fromFile = options.custom().outputLen() == DatasetOptions.Custom.FROM_FILE;
         List<Line> lines = new ArrayList<>();

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The dataset flags of {@code bench}, with vLLM's names and defaults.
+ * The dataset flags of {@code bench}, with vLLM's names and defaults. The file datasets' and the
+ * newer datasets' flags are checked by the dataset that uses them ({@code checked()}), not here: like
+ * vLLM, a run of one dataset ignores another's flags, and {@code --output-len} sets them all.
  *
  * @param name {@code --dataset-name}
  * @param datasetPath {@code --dataset-path}, or null when not given
@@ -114,10 +116,12 @@ public record DatasetOptions(
 
         public static final ShareGpt DEFAULTS = new ShareGpt(null);
 
-        public ShareGpt {
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public ShareGpt checked() {
             if (outputLen != null && outputLen < 1) {
                 throw new IllegalArgumentException("--sharegpt-output-len must be >= 1, got " + outputLen);
             }
+            return this;
         }
     }
 
@@ -134,11 +138,13 @@ public record DatasetOptions(
 
         public static final Custom DEFAULTS = new Custom(256, false);
 
-        public Custom {
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public Custom checked() {
             if (outputLen != FROM_FILE && outputLen < 1) {
                 throw new IllegalArgumentException("--custom-output-len must be >= 1, or -1 to take each line's"
                         + " output_tokens, got " + outputLen);
             }
+            return this;
         }
     }
 
@@ -162,11 +168,13 @@ public record DatasetOptions(
 
         public static final PrefixRepetition DEFAULTS = new PrefixRepetition(256, 256, 10, 128);
 
-        public PrefixRepetition {
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public PrefixRepetition checked() {
             atLeast("--prefix-repetition-prefix-len", 0, prefixLen);
             atLeast("--prefix-repetition-suffix-len", 0, suffixLen);
             atLeast("--prefix-repetition-num-prefixes", 1, numPrefixes);
             atLeast("--prefix-repetition-output-len", 1, outputLen);
+            return this;
         }
     }
 
@@ -178,12 +186,14 @@ public record DatasetOptions(
 
         public static final Trace DEFAULTS = new Trace(1.0);
 
-        public Trace {
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public Trace checked() {
             if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
                 throw new IllegalArgumentException(
                         "--trace-time-scale must be a finite number >= 0 (0 sends every request at once), got "
                                 + timeScale);
             }
+            return this;
         }
     }
 
@@ -198,10 +208,12 @@ public record DatasetOptions(
 
         public static final Hf DEFAULTS = new Hf(null, null, null);
 
-        public Hf {
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public Hf checked() {
             if (outputLen != null && outputLen < 1) {
                 throw new IllegalArgumentException("--hf-output-len must be >= 1, got " + outputLen);
             }
+            return this;
         }
     }
 

@@ -75,6 +75,7 @@ final class HfDataset extends SummarizingDataset {
 
     /** As {@link #load(DatasetOptions, Tokenizer)}, looking for dataset ids in {@code caches}. */
     static HfDataset load(DatasetOptions options, Tokenizer tokenizer, HfSource.Caches caches) {
+        options.hf().checked();
         Path path = DatasetFile.required(
                 options.datasetPath(), NAME, "/path/to/data.parquet (or .json/.jsonl, a folder, or ORG/NAME)");
         DatasetOptions.Hf flags = options.hf();

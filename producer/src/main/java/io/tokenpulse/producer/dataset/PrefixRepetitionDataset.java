@@ -37,7 +37,7 @@ final class PrefixRepetitionDataset extends SummarizingDataset {
     PrefixRepetitionDataset(Tokenizer tokenizer, DatasetOptions options) {
         super(NAME);
         this.tokenizer = tokenizer;
-        this.flags = options.prefixRepetition();
+        this.flags = options.prefixRepetition().checked();
         this.style = options.promptStyle();
         this.disableShuffle = options.fileSampling().disableShuffle();
         this.allowedIds = TokenSequencePrompt.allowedIds(tokenizer);

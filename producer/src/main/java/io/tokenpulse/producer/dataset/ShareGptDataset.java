@@ -73,6 +73,7 @@ final class ShareGptDataset extends SummarizingDataset {
      *     no conversation that passes the filters
      */
     static ShareGptDataset load(DatasetOptions options, Tokenizer tokenizer) {
+        options.shareGpt().checked();
         Path file =
                 DatasetFile.required(options.datasetPath(), NAME, "/path/to/ShareGPT_V3_unfiltered_cleaned_split.json");
         List<Conversation> conversations = new ArrayList<>();

@@ -82,6 +82,7 @@ final class TraceDataset extends SummarizingDataset {
      *     expected: no path, unreadable file, a line that is not such an object, no line left
      */
     static TraceDataset load(DatasetOptions options, Tokenizer tokenizer) {
+        options.trace().checked();
         Path file = DatasetFile.required(options.datasetPath(), NAME, "/path/to/mooncake_trace.jsonl");
         List<Entry> entries = new ArrayList<>();
         int lines = 0;

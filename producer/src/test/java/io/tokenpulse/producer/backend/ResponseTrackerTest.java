@@ -155,7 +155,11 @@ class ResponseTrackerTest {
                 .as("TTFT stays vLLM's: the first choices event, thinking or not")
                 .isEqualTo(1_010);
         assertThat(o.generatedText()).isEqualTo("Hi");
-        assertThat(o.reasoningText()).isEqualTo("Let me think.");
+        assertThat(o.reasoning().text()).isEqualTo("Let me think.");
+        assertThat(o.reasoning().events()).isEqualTo(2);
+        assertThat(o.reasoning().firstAnswerNs())
+                .as("the first output token: the first event with answer text")
+                .isEqualTo(1_030);
     }
 
     @Test

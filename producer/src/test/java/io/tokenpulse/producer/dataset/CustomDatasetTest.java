@@ -202,7 +202,7 @@ class CustomDatasetTest {
 
     @Test
     void badCustomOutputLenNamesTheFlag() {
-        assertThatThrownBy(() -> new DatasetOptions.Custom(0, false))
+        assertThatThrownBy(() -> new DatasetOptions.Custom(0, false).checked())
                 .hasMessage("--custom-output-len must be >= 1, or -1 to take each line's output_tokens, got 0");
     }
 

@@ -53,6 +53,38 @@ class DatasetsTest {
     }
 
     @Test
+    void anotherDatasetsFlagsAreIgnoredAsVllmIgnoresThemAndCheckedByTheirOwn() {
+        // --output-len 0 sets every dataset's output length; only the chosen dataset's counts
+        DatasetOptions zeros = new DatasetOptions(
+                        "random",
+                        null,
+                        PromptStyle.COMPLETION,
+                        DatasetOptions.Random.DEFAULTS,
+                        DatasetOptions.Sonnet.DEFAULTS,
+                        new DatasetOptions.ShareGpt(0),
+                        new DatasetOptions.Custom(0, false),
+                        DatasetOptions.FileSampling.DEFAULTS)
+                .with(new DatasetOptions.PrefixRepetition(256, 256, 10, 0))
+                .with(new DatasetOptions.Trace(-1))
+                .with(new DatasetOptions.Hf(null, null, 0));
+        Dataset random = Datasets.create(zeros, new TokenizerLoader(Path.of("no-hub-cache")).load("gpt2"));
+        assertThat(random.name()).isEqualTo("random");
+
+        DatasetOptions custom = new DatasetOptions(
+                "custom",
+                Path.of("prompts.jsonl"),
+                PromptStyle.COMPLETION,
+                DatasetOptions.Random.DEFAULTS,
+                DatasetOptions.Sonnet.DEFAULTS,
+                DatasetOptions.ShareGpt.DEFAULTS,
+                new DatasetOptions.Custom(0, false),
+                DatasetOptions.FileSampling.DEFAULTS);
+        assertThatThrownBy(() -> Datasets.create(custom, null))
+                .as("checked before the file is read")
+                .hasMessage("--custom-output-len must be >= 1, or -1 to take each line's output_tokens, got 0");
+    }
+
+    @Test
     void namesAreLookedUpNotGuessed() {
         Dataset random = Datasets.create(named("random"), new TokenizerLoader(Path.of("no-hub-cache")).load("gpt2"));
 

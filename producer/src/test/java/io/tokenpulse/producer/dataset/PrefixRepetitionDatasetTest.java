@@ -98,7 +98,7 @@ class PrefixRepetitionDatasetTest {
                 .hasMessage("--num-prompts 9 must be >= --prefix-repetition-num-prefixes 10: every prefix needs at"
                         + " least one prompt");
         assertThatThrownBy(() -> dataset(0, 0, 10, 5, false)).hasMessageContaining("prompts would be empty");
-        assertThatThrownBy(() -> new DatasetOptions.PrefixRepetition(8, 8, 0, 5))
+        assertThatThrownBy(() -> new DatasetOptions.PrefixRepetition(8, 8, 0, 5).checked())
                 .hasMessage("--prefix-repetition-num-prefixes must be >= 1, got 0");
     }
 

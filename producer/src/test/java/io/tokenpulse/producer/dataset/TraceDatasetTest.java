@@ -138,6 +138,7 @@ class TraceDatasetTest {
         assertThatThrownBy(() -> trace(1.0, "")).hasMessageContaining("it has no lines");
         assertThatThrownBy(() -> trace(1.0, "{\"timestamp\": 0, \"input_length\": 3, \"output_length\": 0}"))
                 .hasMessageContaining("all of its 1 requests have output_length 0, so none is left to send");
-        assertThatThrownBy(() -> new DatasetOptions.Trace(-1)).hasMessageContaining("--trace-time-scale must be");
+        assertThatThrownBy(() -> new DatasetOptions.Trace(-1).checked())
+                .hasMessageContaining("--trace-time-scale must be");
     }
 }

@@ -24,21 +24,55 @@ public abstract class ChunkFormat {
     static final String MULTI_BYTE = "\u20ac";
 
     private final String outputWord;
+    private final int reasoningTokens;
 
-    /** @param outputWord how every generated token is spelled, or null for {@code "tok<i> "} */
-    ChunkFormat(String outputWord) {
+    /**
+     * @param outputWord how every generated token is spelled, or null for {@code "tok<i> "}
+     * @param reasoningTokens how many of the response's first tokens are thinking
+     */
+    ChunkFormat(String outputWord, int reasoningTokens) {
         this.outputWord = outputWord;
+        this.reasoningTokens = reasoningTokens;
     }
 
-    /** The format of {@code request}'s response. */
+    /**
+     * The format of {@code request}'s response; a streamed chat response starts with
+     * {@code reasoningTokens} tokens of thinking (other responses have no field for it).
+     */
     public static ChunkFormat of(
-            GenerationRequest request, String requestId, String model, long createdEpochSeconds, String outputWord) {
+            GenerationRequest request,
+            String requestId,
+            String model,
+            long createdEpochSeconds,
+            String outputWord,
+            int reasoningTokens) {
         return switch (request.endpoint()) {
             case COMPLETIONS, CHAT, TRANSCRIPTION ->
-                new OpenAiFormat(request, requestId, model, createdEpochSeconds, outputWord);
+                new OpenAiFormat(
+                        request,
+                        requestId,
+                        model,
+                        createdEpochSeconds,
+                        outputWord,
+                        request.endpoint() == Endpoint.CHAT && request.stream() ? reasoningTokens : 0);
             case TGI -> new TgiFormat(outputWord);
             case TRITON -> new TritonFormat(request.model(), outputWord);
         };
+    }
+
+    /** How many of the {@code tokens} tokens from token {@code firstToken} on are thinking. */
+    public int thinkingTokens(int firstToken, int tokens) {
+        return Math.max(0, Math.min(tokens, reasoningTokens - firstToken));
+    }
+
+    /** The thinking's share of {@code completionTokens}, as usage reports it. */
+    int reasoningTokensOf(int completionTokens) {
+        return Math.min(reasoningTokens, completionTokens);
+    }
+
+    /** Whether responses in this format carry thinking. */
+    boolean reasons() {
+        return reasoningTokens > 0;
     }
 
     /**
@@ -76,6 +110,17 @@ public abstract class ChunkFormat {
      * @param tokensSoFar  tokens sent up to and including this event
      */
     public abstract void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar);
+
+    /**
+     * One event carrying a reasoning model's {@code thinking} and then {@code text}, either possibly
+     * empty; only a format that {@link #reasons} has thinking to send.
+     */
+    public void tokenEvent(ByteBuf out, String thinking, String text, String finishReason, int tokensSoFar) {
+        if (!thinking.isEmpty()) {
+            throw new UnsupportedOperationException("this format carries no reasoning");
+        }
+        tokenEvent(out, text, finishReason, tokensSoFar);
+    }
 
     /** The usage-only event sent when the request asked for usage. */
     public void usageEvent(ByteBuf out, int promptTokens, int completionTokens) {

@@ -23,8 +23,13 @@ final class OpenAiFormat extends ChunkFormat {
     private final boolean continuousUsage;
 
     OpenAiFormat(
-            GenerationRequest request, String requestId, String model, long createdEpochSeconds, String outputWord) {
-        super(outputWord);
+            GenerationRequest request,
+            String requestId,
+            String model,
+            long createdEpochSeconds,
+            String outputWord,
+            int reasoningTokens) {
+        super(outputWord, reasoningTokens);
         this.endpoint = request.endpoint();
         this.id = endpoint.idPrefix + requestId;
         this.model = model;
@@ -59,6 +64,11 @@ final class OpenAiFormat extends ChunkFormat {
 
     @Override
     public void tokenEvent(ByteBuf out, String text, String finishReason, int tokensSoFar) {
+        tokenEvent(out, "", text, finishReason, tokensSoFar);
+    }
+
+    @Override
+    public void tokenEvent(ByteBuf out, String thinking, String text, String finishReason, int tokensSoFar) {
         event(out, DATA, g -> {
             header(g, endpoint.chunkObject);
             g.writeArrayFieldStart("choices");
@@ -66,13 +76,13 @@ final class OpenAiFormat extends ChunkFormat {
             switch (endpoint) {
                 case CHAT -> {
                     g.writeNumberField("index", 0);
-                    delta(g, text);
+                    delta(g, thinking, text);
                     g.writeNullField("logprobs");
                     g.writeStringField("finish_reason", finishReason);
                 }
                 case TRANSCRIPTION -> {
                     // pydantic's exclude_unset: finish and stop reason only once set
-                    delta(g, text);
+                    delta(g, "", text);
                     if (finishReason != null) {
                         g.writeStringField("finish_reason", finishReason);
                         g.writeNullField("stop_reason");
@@ -143,9 +153,15 @@ final class OpenAiFormat extends ChunkFormat {
         });
     }
 
-    private static void delta(JsonGenerator g, String text) throws IOException {
+    /** vLLM's reasoning parser sends thinking as {@code reasoning_content}, without {@code content}. */
+    private static void delta(JsonGenerator g, String thinking, String text) throws IOException {
         g.writeObjectFieldStart("delta");
-        g.writeStringField("content", text);
+        if (!thinking.isEmpty()) {
+            g.writeStringField("reasoning_content", thinking);
+        }
+        if (thinking.isEmpty() || !text.isEmpty()) {
+            g.writeStringField("content", text);
+        }
         g.writeEndObject();
     }
 
@@ -157,11 +173,17 @@ final class OpenAiFormat extends ChunkFormat {
         g.writeStringField("model", model);
     }
 
-    private static void usage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
+    private void usage(JsonGenerator g, int promptTokens, int completionTokens) throws IOException {
         g.writeObjectFieldStart("usage");
         g.writeNumberField("prompt_tokens", promptTokens);
         g.writeNumberField("total_tokens", promptTokens + completionTokens);
         g.writeNumberField("completion_tokens", completionTokens);
+        if (reasons()) {
+            // OpenAI's split of the completion tokens
+            g.writeObjectFieldStart("completion_tokens_details");
+            g.writeNumberField("reasoning_tokens", reasoningTokensOf(completionTokens));
+            g.writeEndObject();
+        }
         g.writeEndObject();
     }
 }

@@ -17,7 +17,7 @@ final class TgiFormat extends ChunkFormat {
     private final StringBuilder generated = new StringBuilder();
 
     TgiFormat(String outputWord) {
-        super(outputWord);
+        super(outputWord, 0);
     }
 
     @Override

@@ -17,7 +17,7 @@ final class TritonFormat extends ChunkFormat {
     private final String modelName;
 
     TritonFormat(String modelName, String outputWord) {
-        super(outputWord);
+        super(outputWord, 0);
         this.modelName = modelName;
     }
 

@@ -84,15 +84,14 @@ final class LatencyDistribution {
     }
 
     /** Mean, median, std and the given percentiles, in ms; all 0 when empty. */
-    MetricStats stats(Metric metric, List<Double> percentiles) {
+    LatencyStats stats(List<Double> percentiles) {
         double[] percentileMs = new double[percentiles.size()];
         if (isExact()) {
             double[] values = sortedExact();
             for (int i = 0; i < percentileMs.length; i++) {
                 percentileMs[i] = ms(Numpy.percentile(values, percentiles.get(i)));
             }
-            return MetricStats.of(
-                    metric,
+            return LatencyStats.of(
                     size,
                     ms(Numpy.mean(values)),
                     ms(Numpy.median(values)),
@@ -104,8 +103,7 @@ final class LatencyDistribution {
         for (int i = 0; i < percentileMs.length; i++) {
             percentileMs[i] = ms(sketch.getValueAtQuantile(percentiles.get(i) / 100));
         }
-        return MetricStats.of(
-                metric,
+        return LatencyStats.of(
                 count,
                 ms(mean),
                 ms(sketch.getValueAtQuantile(0.5)),

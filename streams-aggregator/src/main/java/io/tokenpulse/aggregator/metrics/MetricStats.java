@@ -1,6 +1,5 @@
 package io.tokenpulse.aggregator.metrics;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,26 +36,38 @@ public record MetricStats(
     }
 
     public MetricStats {
-        if (count < 0 || !(meanMs >= 0) || !(medianMs >= 0) || !(stdMs >= 0)) {
-            throw new IllegalArgumentException("count, mean, median and std of " + metric + " must be >= 0, got "
-                    + count + ", " + meanMs + ", " + medianMs + ", " + stdMs);
+        if (metric == null) {
+            throw new IllegalArgumentException("metric must not be null");
         }
-        percentiles = List.copyOf(percentiles);
+        percentiles =
+                latency(count, meanMs, medianMs, stdMs, percentiles, exact).percentiles();
     }
 
-    static MetricStats of(
-            Metric metric,
+    /** A metric's statistics from its latency summary. */
+    public static MetricStats of(Metric metric, LatencyStats stats) {
+        return new MetricStats(
+                metric,
+                stats.count(),
+                stats.meanMs(),
+                stats.medianMs(),
+                stats.stdMs(),
+                stats.percentiles(),
+                stats.exact());
+    }
+
+    /** The statistics without the metric's name. */
+    public LatencyStats latency() {
+        return latency(count, meanMs, medianMs, stdMs, percentiles, exact);
+    }
+
+    // LatencyStats checks the values: one set of rules for both
+    private static LatencyStats latency(
             long count,
             double meanMs,
             double medianMs,
             double stdMs,
-            List<Double> percentiles,
-            double[] percentileMs,
+            List<PercentileValue> percentiles,
             boolean exact) {
-        List<PercentileValue> values = new ArrayList<>(percentiles.size());
-        for (int i = 0; i < percentileMs.length; i++) {
-            values.add(new PercentileValue(percentiles.get(i), percentileMs[i]));
-        }
-        return new MetricStats(metric, count, meanMs, medianMs, stdMs, values, exact);
+        return new LatencyStats(count, meanMs, medianMs, stdMs, percentiles, exact);
     }
 }

@@ -189,7 +189,7 @@ public final class MetricsAccumulator {
      * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
      */
     public MetricStats stats(Metric metric, List<Double> percentiles) {
-        return distributions.get(metric).stats(metric, percentiles);
+        return MetricStats.of(metric, distributions.get(metric).stats(percentiles));
     }
 
     /** The state as bytes, for a state store or changelog. */

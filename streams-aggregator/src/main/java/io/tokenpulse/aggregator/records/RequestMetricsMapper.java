@@ -1,10 +1,13 @@
 package io.tokenpulse.aggregator.records;
 
+import io.tokenpulse.aggregator.metrics.RequestReasoning;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The one mapping between a {@link RequestMetrics} record (topic {@code request-metrics}) and the
@@ -43,6 +46,14 @@ public final class RequestMetricsMapper {
                 itlNs,
                 m.getPromptLen(),
                 m.getOutputTokens());
+    }
+
+    /** The record's reasoning values (extension); a record from an older writer has none. */
+    public static RequestReasoning reasoning(RequestMetrics m) {
+        return new RequestReasoning(
+                m.getTtfoNs() == null ? OptionalLong.empty() : OptionalLong.of(m.getTtfoNs()),
+                m.getReasoningEvents(),
+                m.getReasoningTokens() == null ? OptionalInt.empty() : OptionalInt.of(m.getReasoningTokens()));
     }
 
     /**

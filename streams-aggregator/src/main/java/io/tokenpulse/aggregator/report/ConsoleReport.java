@@ -1,23 +1,27 @@
 package io.tokenpulse.aggregator.report;
 
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Prints vLLM's {@code Serving Benchmark Result} block byte for byte: each line is the label
  * left-aligned in 40 characters, a space, then the value left-aligned in 10 (integers as integers,
  * other numbers with 2 decimals); section titles centred in 50 with '-'; lines end in '\n'.
  *
- * <p>The layout is that of {@code benchmark_serving.py} from mid-2025, the version that printed the
- * seed reports, so the same options give the same lines in the same order. Later vLLM lines appear
- * only where they cannot disturb that layout: "Maximum request concurrency:" under
- * {@code --max-concurrency}, "Failed requests:" when a request failed, and the two peak lines when
- * asked for. Stateless and thread-safe; prints only to the stream it is given.
+ * <p>Two layouts ({@link Layout}): by default that of {@code benchmark_serving.py} from mid-2025, the
+ * version that printed the seed reports, so the same options give the same lines in the same order;
+ * later vLLM lines appear in it only where they cannot disturb that layout ("Maximum request
+ * concurrency:" under {@code --max-concurrency}, "Failed requests:" when a request failed). Or that
+ * of current {@code vllm bench serve}, with its newer lines. Stateless and thread-safe; prints only to
+ * the stream it is given.
  *
  * @see "METRICS.md, The console block"
  */
@@ -35,45 +39,72 @@ public final class ConsoleReport {
             Metric.TOKEN_LATENCY, new Section("Token Latency", "Token Latency (e2e_latency / output_len)"),
             Metric.QUEUE_DELAY, new Section("Queue Delay", "Queue Delay (sent - scheduled)"));
 
-    private final boolean peakLines;
+    /** Which vLLM's block to print. */
+    public enum Layout {
+        /** {@code benchmark_serving.py} of mid-2025, the seeds' version: seed 000's block byte for byte. */
+        SEED,
+        /**
+         * Current {@code vllm bench serve} ({@code vllm/benchmarks/serve.py}, 2026): "Failed requests:"
+         * always, "Request rate configured (RPS):" for a finite rate, "Peak output token throughput
+         * (tok/s):" and "Peak concurrent requests:" after the output throughput, and "Total token
+         * throughput" with a small t.
+         */
+        CURRENT
+    }
 
-    /** @param peakLines whether to print vLLM's later "Peak output token throughput" and "Peak concurrent requests" */
-    public ConsoleReport(boolean peakLines) {
-        this.peakLines = peakLines;
+    private final Layout layout;
+
+    public ConsoleReport(Layout layout) {
+        this.layout = layout;
     }
 
     /** Prints the block for one run. */
     public void print(RunConfig config, RunResult result, PrintStream out) {
+        print(config, result, Optional.empty(), out);
+    }
+
+    /**
+     * Prints the block for one run; a reasoning run gets its "Time to First Output Token" section
+     * (extension) after TTFT's, or after the last section when TTFT is not selected.
+     */
+    public void print(RunConfig config, RunResult result, Optional<ReasoningResult> reasoning, PrintStream out) {
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
+        boolean current = layout == Layout.CURRENT;
         integer(text, "Successful requests:", result.completed());
-        if (result.failed() > 0) {
+        if (current || result.failed() > 0) {
             integer(text, "Failed requests:", result.failed());
         }
         config.maxConcurrency().ifPresent(limit -> integer(text, "Maximum request concurrency:", limit));
+        if (current && Double.isFinite(config.requestRate())) {
+            decimal(text, "Request rate configured (RPS):", config.requestRate());
+        }
         decimal(text, "Benchmark duration (s):", result.durationSeconds());
         integer(text, "Total input tokens:", result.totalInputTokens());
         integer(text, "Total generated tokens:", result.totalOutputTokens());
         decimal(text, "Request throughput (req/s):", result.requestThroughput());
         result.requestGoodput().ifPresent(goodput -> decimal(text, "Request goodput (req/s):", goodput));
         decimal(text, "Output token throughput (tok/s):", result.outputThroughput());
-        if (peakLines) {
+        if (current) {
             decimal(text, "Peak output token throughput (tok/s):", result.maxOutputTokensPerS());
             // vLLM formats this count with 2 decimals too.
             decimal(text, "Peak concurrent requests:", result.maxConcurrentRequests());
         }
-        decimal(text, "Total Token throughput (tok/s):", result.totalTokenThroughput());
+        decimal(
+                text,
+                current ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
+                result.totalTokenThroughput());
+        boolean afterTtft = result.metrics().stream().anyMatch(s -> s.metric() == Metric.TTFT);
         for (MetricStats stats : result.metrics()) {
             Section section = SECTIONS.get(stats.metric());
             text.append(centred(section.title(), '-')).append('\n');
-            decimal(text, "Mean " + section.label() + " (ms):", stats.meanMs());
-            decimal(text, "Median " + section.label() + " (ms):", stats.medianMs());
-            for (MetricStats.PercentileValue p : stats.percentiles()) {
-                decimal(
-                        text,
-                        "P" + PythonFloat.intOrRepr(p.percentile()) + " " + section.label() + " (ms):",
-                        p.valueMs());
+            statLines(text, section.label(), stats.latency());
+            if (stats.metric() == Metric.TTFT) {
+                reasoning.ifPresent(r -> reasoningSection(text, r));
             }
+        }
+        if (!afterTtft) {
+            reasoning.ifPresent(r -> reasoningSection(text, r));
         }
         text.append("=".repeat(WIDTH)).append('\n');
         if (!result.itlExact() && result.metrics().stream().anyMatch(s -> s.metric() == Metric.ITL)) {
@@ -103,14 +134,32 @@ public final class ConsoleReport {
             for (MetricStats stats : model.metrics()) {
                 String label = SECTIONS.get(stats.metric()).label();
                 decimal(text, "Mean " + label + " (ms):", stats.meanMs());
-                for (MetricStats.PercentileValue p : stats.percentiles()) {
-                    decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + label + " (ms):", p.valueMs());
-                }
+                percentileLines(text, label, stats.percentiles());
             }
         }
         text.append("=".repeat(WIDTH)).append('\n');
         out.print(text);
         out.flush();
+    }
+
+    private static void statLines(StringBuilder text, String label, LatencyStats stats) {
+        decimal(text, "Mean " + label + " (ms):", stats.meanMs());
+        decimal(text, "Median " + label + " (ms):", stats.medianMs());
+        percentileLines(text, label, stats.percentiles());
+    }
+
+    private static void percentileLines(StringBuilder text, String label, List<MetricStats.PercentileValue> values) {
+        for (MetricStats.PercentileValue p : values) {
+            decimal(text, "P" + PythonFloat.intOrRepr(p.percentile()) + " " + label + " (ms):", p.valueMs());
+        }
+    }
+
+    // AIPerf's name for the first non-reasoning token (TTFO); vLLM has none
+    private static void reasoningSection(StringBuilder text, ReasoningResult reasoning) {
+        text.append(centred("Time to First Output Token", '-')).append('\n');
+        integer(text, "Reasoning tokens:", reasoning.reasoningTokens());
+        integer(text, "Answer tokens:", reasoning.answerTokens());
+        statLines(text, "TTFO", reasoning.ttfo());
     }
 
     private static void integer(StringBuilder text, String label, long value) {

@@ -7,13 +7,16 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.soabase.recordbuilder.core.RecordBuilder;
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,6 +77,7 @@ public record ResultJson(
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
         @JsonUnwrapped Completeness completeness,
+        @JsonUnwrapped Reasoning reasoning,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues)
@@ -109,12 +113,24 @@ public record ResultJson(
         public static final Completeness WHOLE = new Completeness(false, null);
     }
 
+    /**
+     * A reasoning run's token split (extension; AIPerf reports the same split), left out for other
+     * runs; its time to first output token goes with the metric keys ({@code mean_ttfo_ms}, ...).
+     *
+     * @param reasoningRequests    successful requests that thought
+     * @param totalReasoningTokens output tokens that were thinking
+     * @param totalAnswerTokens    {@code total_output_tokens - total_reasoning_tokens}
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Reasoning(long reasoningRequests, long totalReasoningTokens, long totalAnswerTokens) {}
+
     /** Keys the record writes itself (the unwrapped records' included), which --metadata may not reuse. */
     private static final Set<String> FIXED_KEYS = Stream.of(
                     ResultJson.class.getRecordComponents(),
                     Delivery.class.getRecordComponents(),
                     ClientCpu.class.getRecordComponents(),
-                    Completeness.class.getRecordComponents())
+                    Completeness.class.getRecordComponents(),
+                    Reasoning.class.getRecordComponents())
             .flatMap(Arrays::stream)
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());
@@ -186,15 +202,33 @@ public record ResultJson(
     static Map<String, Double> metricValues(List<MetricStats> metrics) {
         Map<String, Double> values = new LinkedHashMap<>();
         for (MetricStats stats : metrics) {
-            String key = stats.metric().key();
-            values.put("mean_" + key + "_ms", stats.meanMs());
-            values.put("median_" + key + "_ms", stats.medianMs());
-            values.put("std_" + key + "_ms", stats.stdMs());
-            for (MetricStats.PercentileValue p : stats.percentiles()) {
-                values.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
-            }
+            putStats(values, stats.metric().key(), stats.latency());
         }
         return values;
+    }
+
+    private static void putStats(Map<String, Double> values, String key, LatencyStats stats) {
+        values.put("mean_" + key + "_ms", stats.meanMs());
+        values.put("median_" + key + "_ms", stats.medianMs());
+        values.put("std_" + key + "_ms", stats.stdMs());
+        for (MetricStats.PercentileValue p : stats.percentiles()) {
+            values.put("p" + PythonFloat.intOrRepr(p.percentile()) + "_" + key + "_ms", p.valueMs());
+        }
+    }
+
+    /**
+     * This result with a reasoning run's keys: its token split, and its time to first output token as
+     * metric keys ({@code mean_ttfo_ms}, ...) after the selected metrics'; unchanged for other runs.
+     */
+    public ResultJson withReasoning(Optional<ReasoningResult> result) {
+        if (result.isEmpty()) {
+            return this;
+        }
+        ReasoningResult r = result.get();
+        Map<String, Double> values = new LinkedHashMap<>(metricValues);
+        putStats(values, ReasoningResult.TTFO_KEY, r.ttfo());
+        return withReasoning(new Reasoning(r.requests(), r.reasoningTokens(), r.answerTokens()))
+                .withMetricValues(values);
     }
 
     /** This result with the {@code --save-detailed} lists, one entry per request in request order. */

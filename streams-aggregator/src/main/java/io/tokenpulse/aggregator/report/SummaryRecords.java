@@ -1,12 +1,17 @@
 package io.tokenpulse.aggregator.report;
 
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -88,10 +93,26 @@ public final class SummaryRecords {
                 request.getError());
     }
 
+    /** A reasoning run's figures (extension); empty for a run where no request thought. */
+    public static Optional<ReasoningResult> reasoning(RunSummary summary) {
+        ReasoningSummary r = summary.getReasoning();
+        return r == null
+                ? Optional.empty()
+                : Optional.of(new ReasoningResult(
+                        r.getRequests(),
+                        r.getReasoningTokens(),
+                        r.getAnswerTokens(),
+                        // one sample per request: exact up to the accumulator's limit
+                        latency(r.getTtfo(), r.getTtfo().getCount() <= MetricsAccumulator.DEFAULT_EXACT_LIMIT)));
+    }
+
     private static MetricStats stats(MetricSummary m, RunSummary summary) {
         Metric metric = Metric.fromKey(m.getMetric());
-        return new MetricStats(
-                metric,
+        return MetricStats.of(metric, latency(m, metric != Metric.ITL || summary.getItlExact()));
+    }
+
+    private static LatencyStats latency(MetricSummary m, boolean exact) {
+        return new LatencyStats(
                 m.getCount(),
                 m.getMeanMs(),
                 m.getMedianMs(),
@@ -99,6 +120,6 @@ public final class SummaryRecords {
                 m.getPercentiles().stream()
                         .map(p -> new MetricStats.PercentileValue(p.getPercentile(), p.getValueMs()))
                         .toList(),
-                metric != Metric.ITL || summary.getItlExact());
+                exact);
     }
 }

@@ -1,16 +1,20 @@
 package io.tokenpulse.aggregator.scoring;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.ReasoningAccumulator;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.ModelSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
@@ -21,6 +25,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -76,8 +81,13 @@ public final class RunScoring {
      * @param errors failed requests by {@link FailureReasons#groupOf grouped reason}, sorted by it
      * @param perModel with per-model scoring: each model's own values, by model name in name order,
      *     scored by the same math as {@code result} ({@link #PER_MODEL_METRICS}, P99); else empty
+     * @param reasoning the reasoning figures when a successful request thought, else empty
      */
-    public record Scored(RunResult result, Map<String, Long> errors, Map<String, RunResult> perModel) {
+    public record Scored(
+            RunResult result,
+            Map<String, Long> errors,
+            Map<String, RunResult> perModel,
+            Optional<ReasoningResult> reasoning) {
         public Scored {
             errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
             perModel = Collections.unmodifiableSortedMap(new TreeMap<>(perModel));
@@ -119,12 +129,14 @@ public final class RunScoring {
                     .orElse(scheduleStartEpochNs);
         }
         MetricsAccumulator run = new MetricsAccumulator(originNs, options.goodput());
+        ReasoningAccumulator reasoning = new ReasoningAccumulator();
         Map<String, MetricsAccumulator> models = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
                 RequestValues values = RequestMetricsMapper.values(m);
                 run.add(values);
+                reasoning.add(values, RequestMetricsMapper.reasoning(m));
                 if (perModel) {
                     models.computeIfAbsent(
                                     m.getModel() == null ? UNNAMED_MODEL : m.getModel(),
@@ -143,7 +155,7 @@ public final class RunScoring {
         Map<String, RunResult> byModel = new TreeMap<>();
         models.forEach((name, accumulator) ->
                 byModel.put(name, RunResult.of(accumulator, durationNs, PER_MODEL_METRICS, PER_MODEL_PERCENTILES)));
-        return new Scored(result, errors, byModel);
+        return new Scored(result, errors, byModel, reasoning.result(options.percentiles()));
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
@@ -203,6 +215,14 @@ public final class RunScoring {
                                         .toList())
                                 .build())
                         .toList())
+                .setReasoning(scored.reasoning()
+                        .map(r -> ReasoningSummary.newBuilder()
+                                .setRequests(r.requests())
+                                .setReasoningTokens(r.reasoningTokens())
+                                .setAnswerTokens(r.answerTokens())
+                                .setTtfo(summary(ReasoningResult.TTFO_KEY, r.ttfo()))
+                                .build())
+                        .orElse(null))
                 .setInterrupted(shards.finished().stream().anyMatch(RunFinished::getInterrupted))
                 .build();
     }
@@ -225,8 +245,12 @@ public final class RunScoring {
     }
 
     private static MetricSummary summary(MetricStats stats) {
+        return summary(stats.metric().key(), stats.latency());
+    }
+
+    private static MetricSummary summary(String key, LatencyStats stats) {
         return MetricSummary.newBuilder()
-                .setMetric(stats.metric().key())
+                .setMetric(key)
                 .setCount(stats.count())
                 .setMeanMs(stats.meanMs())
                 .setMedianMs(stats.medianMs())

@@ -71,6 +71,10 @@ final class RequestRecords {
                 .setConnectNs(f.getConnectNs())
                 .setGeneratedText(f.getGeneratedText())
                 .setModel(f.getModel())
+                // a reasoning model's figures are the load generator's, copied as they are
+                .setTtfoNs(f.getFirstAnswerNs())
+                .setReasoningEvents(f.getReasoningEvents())
+                .setReasoningTokens(f.getReasoningTokens())
                 .build();
     }
 }

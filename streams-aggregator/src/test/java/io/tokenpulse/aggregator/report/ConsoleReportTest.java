@@ -2,9 +2,11 @@ package io.tokenpulse.aggregator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -64,7 +67,10 @@ class ConsoleReportTest {
 
     @Test
     void reproducesSeed000BlockByteForByte() throws IOException {
-        assertThat(print(new ConsoleReport(false), SEED_000_CONFIG, seed000(0, OptionalDouble.empty())))
+        assertThat(print(
+                        new ConsoleReport(ConsoleReport.Layout.SEED),
+                        SEED_000_CONFIG,
+                        seed000(0, OptionalDouble.empty())))
                 .isEqualTo(resource("seed000-block.txt"));
     }
 
@@ -73,14 +79,17 @@ class ConsoleReportTest {
             delimiter = '|',
             value = {
                 "goodput line under --goodput, after request throughput | Request throughput (req/s):      | 'Request goodput (req/s):                 2.50      '",
-                "failed line only when a request failed                 | Successful requests:             | 'Failed requests:                         3         '",
+                "failed line after the successful one                   | Successful requests:             | 'Failed requests:                         3         '",
                 "max concurrency line under --max-concurrency           | Failed requests:                 | 'Maximum request concurrency:             8         '",
                 "peak lines when asked, after output throughput         | Output token throughput (tok/s): | 'Peak output token throughput (tok/s):    1234.00   '",
                 "peak concurrency printed with 2 decimals as vLLM does  | Peak output token throughput     | 'Peak concurrent requests:                37.00     '",
+                "current vLLM's configured rate, after max concurrency  | Maximum request concurrency:     | 'Request rate configured (RPS):           4.00      '",
+                "current vLLM's small t in total token throughput       | Peak concurrent requests:        | 'Total token throughput (tok/s):          1826.52   '",
             })
-    void optionalLinesAppearUnderTheirOptionInVllmOrder(String why, String previousLabel, String line) {
+    void currentVllmsLinesAppearInItsOrder(String why, String previousLabel, String line) {
         RunConfig config = new RunConfig("20250515-134619", "vllm", "m", "m", 10, 4.0, 1.0, OptionalInt.of(8));
-        List<String> lines = print(new ConsoleReport(true), config, seed000(3, OptionalDouble.of(2.5)))
+        List<String> lines = print(
+                        new ConsoleReport(ConsoleReport.Layout.CURRENT), config, seed000(3, OptionalDouble.of(2.5)))
                 .lines()
                 .toList();
         int at = lines.indexOf(line);
@@ -89,9 +98,50 @@ class ConsoleReportTest {
     }
 
     @Test
+    void currentVllmsBlockPrintsFailedRequestsAlwaysAndNoConfiguredRateForInf() {
+        RunConfig inf = new RunConfig(
+                "20250515-134619", "vllm", "m", "m", 10, Double.POSITIVE_INFINITY, 1.0, OptionalInt.empty());
+        assertThat(print(new ConsoleReport(ConsoleReport.Layout.CURRENT), inf, seed000(0, OptionalDouble.empty())))
+                .contains(
+                        "Successful requests:                     4762      \nFailed requests:                         0 ")
+                .doesNotContain("Request rate configured", "Total Token");
+    }
+
+    @Test
     void withoutOptionsNoOptionalLineAppears() {
-        String text = print(new ConsoleReport(false), SEED_000_CONFIG, seed000(0, OptionalDouble.empty()));
+        String text = print(
+                new ConsoleReport(ConsoleReport.Layout.SEED), SEED_000_CONFIG, seed000(0, OptionalDouble.empty()));
         assertThat(text).doesNotContain("goodput", "Failed", "Maximum", "Peak");
+    }
+
+    @Test
+    void aReasoningRunsSectionFollowsTtftsInTheBlocksLineFormat() throws IOException {
+        ReasoningResult reasoning = new ReasoningResult(
+                4762,
+                800_000,
+                308_608,
+                new LatencyStats(4762, 1098.3, 1086.98, 12, List.of(new PercentileValue(99, 1248.214)), true));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .print(
+                        SEED_000_CONFIG,
+                        seed000(0, OptionalDouble.empty()),
+                        Optional.of(reasoning),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+
+        assertThat(text)
+                .contains("P99 TTFT (ms):                           248.21    \n"
+                        + "------------Time to First Output Token------------\n"
+                        + "Reasoning tokens:                        800000    \n"
+                        + "Answer tokens:                           308608    \n"
+                        + "Mean TTFO (ms):                          1098.30   \n"
+                        + "Median TTFO (ms):                        1086.98   \n"
+                        + "P99 TTFO (ms):                           1248.21   \n"
+                        + "-----Time per Output Token (excl. 1st token)------\n");
+        assertThat(text.replaceAll("(?s)-+Time to First Output Token.*?(?=-----Time per)", ""))
+                .as("the rest is seed 000's block")
+                .isEqualTo(resource("seed000-block.txt"));
     }
 
     @Test
@@ -107,7 +157,8 @@ class ConsoleReportTest {
                                 stats(Metric.ITL, 3.1, 3, 5))),
                 new ModelResult("chat", 3, 0, List.of(stats(Metric.TTFT, 10, 10, 11))));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ConsoleReport(false).printPerModel(models, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .printPerModel(models, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         assertThat(bytes.toString(StandardCharsets.UTF_8))
                 .isEqualTo("================ Per Served Model ================\n"
@@ -126,7 +177,8 @@ class ConsoleReportTest {
                         + "P99 TTFT (ms):                           11.00     \n"
                         + "==================================================\n");
         ByteArrayOutputStream none = new ByteArrayOutputStream();
-        new ConsoleReport(false).printPerModel(List.of(), new PrintStream(none, true, StandardCharsets.UTF_8));
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .printPerModel(List.of(), new PrintStream(none, true, StandardCharsets.UTF_8));
         assertThat(none.size()).isZero();
     }
 
@@ -161,7 +213,7 @@ class ConsoleReportTest {
                         0,
                         List.of(new PercentileValue(99.9, 3.14159), new PercentileValue(50, 2)),
                         true)));
-        assertThat(print(new ConsoleReport(false), SEED_000_CONFIG, result))
+        assertThat(print(new ConsoleReport(ConsoleReport.Layout.SEED), SEED_000_CONFIG, result))
                 .contains("P99.9 ITL (ms):                          3.14      \n")
                 .contains("P50 ITL (ms):                            2.00      \n");
     }

@@ -3,9 +3,12 @@ package io.tokenpulse.aggregator.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
+import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RequestTiming;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
@@ -84,7 +87,8 @@ class GoldenReportTest {
     @Test
     void consoleBlockMatchesGoldenFile() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ConsoleReport(true).print(CONFIG, run().result(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new ConsoleReport(ConsoleReport.Layout.CURRENT)
+                .print(CONFIG, run().result(), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertMatchesGolden(bytes.toString(StandardCharsets.UTF_8), "golden-console.txt");
     }
 
@@ -126,6 +130,26 @@ class GoldenReportTest {
         assertThat(text)
                 .doesNotContain("\"ttfts\"", "\"itls\"", "\"input_lens\"", "\"errors\"")
                 .contains("\"request_goodput\": 1.25, ");
+    }
+
+    @Test
+    void aReasoningRunsKeysComeBeforeTheMetricKeysAndItsTtfoAfterTheSelectedMetrics() {
+        ResultJson plain = ResultJson.of(CONFIG, run().result(), Map.of());
+        String text = plain.withReasoning(Optional.of(new ReasoningResult(
+                        3,
+                        6,
+                        3,
+                        new LatencyStats(3, 250.5, 250, 1.5, List.of(new PercentileValue(99.9, 260.25)), true))))
+                .toJson();
+        assertThat(text)
+                .contains("\"itl_exact\": true, \"reasoning_requests\": 3, \"total_reasoning_tokens\": 6, "
+                        + "\"total_answer_tokens\": 3, \"mean_ttft_ms\"")
+                .endsWith("\"mean_ttfo_ms\": 250.5, \"median_ttfo_ms\": 250.0, \"std_ttfo_ms\": 1.5, "
+                        + "\"p99.9_ttfo_ms\": 260.25}");
+        assertThat(plain.withReasoning(Optional.empty()).toJson())
+                .as("other runs' files stay vLLM's")
+                .isEqualTo(plain.toJson())
+                .doesNotContain("reasoning", "ttfo");
     }
 
     @Test

@@ -59,7 +59,7 @@ class SummaryRecordsTest {
     void theBlockPrintedFromASummaryRecordIsSeed000s() throws Exception {
         RunSummary summary = seed000Summary();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ConsoleReport(false)
+        new ConsoleReport(ConsoleReport.Layout.SEED)
                 .print(
                         SummaryRecords.config(summary),
                         SummaryRecords.result(summary),

@@ -122,6 +122,60 @@ class RunScoringTest {
     }
 
     @Test
+    void aReasoningRunGetsItsTokenSplitAndTimeToFirstOutputTokenFromItsSuccessfulRequests() {
+        // request 0 thought (2 events, 2 of its 3 tokens) and answered at +250 ms; request 1 answered
+        // at once (+200 ms, no thinking); the failure's thinking and answer count for nothing
+        List<RequestMetrics> reasoning = List.of(
+                RequestMetrics.newBuilder(REQUEST_0)
+                        .setTtfoNs(250 * MS)
+                        .setReasoningEvents(2)
+                        .setReasoningTokens(2)
+                        .build(),
+                RequestMetrics.newBuilder(REQUEST_1).setTtfoNs(200 * MS).build(),
+                RequestMetrics.newBuilder(REQUEST_2)
+                        .setTtfoNs(10 * MS)
+                        .setReasoningEvents(5)
+                        .setReasoningTokens(5)
+                        .build());
+
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), reasoning::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+
+        var r = s.getReasoning();
+        assertThat(r.getRequests()).isEqualTo(1);
+        assertThat(r.getReasoningTokens()).isEqualTo(2);
+        assertThat(r.getAnswerTokens())
+                .as("4 output tokens, 2 of them thinking")
+                .isEqualTo(2);
+        assertThat(r.getTtfo().getMetric()).isEqualTo("ttfo");
+        assertThat(r.getTtfo().getCount()).isEqualTo(2);
+        assertThat(r.getTtfo().getMeanMs()).isCloseTo(225, within(1e-9));
+        assertThat(r.getTtfo().getPercentiles())
+                .extracting(v -> v.getPercentile())
+                .as("the run's --metric-percentiles")
+                .containsExactly(50.0, 99.0);
+        assertThat(r.getTtfo().getPercentiles().get(1).getValueMs()).isCloseTo(249.5, within(1e-9));
+        // TTFT stays vLLM's, whatever the thinking
+        assertThat(metric(s, "ttft").getMeanMs()).isCloseTo(150, within(1e-9));
+    }
+
+    @Test
+    void aRunWhereNoRequestThoughtHasNoReasoningSummaryEvenWithAnswerTimes() {
+        List<RequestMetrics> answered = List.of(
+                RequestMetrics.newBuilder(REQUEST_0)
+                        .setTtfoNs(100 * MS)
+                        .setReasoningTokens(0)
+                        .build(),
+                REQUEST_1,
+                REQUEST_2);
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), answered::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(s.getReasoning())
+                .as("OpenAI reports reasoning_tokens 0 for other models")
+                .isNull();
+    }
+
+    @Test
     void aRunWithoutAdaptersHasNoPerModelSection() {
         RunSummary s = RunScoring.summarize(
                 RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));

@@ -76,6 +76,28 @@ class AggregatorTopologyTest {
     }
 
     @Test
+    void aReasoningRequestsAnswerTimeAndThinkingAreCopiedIntoItsMetrics() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.finished(
+                RUN,
+                0,
+                0,
+                success(900, 1000, 10, 3, 100, 150, 250)
+                        .setFirstAnswerNs(250 * MS)
+                        .setReasoningEvents(2)
+                        .setReasoningTokens(2));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.chunk(RUN, 0, 0, 1, 150 * MS);
+        f.chunk(RUN, 0, 0, 2, 250 * MS);
+
+        RequestMetrics m = f.requestMetrics.readValue();
+        assertThat(m.getTtftNs()).as("vLLM's TTFT: the first event, thinking").isEqualTo(100 * MS);
+        assertThat(m.getTtfoNs()).isEqualTo(250 * MS);
+        assertThat(m.getReasoningEvents()).isEqualTo(2);
+        assertThat(m.getReasoningTokens()).isEqualTo(2);
+    }
+
+    @Test
     void joinStateIsDeletedOnceTheMetricsAreEmitted() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
         f.request0();
