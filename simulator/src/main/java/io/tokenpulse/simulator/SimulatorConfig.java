@@ -1,5 +1,6 @@
 package io.tokenpulse.simulator;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tokenpulse.simulator.engine.BatchingModel;
 import io.tokenpulse.simulator.engine.DeterministicModel;
 import io.tokenpulse.simulator.engine.EngineProfile;
@@ -39,6 +40,7 @@ import java.util.Objects;
  *                         thinking ({@code delta.reasoning_content}, counted in
  *                         {@code usage.completion_tokens_details.reasoning_tokens}); 0 for none
  */
+@RecordBuilder
 public record SimulatorConfig(
         String host,
         int port,
@@ -54,7 +56,8 @@ public record SimulatorConfig(
         boolean tls,
         List<String> loraModules,
         MetricsStyle metricsStyle,
-        int reasoningTokens) {
+        int reasoningTokens)
+        implements SimulatorConfigBuilder.With {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_MODEL = "tokenpulse-sim";
@@ -159,255 +162,8 @@ public record SimulatorConfig(
         return servedModelNames.contains(model) || loraModules.contains(model) || servedModelNames.contains(ANY_MODEL);
     }
 
-    /** Serving these LoRA adapters beside the model. */
-    public SimulatorConfig withLoraModules(List<String> names) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                names,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withHost(String newHost) {
-        return new SimulatorConfig(
-                newHost,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withPort(int newPort) {
-        return new SimulatorConfig(
-                host,
-                newPort,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withServedModelNames(List<String> names) {
-        return new SimulatorConfig(
-                host,
-                port,
-                names,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withIoThreads(int threads) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                threads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withSendListener(SendListener listener) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                listener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
     /** Counts prompt tokens with {@code tokenizer} (and its chat template for chat requests). */
     public SimulatorConfig withTokenizer(Tokenizer tokenizer) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                PromptCounter.of(tokenizer),
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withMaxModelLen(int tokens) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                tokens,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withOutputLengths(OutputLengths lengths) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                lengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    /** Serving https with a self-signed certificate ({@code on}) or plain http. */
-    public SimulatorConfig withTls(boolean on) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                on,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    public SimulatorConfig withFaults(FaultPlan plan) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                plan,
-                tls,
-                loraModules,
-                metricsStyle,
-                reasoningTokens);
-    }
-
-    /** Streaming {@code tokens} thinking tokens before the answer of each chat response (0 for none). */
-    public SimulatorConfig withReasoningTokens(int tokens) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                metricsStyle,
-                tokens);
-    }
-
-    /** Serving {@code GET /metrics} under {@code style}'s names. */
-    public SimulatorConfig withMetricsStyle(MetricsStyle style) {
-        return new SimulatorConfig(
-                host,
-                port,
-                servedModelNames,
-                latencyModel,
-                defaultMaxTokens,
-                ioThreads,
-                sendListener,
-                promptCounter,
-                maxModelLen,
-                outputLengths,
-                faults,
-                tls,
-                loraModules,
-                style,
-                reasoningTokens);
+        return withPromptCounter(PromptCounter.of(tokenizer));
     }
 }

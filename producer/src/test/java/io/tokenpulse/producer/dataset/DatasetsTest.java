@@ -64,9 +64,9 @@ class DatasetsTest {
                         new DatasetOptions.ShareGpt(0),
                         new DatasetOptions.Custom(0, false),
                         DatasetOptions.FileSampling.DEFAULTS)
-                .with(new DatasetOptions.PrefixRepetition(256, 256, 10, 0))
-                .with(new DatasetOptions.Trace(-1))
-                .with(new DatasetOptions.Hf(null, null, 0));
+                .withPrefixRepetition(new DatasetOptions.PrefixRepetition(256, 256, 10, 0))
+                .withTrace(new DatasetOptions.Trace(-1))
+                .withHf(new DatasetOptions.Hf(null, null, 0));
         Dataset random = Datasets.create(zeros, new TokenizerLoader(Path.of("no-hub-cache")).load("gpt2"));
         assertThat(random.name()).isEqualTo("random");
 
