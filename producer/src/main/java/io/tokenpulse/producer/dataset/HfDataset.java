@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -27,8 +28,13 @@ final class HfDataset extends SummarizingDataset {
 
     static final String NAME = "hf";
 
-    /** One row's prompt and completion (null for fixed-output layouts), as the layout reads it. */
-    private record Entry(String prompt, String completion) {}
+    /**
+     * One row's prompt and completion (null for fixed-output layouts), as the layout reads it.
+     *
+     * @param imageUrls what {@code openai-chat} sends with the prompt
+     * @param wav the clip {@code openai-audio} sends, or null
+     */
+    private record Entry(String prompt, String completion, List<String> imageUrls, byte[] wav) {}
 
     private final HfSource source;
     private final HfLayout layout;
@@ -95,12 +101,14 @@ final class HfDataset extends SummarizingDataset {
                 if (layout[0] == null) {
                     layout[0] = HfLayout.of(row).orElseThrow(() -> unknownLayout(file, where, row));
                 }
+                Optional<HfLayout.Pair> pair;
                 try {
-                    layout[0].pair(row, where).ifPresent(p -> entries.add(new Entry(p.prompt(), p.completion())));
+                    pair = layout[0].pair(row, where);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("--dataset-path " + file + " is not in the hf dataset's "
                             + layout[0].label + " layout: " + e.getMessage());
                 }
+                pair.ifPresent(p -> entries.add(entry(file, where, p, options.promptStyle(), tokenizer)));
             });
         }
         if (entries.isEmpty()) {
@@ -120,6 +128,31 @@ final class HfDataset extends SummarizingDataset {
         }
         dataset.requireOneValid();
         return dataset;
+    }
+
+    /** Reads the row's images and clip now, so that a bad one fails before the run. */
+    private static Entry entry(Path file, String where, HfLayout.Pair pair, PromptStyle style, Tokenizer tokenizer) {
+        if (!pair.images().isEmpty() && style != PromptStyle.CHAT) {
+            throw new IllegalArgumentException("--dataset-path " + file + ": " + where
+                    + " has an image, and only --backend openai-chat (with --endpoint"
+                    + " /v1/chat/completions) sends images; use that backend or rows without images");
+        }
+        if (pair.audio() != null && style != PromptStyle.AUDIO) {
+            throw new IllegalArgumentException("--dataset-path " + file + ": " + where
+                    + " has an audio clip, and only --backend openai-audio (with"
+                    + " --endpoint /v1/audio/transcriptions) sends audio; use that backend or rows without audio");
+        }
+        List<String> images = pair.images().stream()
+                .map(image -> HfMedia.imageUrl(file, where, image))
+                .toList();
+        if (pair.audio() == null) {
+            return new Entry(pair.prompt(), pair.completion(), images, null);
+        }
+        // vLLM's ASR prompt: Whisper's decoder prefix for OpenAI's tokenizers, else empty; never sent
+        String prompt = tokenizer.id().contains("openai")
+                ? "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>"
+                : pair.prompt();
+        return new Entry(prompt, null, images, HfMedia.wav(file, where, pair.audio()));
     }
 
     private static IllegalArgumentException unknownLayout(Path file, String where, JsonNode row) {
@@ -149,7 +182,11 @@ final class HfDataset extends SummarizingDataset {
             int promptLen = InputIds.count(tokenizer, sent);
             int entryOutputLen = outputLen(entry);
             if (filter == null || filter.keep(promptLen, entryOutputLen)) {
-                Prompt prompt = style == PromptStyle.CHAT ? Prompt.of(entry.prompt(), style) : new Prompt.Text(sent);
+                Prompt prompt = entry.wav() != null
+                        ? new Prompt.Audio(sent, entry.wav())
+                        : style == PromptStyle.CHAT
+                                ? new Prompt.Chat(List.of(ChatMessage.user(entry.prompt())), entry.imageUrls())
+                                : new Prompt.Text(sent);
                 valid.add(new SampledRequest(prompt, promptLen, entryOutputLen, valid.size()));
             }
         }
@@ -160,13 +197,19 @@ final class HfDataset extends SummarizingDataset {
                         + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
     }
 
-    /** vLLM's length filter, which applies only when the output length comes from the completion. */
+    /**
+     * vLLM's length filter, which applies only when the output length comes from the completion and
+     * the layout has one (zeta has none).
+     */
     private SequenceFilter filter() {
-        return outputLen == null ? new SequenceFilter(false, layout.maxPromptLen, layout.maxTotalLen) : null;
+        return outputLen == null && layout.maxPromptLen > 0
+                ? new SequenceFilter(false, layout.maxPromptLen, layout.maxTotalLen)
+                : null;
     }
 
+    /** At least one token: a zeta row whose expected output is empty still asks for one. */
     private int outputLen(Entry entry) {
-        return outputLen != null ? outputLen : InputIds.count(tokenizer, entry.completion());
+        return outputLen != null ? outputLen : Math.max(1, InputIds.count(tokenizer, entry.completion()));
     }
 
     /** Tokenizes entries in file order until one passes the filter, so that none fails before the run. */
@@ -192,7 +235,7 @@ final class HfDataset extends SummarizingDataset {
                 + source.files().size() + (source.files().size() == 1 ? " file: " : " files: ") + rowsRead
                 + " rows, " + (rowsRead - entries.size()) + " with fewer than 2 turns dropped; "
                 + (filter == null
-                        ? "no length filter (output length " + outputLen + ")"
+                        ? "no length filter (output length " + (outputLen == null ? "from each row" : outputLen) + ")"
                         : "of " + looked + " tokenized, dropped: " + filter.droppedSummary());
     }
 }
