@@ -18,11 +18,16 @@ import java.util.Random;
  * <p>Per run, the rows are shuffled with {@code --seed} (unless {@code --disable-shuffle}) and taken
  * in that order until {@code --num-prompts} are found; fewer are topped up by {@link Oversampling}.
  * Every request asks for {@code --hf-output-len} tokens, else the layout's default, else (the
- * conversation and AIMO layouts) the completion's length, and only then are pairs filtered by
- * {@link SequenceFilter} with the layout's limits, as vLLM does. Layouts with the chat template
- * (MT-Bench, InstructCoder, GSM8K, HumanEval) send and count the templated prompt unless
+ * conversation, AIMO and zeta layouts) the completion's length, and only then are pairs filtered by
+ * {@link SequenceFilter} with the layout's limits, as vLLM does (zeta has none). Layouts with the chat
+ * template (MT-Bench, InstructCoder, GSM8K, HumanEval) send and count the templated prompt unless
  * {@code --skip-chat-template}; {@code openai-chat} gets the prompt as written, as one user message,
  * since the server applies the template ({@link CustomDataset} does the same).
+ *
+ * <p>Rows with images (LLaVA conversations, VisionArena) are sent only by {@code openai-chat}, rows
+ * with audio (ASR) only by {@code openai-audio}; both are read into memory when the file is read
+ * ({@link HfMedia}), so that another backend or a bad image or clip fails before the run. A prompt's
+ * length counts its text only.
  */
 final class HfDataset extends SummarizingDataset {
 
