@@ -169,8 +169,17 @@ class HfDatasetTest {
         Files.createDirectories(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc"));
         Files.writeString(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.arrow"), "x");
 
+        Path arrow = dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.arrow");
+        String convert = " (the datasets library's own cache), which TokenPulse does not read; convert it to Parquet"
+                + " and give that: python3 -c \"import datasets; datasets.Dataset.from_file('" + arrow
+                + "').to_parquet('" + dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.parquet")
+                + "')\"";
+
         assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
-                .hasMessageContaining("has only .arrow files (the datasets library's own cache)");
+                .hasMessage("--dataset-path " + dir.resolve("datasets/openai___gsm8k") + " holds only .arrow files"
+                        + convert);
+        assertThatThrownBy(() -> hf(arrow.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage("--dataset-path " + arrow + " is an Arrow file" + convert);
     }
 
     @Test
