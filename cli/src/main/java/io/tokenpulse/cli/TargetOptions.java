@@ -21,7 +21,7 @@ final class TargetOptions {
             defaultValue = "vllm",
             description =
                     "One of: ${COMPLETION-CANDIDATES}. "
-                            + "openai-audio sends no prompt text but a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
+                            + "openai-audio sends no prompt text but the clip of each hf ASR row, or a synthetic 5 s WAV (440 Hz tone, 16 kHz) with every prompt of any text dataset, e.g. random.",
             completionCandidates = BackendNames.class)
     String backend;
 

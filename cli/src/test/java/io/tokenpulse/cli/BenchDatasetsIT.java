@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tokenpulse bench --simulate} on the sharegpt dataset: small files written here, the
+ * {@code tokenpulse bench --simulate} on the sharegpt dataset and the hf dataset's audio rows: small files written here, the
  * embedded broker and registry, the deterministic simulator, the block and the result JSON
  * ({@link ShippedJarDatasetsIT} runs burstgpt and custom through the jar). Token totals are counted here with the tokenizer of the simulator's default
  * model, as vLLM counts them ({@code len(tokenizer(text).input_ids)}: OPT adds one {@code </s>} to
@@ -39,7 +39,7 @@ class BenchDatasetsIT {
         return opt.countTokens(text) + opt.numSpecialTokensToAdd();
     }
 
-    /** Runs bench with the common flags; returns stdout, asserting exit code 0, and the result JSON. */
+    /** Runs bench with the common flags; asserts exit code 0 and the block, returns the result JSON. */
     private JsonNode bench(String runId, String... datasetFlags) throws IOException {
         List<String> args = new ArrayList<>(List.of(
                 "bench",
@@ -48,7 +48,6 @@ class BenchDatasetsIT {
                 "deterministic",
                 "--request-rate",
                 "50",
-                "--ignore-eos",
                 "--disable-tqdm",
                 "--save-result",
                 "--result-dir",
@@ -107,7 +106,8 @@ class BenchDatasetsIT {
                 "--num-prompts",
                 "4",
                 "--sharegpt-output-len",
-                "6");
+                "6",
+                "--ignore-eos");
 
         assertThat(json.get("completed").asInt()).isEqualTo(4);
         assertThat(json.get("total_input_tokens").asInt())
@@ -139,11 +139,44 @@ class BenchDatasetsIT {
                 "--dataset-path",
                 file.toString(),
                 "--num-prompts",
-                "5");
+                "5",
+                "--ignore-eos");
 
         // 2 conversations oversampled to 5 requests, each asking for its completion's length.
         int completionLen = inputIds("It is a small grey cat sitting on a warm windowsill.");
         assertThat(json.get("completed").asInt()).isEqualTo(5);
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(5 * completionLen);
+    }
+
+    @Test
+    void hfAsrClipsGoToOpenAiAudioInsteadOfTheSyntheticTone() throws IOException {
+        List<String> rows = new ArrayList<>();
+        for (int samples : List.of(4_000, 8_000)) { // 0.25 s and 0.5 s at 16 kHz
+            rows.add(JSON.writeValueAsString(
+                    Map.of("audio", Map.of("array", new double[samples], "sampling_rate", 16_000), "text", "hello")));
+        }
+        Path file = Files.write(dir.resolve("asr.jsonl"), rows);
+
+        JsonNode json = bench(
+                "it-hf-asr",
+                "--backend",
+                "openai-audio",
+                "--endpoint",
+                "/v1/audio/transcriptions",
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                file.toString(),
+                "--hf-output-len",
+                "5",
+                "--num-prompts",
+                "2",
+                "--disable-shuffle");
+
+        assertThat(json.get("completed").asInt()).isEqualTo(2);
+        // The simulator reports Whisper's prompt length: 100 frames per second of the clip it got (the
+        // synthetic 5 s tone would be 500 each), plus OPT's one special token for the empty text prompt.
+        assertThat(json.get("total_input_tokens").asInt()).isEqualTo(25 + 1 + 50 + 1);
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 5);
     }
 }

@@ -186,7 +186,11 @@ public record LoadSettings(
          * {@code openai-chat}, text for the completions backends (vLLM's rule).
          */
         public PromptStyle promptStyle() {
-            return "openai-chat".equals(backend) ? PromptStyle.CHAT : PromptStyle.COMPLETION;
+            return switch (backend) {
+                case "openai-chat" -> PromptStyle.CHAT;
+                case "openai-audio" -> PromptStyle.AUDIO;
+                default -> PromptStyle.COMPLETION;
+            };
         }
 
         private static BackendSettings backendSettings(

@@ -27,9 +27,10 @@ import java.util.Map;
  * {@code stream_continuous_usage_stats=True}; the answer is read like a chat stream
  * ({@code delta.content}, usage on every chunk and in the tail).
  *
- * <p>The prompt text is not sent (vLLM's client does not send it either); every request carries
- * {@link SyntheticAudio}'s {@value SyntheticAudio#SECONDS} s tone, so any text dataset works,
- * e.g. {@code --dataset-name random}, and input tokens are what the server reports in usage.
+ * <p>The prompt text is not sent (vLLM's client does not send it either); a request carries its
+ * dataset row's WAV (the hf dataset's ASR layout), else {@link SyntheticAudio}'s
+ * {@value SyntheticAudio#SECONDS} s tone, so any text dataset works, e.g. {@code --dataset-name
+ * random}, and input tokens are what the server reports in usage.
  */
 final class OpenAiAudioBackend implements Backend {
 
@@ -59,7 +60,7 @@ final class OpenAiAudioBackend implements Backend {
         fields.put("language", "en");
         fields.put("stream_include_usage", "True");
         fields.put("stream_continuous_usage_stats", "True");
-        Multipart form = multipart(SyntheticAudio.WAV, fields);
+        Multipart form = multipart(request.audioWav() != null ? request.audioWav() : SyntheticAudio.WAV, fields);
         return new HttpCall(
                 settings.endpoint(), RequestParts.headers(settings, request, form.contentType(), true), form.body());
     }

@@ -14,8 +14,10 @@ import java.util.stream.Collectors;
  *     {@code openai-chat} backend sends them, as vLLM's client does
  * @param model the model this request names instead of the run's ({@code --lora-modules}: an
  *     adapter), or null for the run's
+ * @param audioWav the dataset's WAV file for {@code openai-audio}, or null for its synthetic tone
  */
-public record PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls, String model) {
+public record PromptRequest(
+        String requestId, String prompt, int maxTokens, List<String> imageUrls, String model, byte[] audioWav) {
 
     public PromptRequest {
         if (requestId == null || requestId.isBlank()) {
@@ -36,12 +38,12 @@ public record PromptRequest(String requestId, String prompt, int maxTokens, List
 
     /** A prompt with images, naming the run's model. */
     public PromptRequest(String requestId, String prompt, int maxTokens, List<String> imageUrls) {
-        this(requestId, prompt, maxTokens, imageUrls, null);
+        this(requestId, prompt, maxTokens, imageUrls, null, null);
     }
 
     /** This request naming {@code newModel} (null: the run's model). */
     public PromptRequest withModel(String newModel) {
-        return new PromptRequest(requestId, prompt, maxTokens, imageUrls, newModel);
+        return new PromptRequest(requestId, prompt, maxTokens, imageUrls, newModel, audioWav);
     }
 
     /** The model to send: this request's own, else {@code runModel}. */
@@ -54,10 +56,13 @@ public record PromptRequest(String requestId, String prompt, int maxTokens, List
         this(requestId, prompt, maxTokens, List.of());
     }
 
-    /** What the backend sends for a dataset prompt: chat prompts are one user message (see {@code PromptStyle}), maybe with images. */
+    /** What the backend sends for a dataset prompt: chat prompts are one user message (see {@code PromptStyle}), maybe with images; audio prompts carry their WAV. */
     public static PromptRequest of(String requestId, Prompt prompt, int maxTokens) {
         if (prompt instanceof Prompt.Text text) {
             return new PromptRequest(requestId, text.text(), maxTokens);
+        }
+        if (prompt instanceof Prompt.Audio audio) {
+            return new PromptRequest(requestId, audio.text(), maxTokens, List.of(), null, audio.wav());
         }
         Prompt.Chat chat = (Prompt.Chat) prompt;
         String text = chat.messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -17,18 +18,28 @@ import java.util.Random;
  * <p>Per run, the rows are shuffled with {@code --seed} (unless {@code --disable-shuffle}) and taken
  * in that order until {@code --num-prompts} are found; fewer are topped up by {@link Oversampling}.
  * Every request asks for {@code --hf-output-len} tokens, else the layout's default, else (the
- * conversation and AIMO layouts) the completion's length, and only then are pairs filtered by
- * {@link SequenceFilter} with the layout's limits, as vLLM does. Layouts with the chat template
- * (MT-Bench, InstructCoder, GSM8K, HumanEval) send and count the templated prompt unless
+ * conversation, AIMO and zeta layouts) the completion's length, and only then are pairs filtered by
+ * {@link SequenceFilter} with the layout's limits, as vLLM does (zeta has none). Layouts with the chat
+ * template (MT-Bench, InstructCoder, GSM8K, HumanEval) send and count the templated prompt unless
  * {@code --skip-chat-template}; {@code openai-chat} gets the prompt as written, as one user message,
  * since the server applies the template ({@link CustomDataset} does the same).
+ *
+ * <p>Rows with images (LLaVA conversations, VisionArena) are sent only by {@code openai-chat}, rows
+ * with audio (ASR) only by {@code openai-audio}; both are read into memory when the file is read
+ * ({@link HfMedia}), so that another backend or a bad image or clip fails before the run. A prompt's
+ * length counts its text only.
  */
 final class HfDataset extends SummarizingDataset {
 
     static final String NAME = "hf";
 
-    /** One row's prompt and completion (null for fixed-output layouts), as the layout reads it. */
-    private record Entry(String prompt, String completion) {}
+    /**
+     * One row's prompt and completion (null for fixed-output layouts), as the layout reads it.
+     *
+     * @param imageUrls what {@code openai-chat} sends with the prompt
+     * @param wav the clip {@code openai-audio} sends, or null
+     */
+    private record Entry(String prompt, String completion, List<String> imageUrls, byte[] wav) {}
 
     private final HfSource source;
     private final HfLayout layout;
@@ -96,12 +107,14 @@ final class HfDataset extends SummarizingDataset {
                 if (layout[0] == null) {
                     layout[0] = HfLayout.of(row).orElseThrow(() -> unknownLayout(file, where, row));
                 }
+                Optional<HfLayout.Pair> pair;
                 try {
-                    layout[0].pair(row, where).ifPresent(p -> entries.add(new Entry(p.prompt(), p.completion())));
+                    pair = layout[0].pair(row, where);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("--dataset-path " + file + " is not in the hf dataset's "
                             + layout[0].label + " layout: " + e.getMessage());
                 }
+                pair.ifPresent(p -> entries.add(entry(file, where, p, options.promptStyle(), tokenizer)));
             });
         }
         if (entries.isEmpty()) {
@@ -121,6 +134,31 @@ final class HfDataset extends SummarizingDataset {
         }
         dataset.requireOneValid();
         return dataset;
+    }
+
+    /** Reads the row's images and clip now, so that a bad one fails before the run. */
+    private static Entry entry(Path file, String where, HfLayout.Pair pair, PromptStyle style, Tokenizer tokenizer) {
+        if (!pair.images().isEmpty() && style != PromptStyle.CHAT) {
+            throw new IllegalArgumentException("--dataset-path " + file + ": " + where
+                    + " has an image, and only --backend openai-chat (with --endpoint"
+                    + " /v1/chat/completions) sends images; use that backend or rows without images");
+        }
+        if (pair.audio() != null && style != PromptStyle.AUDIO) {
+            throw new IllegalArgumentException("--dataset-path " + file + ": " + where
+                    + " has an audio clip, and only --backend openai-audio (with"
+                    + " --endpoint /v1/audio/transcriptions) sends audio; use that backend or rows without audio");
+        }
+        List<String> images = pair.images().stream()
+                .map(image -> HfMedia.imageUrl(file, where, image))
+                .toList();
+        if (pair.audio() == null) {
+            return new Entry(pair.prompt(), pair.completion(), images, null);
+        }
+        // vLLM's ASR prompt: Whisper's decoder prefix for OpenAI's tokenizers, else empty; never sent
+        String prompt = tokenizer.id().contains("openai")
+                ? "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>"
+                : pair.prompt();
+        return new Entry(prompt, null, images, HfMedia.wav(file, where, pair.audio()));
     }
 
     private static IllegalArgumentException unknownLayout(Path file, String where, JsonNode row) {
@@ -150,7 +188,11 @@ final class HfDataset extends SummarizingDataset {
             int promptLen = InputIds.count(tokenizer, sent);
             int entryOutputLen = outputLen(entry);
             if (filter == null || filter.keep(promptLen, entryOutputLen)) {
-                Prompt prompt = style == PromptStyle.CHAT ? Prompt.of(entry.prompt(), style) : new Prompt.Text(sent);
+                Prompt prompt = entry.wav() != null
+                        ? new Prompt.Audio(sent, entry.wav())
+                        : style == PromptStyle.CHAT
+                                ? new Prompt.Chat(List.of(ChatMessage.user(entry.prompt())), entry.imageUrls())
+                                : new Prompt.Text(sent);
                 valid.add(new SampledRequest(prompt, promptLen, entryOutputLen, valid.size()));
             }
         }
@@ -161,13 +203,19 @@ final class HfDataset extends SummarizingDataset {
                         + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
     }
 
-    /** vLLM's length filter, which applies only when the output length comes from the completion. */
+    /**
+     * vLLM's length filter, which applies only when the output length comes from the completion and
+     * the layout has one (zeta has none).
+     */
     private SequenceFilter filter() {
-        return outputLen == null ? new SequenceFilter(false, layout.maxPromptLen, layout.maxTotalLen) : null;
+        return outputLen == null && layout.maxPromptLen > 0
+                ? new SequenceFilter(false, layout.maxPromptLen, layout.maxTotalLen)
+                : null;
     }
 
+    /** At least one token: a zeta row whose expected output is empty still asks for one. */
     private int outputLen(Entry entry) {
-        return outputLen != null ? outputLen : InputIds.count(tokenizer, entry.completion());
+        return outputLen != null ? outputLen : Math.max(1, InputIds.count(tokenizer, entry.completion()));
     }
 
     /** Tokenizes entries in file order until one passes the filter, so that none fails before the run. */
@@ -193,7 +241,7 @@ final class HfDataset extends SummarizingDataset {
                 + source.files().size() + (source.files().size() == 1 ? " file: " : " files: ") + rowsRead
                 + " rows, " + (rowsRead - entries.size()) + " with fewer than 2 turns dropped; "
                 + (filter == null
-                        ? "no length filter (output length " + outputLen + ")"
+                        ? "no length filter (output length " + (outputLen == null ? "from each row" : outputLen) + ")"
                         : "of " + looked + " tokenized, dropped: " + filter.droppedSummary());
     }
 }

@@ -16,37 +16,90 @@ import java.util.stream.Collectors;
  * source is recognised by its first row's columns, in the order of this enum.
  */
 enum HfLayout {
-    /** ConversationDataset (ShareGPT_Vicuna): first turn the prompt, second's length the output. */
+    /**
+     * ConversationDataset (ShareGPT_Vicuna) and MultiModalConversationDataset (LLaVA): first turn the
+     * prompt, second's length the output, a row's {@code image} sent with the prompt.
+     */
     CONVERSATION("conversations", List.of("conversations"), null, false, 1024, 2048),
+    /** VisionArenaDataset (VisionArena-Chat): the first message of {@code conversation}, {@code images[0]}. */
+    VISION_ARENA("VisionArena", List.of("conversation", "images"), 128, false, 0, 0),
+    /** VisionArenaDataset (vision-arena-bench): the first message of {@code turns}, {@code images[0]}. */
+    VISION_ARENA_BENCH("VisionArena bench", List.of("turns", "images"), 128, false, 0, 0),
     /** AIMODataset: {@code problem} the prompt, {@code solution}'s length the output. */
     AIMO("AIMO", List.of("problem", "solution"), null, false, 2048, 32000),
     /** MTBenchDataset: the first of {@code turns}. */
     MT_BENCH("MT-Bench", List.of("turns"), 256, true, 0, 0),
+    /**
+     * NextEditPredictionDataset (zeta): the zeta prompt of {@code events} and {@code input}, the
+     * output's length from its editable region on; no length filter.
+     */
+    NEXT_EDIT("NextEditPrediction", List.of("events", "input", "output"), null, false, 0, 0),
     /** InstructCoderDataset: {@code input}, then {@code instruction} and "Just output the code...". */
     INSTRUCT_CODER("InstructCoder", List.of("instruction", "input"), 200, true, 0, 0),
     /** GSM8KDataset: {@code question}. */
     GSM8K("GSM8K", List.of("question"), 256, true, 0, 0),
     /** HumanEvalDataset, and any dataset with a {@code prompt} column. */
-    PROMPT("prompt", List.of("prompt"), 256, true, 0, 0);
+    PROMPT("prompt", List.of("prompt"), 256, true, 0, 0),
+    /** ASRDataset: the row's {@code audio} clip, sent by {@code openai-audio}; the prompt text is not sent. */
+    ASR("ASR", List.of("audio"), 1024, false, 0, 0);
 
     /** A dataset id vLLM knows, with the subset and split it defaults to. */
     record Known(HfLayout layout, String subset, String split) {}
 
-    static final Map<String, Known> KNOWN = Map.of(
-            "Aeala/ShareGPT_Vicuna_unfiltered", new Known(CONVERSATION, null, "train"),
-            "AI-MO/aimo-validation-aime", new Known(AIMO, null, "train"),
-            "AI-MO/NuminaMath-1.5", new Known(AIMO, null, "train"),
-            "AI-MO/NuminaMath-CoT", new Known(AIMO, null, "train"),
-            "philschmid/mt-bench", new Known(MT_BENCH, null, "train"),
-            "likaixin/InstructCoder", new Known(INSTRUCT_CODER, null, "train"),
-            "openai/gsm8k", new Known(GSM8K, "main", "test"),
-            "openai/openai_humaneval", new Known(PROMPT, null, "test"));
+    static final Map<String, Known> KNOWN = Map.ofEntries(
+            Map.entry("Aeala/ShareGPT_Vicuna_unfiltered", new Known(CONVERSATION, null, "train")),
+            Map.entry("lmms-lab/LLaVA-OneVision-Data", new Known(CONVERSATION, null, "train")),
+            Map.entry("lmarena-ai/VisionArena-Chat", new Known(VISION_ARENA, null, "train")),
+            Map.entry("lmarena-ai/vision-arena-bench-v0.1", new Known(VISION_ARENA_BENCH, null, "train")),
+            Map.entry("AI-MO/aimo-validation-aime", new Known(AIMO, null, "train")),
+            Map.entry("AI-MO/NuminaMath-1.5", new Known(AIMO, null, "train")),
+            Map.entry("AI-MO/NuminaMath-CoT", new Known(AIMO, null, "train")),
+            Map.entry("philschmid/mt-bench", new Known(MT_BENCH, null, "train")),
+            Map.entry("zed-industries/zeta", new Known(NEXT_EDIT, null, "train")),
+            Map.entry("likaixin/InstructCoder", new Known(INSTRUCT_CODER, null, "train")),
+            Map.entry("openai/gsm8k", new Known(GSM8K, "main", "test")),
+            Map.entry("openai/openai_humaneval", new Known(PROMPT, null, "test")),
+            Map.entry("openslr/librispeech_asr", new Known(ASR, null, "train")),
+            Map.entry("facebook/voxpopuli", new Known(ASR, null, "train")),
+            Map.entry("LIUM/tedlium", new Known(ASR, null, "train")),
+            Map.entry("edinburghcstr/ami", new Known(ASR, null, "train")),
+            Map.entry("speechcolab/gigaspeech", new Known(ASR, null, "train")),
+            Map.entry("kensho/spgispeech", new Known(ASR, null, "train")));
 
     /** The split read when neither {@code --hf-split} nor a known id names one. */
     static final String DEFAULT_SPLIT = "train";
 
-    /** One row's prompt and, for layouts whose output length comes from the data, its completion. */
-    record Pair(String prompt, String completion) {}
+    /**
+     * One row's prompt and, for layouts whose output length comes from the data, its completion.
+     *
+     * @param images the row's images as stored (see {@link HfMedia#imageUrl}), empty for text rows
+     * @param audio the row's clip as stored (see {@link HfMedia#wav}), or null
+     */
+    record Pair(String prompt, String completion, List<JsonNode> images, JsonNode audio) {
+
+        Pair(String prompt, String completion) {
+            this(prompt, completion, List.of(), null);
+        }
+    }
+
+    /** vLLM's zeta prompt; {@code %s}: the row's events, then its input. */
+    private static final String ZETA_PROMPT = """
+            ### Instruction:
+            You are a code completion assistant and your task is to analyze user edits and then rewrite an \
+            excerpt that the user provides, suggesting the appropriate edits within the excerpt, taking into \
+            account the cursor location.
+
+            ### User Edits:
+
+            %s
+
+            ### User Excerpt:
+
+            %s
+
+            ### Response:
+
+            """;
 
     final String label;
     final List<String> columns;
@@ -95,6 +148,24 @@ enum HfLayout {
     Optional<Pair> pair(JsonNode row, String where) {
         return switch (this) {
             case CONVERSATION -> conversation(row, where);
+            case VISION_ARENA -> Optional.of(visionArena(row, "conversation", where));
+            case VISION_ARENA_BENCH -> Optional.of(visionArena(row, "turns", where));
+            case NEXT_EDIT -> {
+                String output = text(row, "output", where);
+                int start = output.indexOf("<|editable_region_start|>");
+                // Python's output[find(...):], whose -1 keeps the last character
+                String expected =
+                        start >= 0 ? output.substring(start) : output.substring(Math.max(0, output.length() - 1));
+                yield Optional.of(new Pair(
+                        ZETA_PROMPT.formatted(text(row, "events", where), text(row, "input", where)), expected));
+            }
+            case ASR -> {
+                JsonNode audio = row.get("audio");
+                if (audio == null || audio.isNull()) {
+                    throw problem(where, "\"audio\" is missing; expected one clip per row (ASR layout)");
+                }
+                yield Optional.of(new Pair("", null, List.of(), audio));
+            }
             case AIMO -> Optional.of(new Pair(text(row, "problem", where), text(row, "solution", where)));
             case MT_BENCH -> {
                 JsonNode turns = row.get("turns");
@@ -132,7 +203,26 @@ enum HfLayout {
             }
             values[turn] = value.asText();
         }
-        return Optional.of(new Pair(values[0], values[1]));
+        JsonNode image = row.get("image");
+        List<JsonNode> images = image == null || image.isNull() ? List.of() : List.of(image);
+        return Optional.of(new Pair(values[0], values[1], images, null));
+    }
+
+    /** The first message's content of the first conversation in {@code column}, and the first image. */
+    private Pair visionArena(JsonNode row, String column, String where) {
+        JsonNode content = row.path(column).path(0).path(0).path("content");
+        if (!content.isTextual()) {
+            throw problem(
+                    where,
+                    "\"" + column + "\"[0][0].content is " + kind(content) + "; expected [[{\"role\": \"user\","
+                            + " \"content\": \"...\"}, ...], ...] (" + label + " layout)");
+        }
+        JsonNode images = row.get("images");
+        if (!images.isArray() || images.isEmpty()) {
+            throw problem(
+                    where, "\"images\" is " + kind(images) + "; expected a list of images (" + label + " layout)");
+        }
+        return new Pair(content.asText(), null, List.of(images.get(0)), null);
     }
 
     private String text(JsonNode row, String column, String where) {

@@ -64,6 +64,9 @@ record HfSource(String datasetId, String description, List<Path> files) {
     static HfSource resolve(
             Path datasetPath, String subset, boolean subsetGiven, String split, boolean splitGiven, Caches caches) {
         if (Files.isRegularFile(datasetPath)) {
+            if (datasetPath.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".arrow")) {
+                throw arrowFile("--dataset-path " + datasetPath + " is an Arrow file", datasetPath);
+            }
             return new HfSource(null, datasetPath.toString(), List.of(datasetPath));
         }
         if (Files.isDirectory(datasetPath)) {
@@ -83,11 +86,6 @@ record HfSource(String datasetId, String description, List<Path> files) {
             throw new IllegalArgumentException("dataset " + id + " is not in the local Hugging Face cache (looked in "
                     + hubFolder + " and " + datasetsFolder + "); this machine has no network: copy its Parquet,"
                     + " JSON or JSONL files there, or give their folder as --dataset-path");
-        }
-        if (dataFiles(root.get()).findAny().isEmpty() && hasArrowFiles(root.get())) {
-            throw new IllegalArgumentException("dataset " + id + " in " + root.get() + " has only .arrow files (the"
-                    + " datasets library's own cache), which TokenPulse does not read; give the dataset's Parquet,"
-                    + " JSON or JSONL files (the hub's layout, datasets--ORG--NAME/snapshots/...)");
         }
         return new HfSource(
                 id, id + " (" + root.get() + ")", select(root.get(), subset, subsetGiven, split, splitGiven));
@@ -116,6 +114,9 @@ record HfSource(String datasetId, String description, List<Path> files) {
     private static List<Path> select(Path root, String subset, boolean subsetGiven, String split, boolean splitGiven) {
         List<Path> all = dataFiles(root).toList();
         if (all.isEmpty()) {
+            firstArrowFile(root).ifPresent(arrow -> {
+                throw arrowFile("--dataset-path " + root + " holds only .arrow files", arrow);
+            });
             throw new IllegalArgumentException(
                     "--dataset-path " + root + " holds no Parquet, JSON or JSONL file (looked in every subfolder)");
         }
@@ -176,11 +177,25 @@ record HfSource(String datasetId, String description, List<Path> files) {
         }
     }
 
-    private static boolean hasArrowFiles(Path root) {
+    private static Optional<Path> firstArrowFile(Path root) {
         try (Stream<Path> walk = Files.walk(root)) {
-            return walk.anyMatch(p -> p.getFileName().toString().endsWith(".arrow"));
+            return walk.filter(p -> p.getFileName().toString().endsWith(".arrow"))
+                    .sorted()
+                    .findFirst();
         } catch (IOException e) {
             throw DatasetFile.unreadable(root, e);
         }
+    }
+
+    /**
+     * The {@code datasets} library's cache files are Arrow IPC streams; Apache Arrow Java would read
+     * them but needs {@code --add-opens java.base/java.nio} on every JVM that runs bench, so the user
+     * converts them once instead.
+     */
+    private static IllegalArgumentException arrowFile(String what, Path arrow) {
+        String parquet = arrow.toString().replaceFirst("\\.arrow$", ".parquet");
+        return new IllegalArgumentException(what + " (the datasets library's own cache), which TokenPulse does not"
+                + " read; convert it to Parquet and give that: python3 -c \"import datasets;"
+                + " datasets.Dataset.from_file('" + arrow + "').to_parquet('" + parquet + "')\"");
     }
 }

@@ -27,7 +27,7 @@ final class ImageUrl {
         if (isRemote(reference)) {
             return;
         }
-        Path image = resolve(datasetFile, where, reference);
+        Path image = resolve(datasetFile, where, "image", reference);
         if (!Files.isRegularFile(image) || !Files.isReadable(image)) {
             throw new IllegalArgumentException("--dataset-path " + datasetFile + ": " + where + ": image '" + reference
                     + "' is not a readable file at " + image + " (relative paths start at the dataset file's folder)");
@@ -40,7 +40,7 @@ final class ImageUrl {
         if (isRemote(reference)) {
             return reference;
         }
-        Path image = resolve(datasetFile, where, reference);
+        Path image = resolve(datasetFile, where, "image", reference);
         String mimeType = mimeType(datasetFile, where, image);
         try {
             return "data:" + mimeType + ";base64," + Base64.getEncoder().encodeToString(Files.readAllBytes(image));
@@ -57,13 +57,14 @@ final class ImageUrl {
         return lower.startsWith("http://") || lower.startsWith("https://") || lower.startsWith("data:");
     }
 
-    private static Path resolve(Path datasetFile, String where, String reference) {
+    /** A local file a dataset entry names: a {@code file:} URL, or a path relative to the dataset file's folder. */
+    static Path resolve(Path datasetFile, String where, String kind, String reference) {
         if (reference.toLowerCase(Locale.ROOT).startsWith("file:")) {
             try {
                 return Path.of(URI.create(reference));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--dataset-path " + datasetFile + ": " + where + ": image '"
-                        + reference + "' is not a valid file URL; write file:///absolute/path.jpg or a plain path");
+                throw new IllegalArgumentException("--dataset-path " + datasetFile + ": " + where + ": " + kind + " '"
+                        + reference + "' is not a valid file URL; write file:///absolute/path or a plain path");
             }
         }
         Path folder = datasetFile.toAbsolutePath().getParent();

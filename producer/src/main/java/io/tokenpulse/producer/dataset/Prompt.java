@@ -35,6 +35,19 @@ public sealed interface Prompt {
         }
     }
 
+    /**
+     * A dataset's audio clip for {@code openai-audio}, which sends the WAV and not the text (vLLM's
+     * ASR prompt: empty, or Whisper's decoder prefix).
+     *
+     * @param wav a WAV file's bytes; do not modify
+     */
+    record Audio(String text, byte[] wav) implements Prompt {
+        public Audio {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(wav, "wav");
+        }
+    }
+
     /** A prompt in the form the backend sends: the text itself, or the text as one user message. */
     static Prompt of(String text, PromptStyle style) {
         return style == PromptStyle.CHAT ? new Chat(List.of(ChatMessage.user(text))) : new Text(text);

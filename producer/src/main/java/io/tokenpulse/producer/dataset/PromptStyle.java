@@ -7,5 +7,7 @@ package io.tokenpulse.producer.dataset;
  */
 public enum PromptStyle {
     COMPLETION,
-    CHAT
+    CHAT,
+    /** {@code openai-audio}: text prompts as for completions (not sent), and the only style that takes audio rows. */
+    AUDIO
 }

@@ -234,7 +234,7 @@ final class ShareGptDataset extends SummarizingDataset {
     }
 
     private Prompt prompt(Conversation conversation) {
-        if (style == PromptStyle.COMPLETION) {
+        if (style != PromptStyle.CHAT) {
             return new Prompt.Text(conversation.prompt());
         }
         List<String> images = conversation.image() == null

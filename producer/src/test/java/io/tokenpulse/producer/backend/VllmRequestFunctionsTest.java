@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.producer.backend.BackendSettings.Sampling;
+import io.tokenpulse.producer.dataset.Prompt;
+import io.tokenpulse.producer.dataset.Wav;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,18 @@ class VllmRequestFunctionsTest {
                 .doesNotContain("Say hi");
         // 5 s of 16 kHz 16-bit mono PCM plus a 44-byte header
         assertThat(SyntheticAudio.WAV).hasSize(5 * 16_000 * 2 + 44);
+        assertThat(call.body()).containsSequence(SyntheticAudio.WAV);
+    }
+
+    @Test
+    void openAiAudioSendsTheDatasetsOwnClipInsteadOfTheTone() {
+        byte[] clip = Wav.pcm16(new double[] {0.25, -0.25, 0.75}, 8_000);
+        HttpCall call = Backends.get("openai-audio")
+                .buildRequest(
+                        settings("/v1/audio/transcriptions", Sampling.GREEDY),
+                        PromptRequest.of("bench-4", new Prompt.Audio("", clip), 32));
+        assertThat(call.body()).containsSequence(clip);
+        assertThat(call.body().length).isLessThan(clip.length + 2048);
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -169,8 +169,17 @@ class HfDatasetTest {
         Files.createDirectories(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc"));
         Files.writeString(dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.arrow"), "x");
 
+        Path arrow = dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.arrow");
+        String convert = " (the datasets library's own cache), which TokenPulse does not read; convert it to Parquet"
+                + " and give that: python3 -c \"import datasets; datasets.Dataset.from_file('" + arrow
+                + "').to_parquet('" + dir.resolve("datasets/openai___gsm8k/main/0.0.0/abc/gsm8k-test.parquet")
+                + "')\"";
+
         assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
-                .hasMessageContaining("has only .arrow files (the datasets library's own cache)");
+                .hasMessage("--dataset-path " + dir.resolve("datasets/openai___gsm8k") + " holds only .arrow files"
+                        + convert);
+        assertThatThrownBy(() -> hf(arrow.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage("--dataset-path " + arrow + " is an Arrow file" + convert);
     }
 
     @Test
@@ -184,7 +193,7 @@ class HfDatasetTest {
 
         assertThatThrownBy(() -> hf(unknown.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
                 .hasMessageStartingWith("--dataset-path " + unknown + ": line 1 has the columns [text, label], none of"
-                        + " the hf dataset's layouts; expected \"conversations\", \"problem\" + \"solution\"");
+                        + " the hf dataset's layouts; expected \"conversations\", \"conversation\" + \"images\"");
         assertThatThrownBy(() -> hf(badTurn.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
                 .hasMessage("--dataset-path " + badTurn + " is not in the hf dataset's conversations layout: line 2:"
                         + " conversations[0] needs a string \"value\"; expected [{\"from\": \"human\", \"value\":"
@@ -209,5 +218,120 @@ class HfDatasetTest {
                         false))
                 .hasMessage("--hf-split validation matches none of the data files under " + dir.resolve("folder")
                         + " (data/train-0.parquet)");
+    }
+
+    private static String hex(byte[] bytes) {
+        return java.util.HexFormat.of().formatHex(bytes);
+    }
+
+    private static byte[] png() throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(
+                new java.awt.image.BufferedImage(2, 2, java.awt.image.BufferedImage.TYPE_INT_RGB), "png", out);
+        return out.toByteArray();
+    }
+
+    @Test
+    void visionArenaImagesFromParquetBytesGoToOpenAiChatAsDataUrlsAndOtherBackendsRefuseThem() throws Exception {
+        byte[] png = png();
+        Path file = parquet(
+                dir.resolve("va/train-0.parquet"),
+                "SELECT [[{'role': 'user', 'content': 'What is in this picture?'}]] AS conversation,"
+                        + " [{'bytes': from_hex('" + hex(png) + "'), 'path': 'a.png'}] AS images");
+
+        SampledRequest request = hf(file.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        Prompt.Chat chat = (Prompt.Chat) request.prompt();
+        assertThat(chat.messages()).containsExactly(ChatMessage.user("What is in this picture?"));
+        assertThat(chat.imageUrls())
+                .containsExactly(
+                        "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(png));
+        assertThat(request.expectedOutputLen()).isEqualTo(128);
+        assertThat(request.promptLen()).isEqualTo(qwen3.countTokens("What is in this picture?"));
+        assertThatThrownBy(() -> hf(file.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage("--dataset-path " + file + ": row 0 has an image, and only --backend openai-chat (with"
+                        + " --endpoint /v1/chat/completions) sends images; use that backend or rows without images");
+    }
+
+    @Test
+    void llavaConversationsSendTheRowsImageFileAndBrokenImageBytesAreRefused() throws Exception {
+        byte[] png = png();
+        Files.write(dir.resolve("cat.png"), png);
+        Path llava = Files.writeString(dir.resolve("llava.jsonl"), """
+                {"image": "cat.png", "conversations": [{"from": "human", "value": "<image>\\nDescribe the cat in detail."}, {"from": "gpt", "value": "A small grey cat sits on a mat."}]}
+                """);
+        Path bench = parquet(
+                dir.resolve("bench.parquet"),
+                "SELECT [[{'role': 'user', 'content': 'Which city?'}]] AS turns,"
+                        + " [{'bytes': from_hex('00010203'), 'path': NULL}] AS images");
+
+        SampledRequest request = hf(llava.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        assertThat(((Prompt.Chat) request.prompt()).imageUrls())
+                .containsExactly(
+                        "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(png));
+        assertThat(request.expectedOutputLen()).isEqualTo(qwen3.countTokens("A small grey cat sits on a mat."));
+        assertThatThrownBy(() -> hf(bench.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessage(
+                        "--dataset-path " + bench + ": row 0: the image's bytes are no JPEG, PNG, GIF or WebP file");
+    }
+
+    @Test
+    void asrClipsGoToOpenAiAudioAsWavAndAClipThatIsNoWavIsRefusedBeforeTheRun() throws Exception {
+        byte[] wav = Wav.pcm16(new double[] {0, 0.5, -0.5, 1}, 16_000);
+        Path librispeech = parquet(
+                dir.resolve("asr/train-0.parquet"),
+                "SELECT {'bytes': from_hex('" + hex(wav) + "'), 'path': '1.wav'} AS audio, 'HELLO' AS text");
+        Path decoded = Files.writeString(
+                dir.resolve("decoded.jsonl"),
+                "{\"audio\": {\"array\": [0.0, 0.5, -0.5, 1.0], \"sampling_rate\": 16000}}\n");
+        Path flac = parquet(
+                dir.resolve("flac.parquet"),
+                "SELECT {'bytes': from_hex('664C614300000022'), 'path': '1.flac'} AS audio");
+
+        SampledRequest fromBytes = hf(librispeech.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+        SampledRequest fromArray = hf(decoded.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        assertThat(((Prompt.Audio) fromBytes.prompt()).wav()).isEqualTo(wav);
+        assertThat(((Prompt.Audio) fromArray.prompt()).wav()).isEqualTo(wav);
+        assertThat(fromBytes.expectedOutputLen()).isEqualTo(1024);
+        assertThatThrownBy(() -> hf(flac.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageStartingWith(
+                        "--dataset-path " + flac + ": row 0: the audio (its bytes) is not a WAV file" + " Java reads")
+                .hasMessageEndingWith("convert the clips to PCM WAV (e.g. ffmpeg -i clip.flac clip.wav)");
+        assertThatThrownBy(() -> hf(librispeech.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false))
+                .hasMessageContaining("row 0 has an audio clip, and only --backend openai-audio");
+    }
+
+    @Test
+    void zetaRowsBecomeVllmsPromptAndAskForTheEditableRegionsLength() throws IOException {
+        Path zeta = Files.writeString(dir.resolve("zeta.jsonl"), """
+                {"events": "User edited main.py", "input": "x = 1<|user_cursor_is_here|>", "output": "prefix <|editable_region_start|>x = 2"}
+                """);
+
+        SampledRequest request = hf(zeta.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        assertThat(text(request))
+                .isEqualTo("### Instruction:\nYou are a code completion assistant and your task is to analyze user"
+                        + " edits and then rewrite an excerpt that the user provides, suggesting the appropriate edits"
+                        + " within the excerpt, taking into account the cursor location.\n\n### User Edits:\n\n"
+                        + "User edited main.py\n\n### User Excerpt:\n\nx = 1<|user_cursor_is_here|>\n\n"
+                        + "### Response:\n\n");
+        assertThat(request.expectedOutputLen()).isEqualTo(qwen3.countTokens("<|editable_region_start|>x = 2"));
     }
 }
