@@ -105,10 +105,10 @@ final class SaturationStop implements FirstTokenListener, AutoCloseable {
         }
         return Optional.of(String.format(
                 Locale.ROOT,
-                "live P99 TTFT above %.0f ms in %d consecutive %d s windows of first tokens (%s ms)",
-                limitMs,
-                windows,
+                "the live P99 TTFT of first tokens per %d s window exceeded %.0f ms %s (%s ms)",
                 WINDOW.toSeconds(),
+                limitMs,
+                windows == 1 ? "once" : windows + " times in a row",
                 String.join(
                         ", ",
                         streak.stream()

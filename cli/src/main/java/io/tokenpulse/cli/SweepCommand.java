@@ -536,8 +536,9 @@ final class SweepCommand implements Callable<Integer> {
         SearchResult result(SaturationSearch done) {
             Optional<Double> best = done.best();
             OptionalDouble missed = done.lowestMiss();
-            String over = "Search over " + param() + " (" + slo.describe() + ", "
-                    + done.probes().size() + " points): ";
+            int points = done.probes().size();
+            String over = "Search over " + param() + " (" + slo.describe() + ", " + points + " point"
+                    + (points == 1 ? "" : "s") + "): ";
             String summary;
             if (best.isPresent() && missed.isPresent()) {
                 summary = over + "highest load that met the SLO: " + param() + "=" + SaturationSearch.number(best.get())

@@ -30,9 +30,9 @@ class SaturationStopTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "three windows over the limit stop          | 500/600/700         | 'live P99 TTFT above 400 ms in 3 consecutive 1 s windows of first tokens (500, 600, 700 ms)'",
+                "three windows over the limit stop          | 500/600/700         | 'the live P99 TTFT of first tokens per 1 s window exceeded 400 ms 3 times in a row (500, 600, 700 ms)'",
                 "a window within the limit breaks the streak | 500/600/300/700/800 | ''",
-                "an empty window neither counts nor breaks   | 500//600/700        | 'live P99 TTFT above 400 ms in 3 consecutive 1 s windows of first tokens (500, 600, 700 ms)'",
+                "an empty window neither counts nor breaks   | 500//600/700        | 'the live P99 TTFT of first tokens per 1 s window exceeded 400 ms 3 times in a row (500, 600, 700 ms)'",
                 // P99 of 100 x 5: position 98.01 between 100 and 500 → 103.96 ms: one slow request is not saturation
                 "P99, not the maximum                       | 5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;900/500/500 | ''",
                 "exactly at the limit is within it          | 400/400/400         | ''",
