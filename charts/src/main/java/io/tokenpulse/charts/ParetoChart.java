@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -35,6 +36,16 @@ public final class ParetoChart {
     public record Point(String label, double tokensPerUserS, double totalTokensPerS) {}
 
     private ParetoChart() {}
+
+    /**
+     * A point from a result's figures; empty when its mean TPOT is missing (NaN) or 0 (one output token per
+     * request: no per-user streaming rate).
+     */
+    public static Optional<Point> point(String label, double meanTpotMs, double totalTokensPerS) {
+        return meanTpotMs > 0 && !Double.isNaN(totalTokensPerS)
+                ? Optional.of(new Point(label, 1000 / meanTpotMs, totalTokensPerS))
+                : Optional.empty();
+    }
 
     /**
      * The points no other point beats on both axes, by tokens/s per user ascending: vLLM's rule (sorted by

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
@@ -55,6 +56,8 @@ final class SweepCommand implements Callable<Integer> {
     static final String POINTS = "points";
     /** TTFT/TPOT/ITL P50 and P99 and throughput against the first swept variable, when it is a number. */
     static final String CHART = "sweep-chart.png";
+    /** Output tokens/s per user against total token throughput, the Pareto front marked. */
+    static final String PARETO = "sweep-pareto.png";
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -791,6 +794,12 @@ final class SweepCommand implements Callable<Integer> {
         String markdown = summary.markdown() + searchSection(file);
         Files.writeString(dir.resolve("summary.md"), markdown);
         Files.writeString(dir.resolve("summary.csv"), summary.csv());
+        List<ParetoChart.Point> paretoPoints = summary.paretoPoints();
+        if (chart && !paretoPoints.isEmpty()) {
+            Files.write(
+                    dir.resolve(PARETO),
+                    ParetoChart.png("sweep " + dir.getFileName(), paretoPoints, ParetoChart.DEFAULT_SIZE));
+        }
         List<SweepChart.Point> chartPoints = summary.chartPoints();
         if (chart && !chartPoints.isEmpty()) {
             String x = file.swept().get(0);

@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -159,6 +160,24 @@ final class SweepSummary {
                             .map(p -> p + "=" + row.params().getOrDefault(p, ""))
                             .toList());
             points.add(new SweepChart.Point(Double.parseDouble(value), group, means));
+        }
+        return points;
+    }
+
+    /** The points of {@link ParetoChart}, from each point's mean TPOT and total token throughput (run means). */
+    List<ParetoChart.Point> paretoPoints() {
+        List<ParetoChart.Point> points = new ArrayList<>();
+        for (Row row : rows) {
+            var tpot = estimate(row, "mean_tpot_ms");
+            var total = estimate(row, "total_token_throughput");
+            if (tpot.isPresent() && total.isPresent()) {
+                String label = String.join(
+                        ",",
+                        swept.stream()
+                                .map(p -> p + "=" + row.params().getOrDefault(p, ""))
+                                .toList());
+                ParetoChart.point(label, tpot.get().mean(), total.get().mean()).ifPresent(points::add);
+            }
         }
         return points;
     }

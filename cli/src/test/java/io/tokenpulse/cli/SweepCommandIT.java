@@ -111,6 +111,7 @@ class SweepCommandIT {
         assertThat(Files.readAllLines(dir.resolve("summary.csv"))).hasSize(5);
         assertThat(Files.readString(dir.resolve("summary.md"))).contains("| 3 | 32 | 3 | ");
         assertThat(dir.resolve("sweep-chart.png")).isNotEmptyFile();
+        assertThat(dir.resolve("sweep-pareto.png")).isNotEmptyFile();
 
         // The third point failed (as an interrupted sweep would leave it): --resume runs only that one.
         ((ObjectNode) points.get(2)).put("status", "failed");
