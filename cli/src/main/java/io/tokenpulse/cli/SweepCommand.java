@@ -351,9 +351,8 @@ final class SweepCommand implements Callable<Integer> {
             }
         }
         if (exit < INTERRUPTED_MIN) {
-            SearchResult result = probing.result(search);
-            session.searched(result);
-            session.out.println(result.summary());
+            // its line ends the summary printed at the end
+            session.searched(probing.result(search));
         }
         return exit;
     }
