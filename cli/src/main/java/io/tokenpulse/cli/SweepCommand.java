@@ -226,6 +226,10 @@ final class SweepCommand implements Callable<Integer> {
         Path dir = folder();
         SweepFile file = previous(dir);
         List<String> args = ownArgs();
+        if (resume != null && file.args() == null && args.isEmpty()) {
+            throw UserError.usage("--resume " + dir + ": its " + SWEEP_JSON + " was written by an older version"
+                    + " that did not keep the sweep's flags; give them again beside --resume");
+        }
         if (resume != null && file.args() != null) {
             if (args.isEmpty()) {
                 out.println("Resuming " + dir + " with its flags: " + String.join(" ", file.args()));

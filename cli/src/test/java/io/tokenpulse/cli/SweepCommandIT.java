@@ -230,6 +230,19 @@ class SweepCommandIT {
                 .contains("- max_concurrency=32: missed the SLO: stopped early (the live P99 TTFT");
     }
 
+    @Test
+    void aFolderOfAnOlderVersionNeedsItsFlagsGivenAgain() throws Exception {
+        Path old = Files.createDirectories(work.resolve("old"));
+        Files.writeString(old.resolve("sweep.json"), "{\"sweep_id\": \"sweep-1\", \"swept\": [], \"points\": []}");
+
+        Run run = sweep("--resume", old.toString());
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err().strip())
+                .isEqualTo("sweep: --resume " + old + ": its sweep.json was written by an older version that did not"
+                        + " keep the sweep's flags; give them again beside --resume");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(
             delimiter = '|',
