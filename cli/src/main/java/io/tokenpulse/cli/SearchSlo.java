@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -58,7 +59,7 @@ record SearchSlo(Map<String, Double> limits) {
     }
 
     /** The result-file figures the SLO needs, which the percentile flags must keep (p99 of ttft/itl). */
-    java.util.List<String> percentileMetrics() {
+    List<String> percentileMetrics() {
         return limits.keySet().stream()
                 .filter(k -> !KEYS.get(k).isEmpty())
                 .sorted()
