@@ -89,9 +89,14 @@ class SweepIT {
                 .isEqualTo("true");
         String summary = Files.readString(dir.resolve("summary.md"));
 
-        List<String> again = new ArrayList<>(args);
-        again.addAll(List.of("--resume", dir.toString()));
-        Tokenpulse.Result resumed = tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(2), again);
+        assertThat(sweep.stdout().split("Namespace\\(backend='vllm'", -1))
+                .as("a Namespace line per point")
+                .hasSize(5);
+        assertThat(dir.resolve("sweep-pareto.png")).isNotEmptyFile();
+
+        // the flags come from sweep.json
+        Tokenpulse.Result resumed =
+                tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(2), List.of("sweep", "--resume", dir.toString()));
 
         assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
         assertThat(resumed.stdout())
@@ -100,6 +105,13 @@ class SweepIT {
                 .doesNotContain("Serving Benchmark Result")
                 .doesNotContain("Starting server");
         assertThat(Files.readString(dir.resolve("summary.md"))).isEqualTo(summary);
+
+        Tokenpulse.Result noSlo =
+                tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(1), List.of("sweep", "--search", "rate"));
+
+        assertThat(noSlo.exitCode()).isEqualTo(2);
+        assertThat(noSlo.stderr().strip())
+                .isEqualTo("sweep: --search needs --slo, e.g. --slo ttft:2000,itl:100,failures:0.01");
     }
 
     private static String line(Tokenpulse.Result run, String prefix) {

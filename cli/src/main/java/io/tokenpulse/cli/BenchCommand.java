@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -278,9 +280,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * What a run printed and returned: its result and the exit code bench ends with.
+     * What a run printed and returned: its result, the exit code bench ends with, and why it stopped
+     * early when a {@link SaturationStop} stopped it.
      */
-    record Outcome(BenchRun.Result result, int exitCode) {}
+    record Outcome(BenchRun.Result result, int exitCode, Optional<String> stoppedEarly) {}
 
     /**
      * Checks everything that can be checked without a pipeline (a bad option fails here with one line,
@@ -329,12 +332,33 @@ final class BenchCommand implements Callable<Integer> {
      * how bench would exit: 0, 1 for a result scored without its summary, 130/143 after a signal.
      */
     Outcome runOn(Prepared prepared, BenchHost host, PrintStream out) throws IOException, InterruptedException {
+        return runOn(prepared, host, out, null);
+    }
+
+    /**
+     * As {@link #runOn(Prepared, BenchHost, PrintStream)}, stopped early (as by a Ctrl-C, but exiting 0)
+     * when {@code early} says the server is past saturation; {@code early} may be null.
+     */
+    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out, SaturationStop early)
+            throws IOException, InterruptedException {
         BenchRun.Plan plan = prepared.plan();
         try (BenchRun run = BenchRun.start(plan, host, out);
                 Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
+            CompletableFuture<Object> stop = new CompletableFuture<>();
+            interruption.stop().thenRun(() -> stop.complete(null));
+            if (early != null) {
+                early.stopped().thenAccept(reason -> {
+                    out.println("Stopping early: " + reason + "; no new requests, those in flight may finish within "
+                            + timeouts.drain().toSeconds() + " s (--drain-timeout-s)");
+                    stop.complete(null);
+                });
+            }
             BenchRun.Result result;
             try {
-                result = run.execute(prepared.tokenizer(), interruption.stop());
+                result = run.execute(prepared.tokenizer(), stop, early == null ? FirstTokenListener.NONE : early);
+                if (early != null) {
+                    early.close(); // the load is over: no later window may stop it
+                }
             } catch (InterruptedException e) {
                 throw new UserError(
                         "interrupted before the first request was sent: nothing to report",
@@ -374,11 +398,18 @@ final class BenchCommand implements Callable<Integer> {
                 System.err.println("bench: " + result.noSummary().get()
                         + "; the result above was scored from what the aggregator stored");
             }
-            // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped
+            // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped; a
+            // saturation stop is the point's finding, not an interruption
+            Optional<String> stoppedEarly = early == null
+                            || interruption.interrupted()
+                            || !result.load().interrupted()
+                    ? Optional.empty()
+                    : early.reason();
+            boolean interrupted = result.load().interrupted() && stoppedEarly.isEmpty();
             return new Outcome(
                     result,
-                    interruption.exitCode(
-                            result.noSummary().isPresent() ? 1 : result.load().interrupted() ? INTERRUPTED : 0));
+                    interruption.exitCode(result.noSummary().isPresent() ? 1 : interrupted ? INTERRUPTED : 0),
+                    stoppedEarly);
         }
     }
 

@@ -5,6 +5,7 @@ import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
@@ -145,9 +146,11 @@ final class BenchRun implements AutoCloseable {
      *
      * @param stop completes when the run is to stop early (Ctrl-C): the load generator then drains and
      *     finishes the run, and the summary covers what completed
+     * @param firstTokens told of each request's time to first token as it arrives (sweep's early stop)
      * @throws InterruptedException when stopped before the first request was sent
      */
-    Result execute(Tokenizer tokenizer, CompletionStage<?> stop) throws InterruptedException {
+    Result execute(Tokenizer tokenizer, CompletionStage<?> stop, FirstTokenListener firstTokens)
+            throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
         ServerSection server = new ServerSection();
@@ -156,6 +159,7 @@ final class BenchRun implements AutoCloseable {
                     .withMeters(host.registry())
                     .withHttp(plan.timeouts().http())
                     .withStop(stop, plan.timeouts().drain())
+                    .withFirstTokens(firstTokens)
                     .run(plan.load(), plan.dataset());
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());

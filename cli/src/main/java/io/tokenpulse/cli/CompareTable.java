@@ -13,37 +13,41 @@ import java.util.OptionalInt;
 final class CompareTable {
 
     /**
-     * Seed 003's columns in its order. {@code width} is the width of the column's cells in seed 003's
+     * Seed 003's columns in its order, the one list of them (compare, the sweep's summary, the report). {@code width} is the width of the column's cells in seed 003's
      * rows (between the bars, spaces included), so that a table made here lines up with, and can be
      * pasted into, the one people keep by hand; a longer text widens its cell.
      */
     enum Column {
-        SUCCESSFUL("Successful Requests", 21, true),
-        DURATION("Duration (s)", 14, false),
-        INPUT_TOKENS("Total Input Tokens", 20, true),
-        OUTPUT_TOKENS("Total Generated Tokens", 24, true),
-        REQUEST_THROUGHPUT("Req Throughput (req/s)", 24, false),
-        OUTPUT_THROUGHPUT("Output Token Throughput (tok/s)", 33, false),
-        TOTAL_THROUGHPUT("Total Token Throughput (tok/s)", 30, false),
-        MEAN_TTFT("Mean TTFT (ms)", 16, false),
-        MEDIAN_TTFT("Median TTFT (ms)", 18, false),
-        P99_TTFT("P99 TTFT (ms)", 14, false),
-        MEAN_TPOT("Mean TPOT (ms)", 15, false),
-        MEDIAN_TPOT("Median TPOT (ms)", 18, false),
-        P99_TPOT("P99 TPOT (ms)", 14, false),
-        MEAN_ITL("Mean ITL (ms)", 15, false),
-        MEDIAN_ITL("Median ITL (ms)", 17, false),
-        P99_ITL("P99 ITL (ms)", 13, false);
+        SUCCESSFUL("Successful Requests", "completed", 21, true),
+        DURATION("Duration (s)", "duration", 14, false),
+        INPUT_TOKENS("Total Input Tokens", "total_input_tokens", 20, true),
+        OUTPUT_TOKENS("Total Generated Tokens", "total_output_tokens", 24, true),
+        REQUEST_THROUGHPUT("Req Throughput (req/s)", "request_throughput", 24, false),
+        OUTPUT_THROUGHPUT("Output Token Throughput (tok/s)", "output_throughput", 33, false),
+        TOTAL_THROUGHPUT("Total Token Throughput (tok/s)", "total_token_throughput", 30, false),
+        MEAN_TTFT("Mean TTFT (ms)", "mean_ttft_ms", 16, false),
+        MEDIAN_TTFT("Median TTFT (ms)", "median_ttft_ms", 18, false),
+        P99_TTFT("P99 TTFT (ms)", "p99_ttft_ms", 14, false),
+        MEAN_TPOT("Mean TPOT (ms)", "mean_tpot_ms", 15, false),
+        MEDIAN_TPOT("Median TPOT (ms)", "median_tpot_ms", 18, false),
+        P99_TPOT("P99 TPOT (ms)", "p99_tpot_ms", 14, false),
+        MEAN_ITL("Mean ITL (ms)", "mean_itl_ms", 15, false),
+        MEDIAN_ITL("Median ITL (ms)", "median_itl_ms", 17, false),
+        P99_ITL("P99 ITL (ms)", "p99_itl_ms", 13, false);
 
         static final String LABEL = "Backend/Setting";
         static final int LABEL_WIDTH = 62;
 
         final String header;
+        /** The figure's key in a current vLLM (and TokenPulse) result file. */
+        final String key;
+
         final int width;
         final boolean count;
 
-        Column(String header, int width, boolean count) {
+        Column(String header, String key, int width, boolean count) {
             this.header = header;
+            this.key = key;
             this.width = width;
             this.count = count;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.cli.CompareTable.Column;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -128,6 +129,19 @@ final class HtmlReport {
                             "total",
                             column(rows, Column.TOTAL_THROUGHPUT))));
             body.append("</div>\n");
+            List<ParetoChart.Point> pareto = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                ParetoChart.point(
+                                done.get(i).name(),
+                                rows.get(i).value(Column.MEAN_TPOT),
+                                rows.get(i).value(Column.TOTAL_THROUGHPUT))
+                        .ifPresent(pareto::add);
+            }
+            if (!pareto.isEmpty()) {
+                body.append("<h2>Per-user speed against total throughput</h2>\n")
+                        .append(png(
+                                "pareto", "Pareto chart", ParetoChart.png(title, pareto, ParetoChart.DEFAULT_SIZE)));
+            }
         }
         for (int i = 0; i < done.size(); i++) {
             Point point = done.get(i);
@@ -141,6 +155,12 @@ final class HtmlReport {
                     .append(page.section(point.run().orElseThrow(), "p" + (i + 1)));
         }
         return Html.page(title, body.toString(), page.script());
+    }
+
+    /** An image inlined as a data URL: the page needs no file beside it. */
+    private static String png(String cssClass, String alt, byte[] png) {
+        return "<img class=\"" + cssClass + "\" alt=\"" + Html.escape(alt) + "\" src=\"data:image/png;base64,"
+                + Base64.getEncoder().encodeToString(png) + "\">\n";
     }
 
     private static double[] column(List<CompareTable.Row> rows, Column column) {
@@ -174,9 +194,7 @@ final class HtmlReport {
         }
         out.append("</table>\n<h2>Window metrics over time</h2>\n");
         if (run.windowsPng().isPresent()) {
-            out.append("<img class=\"windows\" alt=\"window metrics\" src=\"data:image/png;base64,")
-                    .append(Base64.getEncoder().encodeToString(run.windowsPng().get()))
-                    .append("\">\n");
+            out.append(png("windows", "window metrics", run.windowsPng().get()));
         } else {
             out.append("<p class=\"missing\">")
                     .append(Html.escape(run.windowsMissing()))

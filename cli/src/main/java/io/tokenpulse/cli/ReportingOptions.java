@@ -4,6 +4,7 @@ import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -46,6 +47,22 @@ final class ReportingOptions {
             }
         }
         return slo;
+    }
+
+    /**
+     * Refuses options whose result would lack the {@code percentile} of one of {@code metrics} (sweep's
+     * --slo reads {@code p99_ttft_ms} and {@code p99_itl_ms}), with one line saying what to keep.
+     */
+    void require(List<String> needed, double percentile) {
+        validate();
+        for (String metric : needed) {
+            if (!metrics.keys().contains(metric) || !percentiles.percentiles().contains(percentile)) {
+                throw UserError.usage(
+                        "--slo reads the P" + PythonFloat.intOrRepr(percentile) + " of " + metric + ": keep "
+                                + metric + " in --percentile-metrics and " + PythonFloat.intOrRepr(percentile)
+                                + " in --metric-percentiles");
+            }
+        }
     }
 
     /** What RunStarted carries: the options as written, and as parsed by {@link #validate}. */

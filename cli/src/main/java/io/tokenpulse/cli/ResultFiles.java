@@ -83,30 +83,19 @@ final class ResultFiles {
      */
     static CompareTable.Row vllm(String label, JsonNode result) {
         double[] values = blank();
-        set(values, Column.SUCCESSFUL, result.get("completed"));
-        set(values, Column.DURATION, result.get("duration"));
-        set(values, Column.INPUT_TOKENS, result.get("total_input_tokens"));
-        set(values, Column.OUTPUT_TOKENS, result.get("total_output_tokens"));
-        set(
-                values,
-                Column.REQUEST_THROUGHPUT,
-                result.has("request_throughput")
-                        ? result.get("request_throughput")
-                        : result.get("request_inthroughput"));
-        set(values, Column.OUTPUT_THROUGHPUT, result.get("output_throughput"));
-        if (result.has("total_token_throughput")) {
-            set(values, Column.TOTAL_THROUGHPUT, result.get("total_token_throughput"));
-        } else if (result.path("input_throughput").isNumber()
+        for (Column column : Column.values()) {
+            set(values, column, result.get(column.key));
+        }
+        // older vLLM versions' keys
+        if (!result.has("request_throughput")) {
+            set(values, Column.REQUEST_THROUGHPUT, result.get("request_inthroughput"));
+        }
+        if (!result.has("total_token_throughput")
+                && result.path("input_throughput").isNumber()
                 && result.path("output_throughput").isNumber()) {
             values[Column.TOTAL_THROUGHPUT.ordinal()] =
                     result.get("input_throughput").asDouble()
                             + result.get("output_throughput").asDouble();
-        }
-        for (String metric : List.of("ttft", "tpot", "itl")) {
-            Column mean = Column.valueOf("MEAN_" + metric.toUpperCase(java.util.Locale.ROOT));
-            set(values, mean, result.get("mean_" + metric + "_ms"));
-            set(values, Column.values()[mean.ordinal() + 1], result.get("median_" + metric + "_ms"));
-            set(values, Column.values()[mean.ordinal() + 2], result.get("p99_" + metric + "_ms"));
         }
         return new CompareTable.Row(label, values);
     }

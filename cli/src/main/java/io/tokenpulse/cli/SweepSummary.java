@@ -3,7 +3,9 @@ package io.tokenpulse.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
+import io.tokenpulse.cli.CompareTable.Column;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,32 +17,12 @@ import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
 /**
- * The sweep's summary table: one row per point, the swept values, then seed 003's columns read from
+ * The sweep's summary table: one row per point, the swept values, then seed 003's columns
+ * ({@link Column}, as {@code compare} shows them) read from
  * the points' result files. With several runs per point a cell is {@code mean ± half-width} of the
  * 95 % confidence interval (Student t with n - 1 degrees of freedom); a metric no run has is blank.
  */
 final class SweepSummary {
-
-    /** A column of seed 003's table and the result-file key it shows. */
-    record Column(String title, String key, boolean count) {}
-
-    static final List<Column> COLUMNS = List.of(
-            new Column("Successful Requests", "completed", true),
-            new Column("Duration (s)", "duration", false),
-            new Column("Total Input Tokens", "total_input_tokens", true),
-            new Column("Total Generated Tokens", "total_output_tokens", true),
-            new Column("Req Throughput (req/s)", "request_throughput", false),
-            new Column("Output Token Throughput (tok/s)", "output_throughput", false),
-            new Column("Total Token Throughput (tok/s)", "total_token_throughput", false),
-            new Column("Mean TTFT (ms)", "mean_ttft_ms", false),
-            new Column("Median TTFT (ms)", "median_ttft_ms", false),
-            new Column("P99 TTFT (ms)", "p99_ttft_ms", false),
-            new Column("Mean TPOT (ms)", "mean_tpot_ms", false),
-            new Column("Median TPOT (ms)", "median_tpot_ms", false),
-            new Column("P99 TPOT (ms)", "p99_tpot_ms", false),
-            new Column("Mean ITL (ms)", "mean_itl_ms", false),
-            new Column("Median ITL (ms)", "median_itl_ms", false),
-            new Column("P99 ITL (ms)", "p99_itl_ms", false));
 
     /** A point's swept values and the result files of its finished runs. */
     record Row(Map<String, String> params, List<JsonNode> runs) {}
@@ -80,7 +62,9 @@ final class SweepSummary {
         if (repeated) {
             header.add("Runs");
         }
-        COLUMNS.forEach(c -> header.add(c.title()));
+        for (Column column : Column.values()) {
+            header.add(column.header);
+        }
         StringBuilder md = new StringBuilder();
         md.append("| ").append(String.join(" | ", header)).append(" |\n");
         md.append("|").append("---|".repeat(header.size())).append('\n');
@@ -90,9 +74,9 @@ final class SweepSummary {
             if (repeated) {
                 cells.add(String.valueOf(row.runs().size()));
             }
-            for (Column column : COLUMNS) {
+            for (Column column : Column.values()) {
                 cells.add(estimate(row, column)
-                        .map(e -> format(e.mean(), column.count() && e.n() == 1)
+                        .map(e -> format(e.mean(), column.count && e.n() == 1)
                                 + (e.n() > 1 ? " ± " + format(e.halfWidth(), false) : ""))
                         .orElse(""));
             }
@@ -105,10 +89,10 @@ final class SweepSummary {
     String csv() {
         List<String> header = new ArrayList<>(swept);
         header.add("Runs");
-        for (Column column : COLUMNS) {
-            header.add(column.title());
+        for (Column column : Column.values()) {
+            header.add(column.header);
             if (repeated) {
-                header.add(column.title() + " ±95%");
+                header.add(column.header + " ±95%");
             }
         }
         List<List<String>> lines = new ArrayList<>();
@@ -117,9 +101,9 @@ final class SweepSummary {
             List<String> cells = new ArrayList<>();
             swept.forEach(p -> cells.add(row.params().getOrDefault(p, "")));
             cells.add(String.valueOf(row.runs().size()));
-            for (Column column : COLUMNS) {
+            for (Column column : Column.values()) {
                 var e = estimate(row, column);
-                cells.add(e.map(v -> format(v.mean(), column.count() && v.n() == 1))
+                cells.add(e.map(v -> format(v.mean(), column.count && v.n() == 1))
                         .orElse(""));
                 if (repeated) {
                     cells.add(e.map(v -> format(v.halfWidth(), false)).orElse(""));
@@ -163,8 +147,26 @@ final class SweepSummary {
         return points;
     }
 
+    /** The points of {@link ParetoChart}, from each point's mean TPOT and total token throughput (run means). */
+    List<ParetoChart.Point> paretoPoints() {
+        List<ParetoChart.Point> points = new ArrayList<>();
+        for (Row row : rows) {
+            var tpot = estimate(row, "mean_tpot_ms");
+            var total = estimate(row, "total_token_throughput");
+            if (tpot.isPresent() && total.isPresent()) {
+                String label = String.join(
+                        ",",
+                        swept.stream()
+                                .map(p -> p + "=" + row.params().getOrDefault(p, ""))
+                                .toList());
+                ParetoChart.point(label, tpot.get().mean(), total.get().mean()).ifPresent(points::add);
+            }
+        }
+        return points;
+    }
+
     private static Optional<Estimate> estimate(Row row, Column column) {
-        return estimate(row, column.key());
+        return estimate(row, column.key);
     }
 
     private static Optional<Estimate> estimate(Row row, String key) {

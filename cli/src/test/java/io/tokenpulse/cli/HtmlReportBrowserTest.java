@@ -127,6 +127,7 @@ class HtmlReportBrowserTest {
         assertThat(html).contains("\"xLabel\":\"request_rate\",\"x\":[2.0,4.0]");
         assertThat(pointsDrawn(dom, "sweep-throughput")).isEqualTo(2);
         assertThat(dom).contains("Point 2: request_rate=4");
+        assertThat(dom).contains("<img class=\"pareto\" alt=\"Pareto chart\" src=\"data:image/png;base64,");
     }
 
     @Test

@@ -11,9 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code tokenpulse sweep} through the embedded broker: a 2 x 2 sweep of small simulated points, then --resume. */
 class SweepCommandIT {
@@ -84,6 +87,9 @@ class SweepCommandIT {
                 .contains("| num_prompts | random_input_len | Successful Requests | Duration (s) |");
         assertThat(first.out().split("============ Serving Benchmark Result ============", -1))
                 .hasSize(5);
+        assertThat(first.out().split("Namespace\\(backend='vllm'", -1))
+                .as("a Namespace line per point, as bench prints")
+                .hasSize(5);
         JsonNode sweep = JSON.readTree(dir.resolve("sweep.json").toFile());
         assertThat(sweep.get("sweep_id").asText()).startsWith("sweep-");
         assertThat(sweep.get("swept").toString()).isEqualTo("[\"num_prompts\",\"random_input_len\"]");
@@ -105,15 +111,24 @@ class SweepCommandIT {
         assertThat(Files.readAllLines(dir.resolve("summary.csv"))).hasSize(5);
         assertThat(Files.readString(dir.resolve("summary.md"))).contains("| 3 | 32 | 3 | ");
         assertThat(dir.resolve("sweep-chart.png")).isNotEmptyFile();
+        assertThat(dir.resolve("sweep-pareto.png")).isNotEmptyFile();
 
         // The third point failed (as an interrupted sweep would leave it): --resume runs only that one.
         ((ObjectNode) points.get(2)).put("status", "failed");
         JSON.writeValue(dir.resolve("sweep.json").toFile(), sweep);
 
-        Run resumed = sweep(flags("--resume", dir.toString()));
+        Run otherFlags = sweep("--resume", dir.toString(), "--num-prompts", "9");
+        assertThat(otherFlags.code()).isEqualTo(2);
+        assertThat(otherFlags.err().strip())
+                .startsWith("sweep: --resume " + dir + ": the sweep there ran with other flags (--simulate ")
+                .endsWith("); give --resume " + dir + " alone, or the same flags");
+
+        // --resume DIR alone: the flags come from sweep.json
+        Run resumed = sweep("--resume", dir.toString());
 
         assertThat(resumed.code()).as(resumed.out() + resumed.err()).isZero();
         assertThat(resumed.out())
+                .contains("Resuming " + dir + " with its flags: --simulate --simulate-profile deterministic")
                 .contains("[1/4] num_prompts=2,random_input_len=16: done earlier, skipped")
                 .contains("[3/4] num_prompts=3,random_input_len=16: done in ");
         assertThat(resumed.out().split("============ Serving Benchmark Result ============", -1))
@@ -128,15 +143,17 @@ class SweepCommandIT {
     void aServerThatNeverGetsReadyStopsTheSweepWithItsLastLogLines() {
         Path dir = work.resolve("never");
 
-        Run run = sweep(flags(
-                "--output-dir",
-                dir.toString(),
-                "--serve-cmd",
-                "echo starting up; echo still starting; sleep 60; true",
-                "--port",
-                "9",
-                "--ready-check-timeout-sec",
-                "1"));
+        Run run = sweep(Arrays.stream(flags(
+                        "--output-dir",
+                        dir.toString(),
+                        "--serve-cmd",
+                        "echo starting up; echo still starting; sleep 60; true",
+                        "--port",
+                        "9",
+                        "--ready-check-timeout-sec",
+                        "1"))
+                .filter(flag -> !flag.equals("--simulate")) // the server is --serve-cmd's
+                .toArray(String[]::new));
 
         assertThat(run.code()).isEqualTo(1);
         assertThat(run.err())
@@ -146,12 +163,108 @@ class SweepCommandIT {
     }
 
     @Test
-    void aListOnAFlagThatCannotVaryIsRefusedBeforeAnythingStarts() {
-        Run run = sweep("--backend", "vllm,openai", "--num-prompts", "1,2");
+    void searchFindsTheHighestConcurrencyThatMetTheSloAndStopsAPointPastSaturationEarly() throws Exception {
+        Path dir = work.resolve("search");
+        // The default profile prefills 1000-token prompts one 512-token step after another: alone a request's
+        // TTFT is two steps (~60 ms at speed-up 20), with 32 in flight it waits for the prefills ahead (~1-2 s).
+        Run run = sweep(
+                "--simulate",
+                "--simulate-speedup",
+                "20",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "64",
+                "--random-input-len",
+                "1000",
+                "--random-output-len",
+                "4",
+                "--ignore-eos",
+                "--disable-tqdm",
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                "0",
+                "--drain-timeout-s",
+                "5",
+                "--output-dir",
+                dir.toString(),
+                "--search",
+                "concurrency",
+                "--slo",
+                "ttft:500,failures:0.5",
+                "--search-factor",
+                "32",
+                "--search-max-points",
+                "2",
+                "--search-stop-margin",
+                "1",
+                "--search-stop-windows",
+                "1");
+
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out())
+                .contains("[1/2] max_concurrency=1: done in ")
+                .contains("[2/2] max_concurrency=32: stopped_early in ")
+                .contains("Stopping early: the live P99 TTFT of first tokens per 1 s window exceeded 500 ms once")
+                .contains("Search over max_concurrency (P99 TTFT <= 500 ms, failures <= 0.5, 2 points): highest load"
+                        + " that met the SLO: max_concurrency=1 (the lowest that missed it: 32)");
+        JsonNode sweep = JSON.readTree(dir.resolve("sweep.json").toFile());
+        assertThat(sweep.get("swept").toString()).isEqualTo("[\"max_concurrency\"]");
+        assertThat(sweep.get("search").get("highest_met").asText()).isEqualTo("1");
+        assertThat(sweep.get("search").get("lowest_missed").asText()).isEqualTo("32");
+        JsonNode met = sweep.get("points").get(0);
+        assertThat(met.get("status").asText()).isEqualTo("done");
+        assertThat(met.get("slo_met").asBoolean()).isTrue();
+        JsonNode stopped = sweep.get("points").get(1);
+        assertThat(stopped.get("status").asText()).isEqualTo("stopped_early");
+        assertThat(stopped.get("reason").asText()).startsWith("the live P99 TTFT of first tokens per 1 s window");
+        assertThat(stopped.get("slo_met").asBoolean()).isFalse();
+        JsonNode partial =
+                JSON.readTree(dir.resolve(stopped.get("result").asText()).toFile());
+        assertThat(partial.get("completed").asInt())
+                .as("stopped before its 64 requests were sent")
+                .isBetween(1, 63);
+        assertThat(Files.readString(dir.resolve("summary.md")))
+                .contains("| max_concurrency | Successful Requests |")
+                .contains("- max_concurrency=32: missed the SLO: stopped early (the live P99 TTFT");
+    }
+
+    @Test
+    void aFolderOfAnOlderVersionNeedsItsFlagsGivenAgain() throws Exception {
+        Path old = Files.createDirectories(work.resolve("old"));
+        Files.writeString(old.resolve("sweep.json"), "{\"sweep_id\": \"sweep-1\", \"swept\": [], \"points\": []}");
+
+        Run run = sweep("--resume", old.toString());
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err().strip())
-                .isEqualTo("sweep: --backend cannot vary within a sweep (it is given a list): all points share one"
-                        + " server and one pipeline; run one sweep per value");
+                .isEqualTo("sweep: --resume " + old + ": its sweep.json was written by an older version that did not"
+                        + " keep the sweep's flags; give them again beside --resume");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "a list on a fixed flag | --backend vllm,openai --num-prompts 1,2"
+                        + " | sweep: --backend cannot vary within a sweep (it is given a list): all points share one"
+                        + " server and one pipeline; run one sweep per value",
+                "a search without --slo | --search rate | sweep: --search needs --slo, e.g. --slo"
+                        + " ttft:2000,itl:100,failures:0.01",
+                "an unknown SLO key     | --search rate --slo tpot:5 | sweep: --slo: unknown key 'tpot'; use ttft and"
+                        + " itl (P99, ms) and failures (a fraction), e.g. ttft:2000,itl:100,failures:0.01",
+                "a list on the searched flag | --search rate --slo ttft:1 --request-rate 1,2 | sweep: --search rate"
+                        + " sets --request-rate itself, from --search-start up: give --request-rate no list",
+                "an SLO the result lacks | --search concurrency --slo itl:5 --percentile-metrics ttft | sweep: --slo"
+                        + " reads the P99 of itl: keep itl in --percentile-metrics and 99 in --metric-percentiles",
+                "--serve-cmd with --simulate | --serve-cmd true --simulate | sweep: --serve-cmd starts the server the"
+                        + " points benchmark, --simulate the built-in one in its place: give one of them",
+            })
+    void badInputIsOneLineBeforeAnythingStarts(String why, String args, String line) {
+        Run run = sweep(args.split(" "));
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo(line);
     }
 }

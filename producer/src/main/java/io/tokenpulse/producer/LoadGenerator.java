@@ -85,6 +85,7 @@ public final class LoadGenerator {
     private final HttpClientSettings http;
     private final Duration drainTimeout;
     private final CompletionStage<?> stop;
+    private final FirstTokenListener firstTokens;
 
     /**
      * @param publisher an open publisher; left open (the caller closes it)
@@ -99,7 +100,8 @@ public final class LoadGenerator {
                 new SimpleMeterRegistry(),
                 HttpClientSettings.defaults(),
                 DEFAULT_DRAIN_TIMEOUT,
-                new CompletableFuture<>());
+                new CompletableFuture<>(),
+                FirstTokenListener.NONE);
     }
 
     private LoadGenerator(
@@ -109,7 +111,8 @@ public final class LoadGenerator {
             MeterRegistry registry,
             HttpClientSettings http,
             Duration drainTimeout,
-            CompletionStage<?> stop) {
+            CompletionStage<?> stop,
+            FirstTokenListener firstTokens) {
         this.publisher = publisher;
         this.tokenizer = tokenizer;
         this.out = out;
@@ -117,16 +120,17 @@ public final class LoadGenerator {
         this.http = http;
         this.drainTimeout = drainTimeout;
         this.stop = stop;
+        this.firstTokens = firstTokens;
     }
 
     /** This generator exposing the client's health (schedule lag, requests in flight, chunk and publisher counts) in {@code meters}. */
     public LoadGenerator withMeters(MeterRegistry meters) {
-        return new LoadGenerator(publisher, tokenizer, out, meters, http, drainTimeout, stop);
+        return new LoadGenerator(publisher, tokenizer, out, meters, http, drainTimeout, stop, firstTokens);
     }
 
     /** This generator with other HTTP client settings (timeouts, I/O threads). */
     public LoadGenerator withHttp(HttpClientSettings settings) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, settings, drainTimeout, stop);
+        return new LoadGenerator(publisher, tokenizer, out, registry, settings, drainTimeout, stop, firstTokens);
     }
 
     /**
@@ -134,7 +138,12 @@ public final class LoadGenerator {
      * in flight then finish for at most {@code drainTimeout} before cancelling them.
      */
     public LoadGenerator withStop(CompletionStage<?> stop, Duration drainTimeout) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop);
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, firstTokens);
+    }
+
+    /** This generator telling {@code listener} each request's time to first token as it arrives. */
+    public LoadGenerator withFirstTokens(FirstTokenListener listener) {
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, listener);
     }
 
     /**
@@ -316,7 +325,8 @@ public final class LoadGenerator {
                             health.requestFinished();
                             progress.step();
                         },
-                        index -> models == null ? backendSettings.model() : models[index % models.length]);
+                        index -> models == null ? backendSettings.model() : models[index % models.length],
+                        firstTokens);
                 long endNs =
                         workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
                 try {

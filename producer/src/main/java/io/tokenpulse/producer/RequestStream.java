@@ -87,6 +87,9 @@ final class RequestStream extends StreamReader {
                         .setBytes(bytes)
                         .build());
         run.tally().chunkPublished();
+        if (step.seq() == 0) {
+            run.firstTokens().firstToken(arrivalNs - effectiveSentNs());
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.function.IntFunction;
  * @param keepGeneratedText put the generated text into RequestFinished
  * @param onEnd called once per request when its stream ended (permit release, progress)
  * @param requestModel the model request {@code i} names (its --lora-modules adapter, else the target's)
+ * @param firstTokens told of each request's time to first token as it arrives
  */
 record RunContext(
         String runId,
@@ -30,4 +31,5 @@ record RunContext(
         Executor counting,
         boolean keepGeneratedText,
         Runnable onEnd,
-        IntFunction<String> requestModel) {}
+        IntFunction<String> requestModel,
+        FirstTokenListener firstTokens) {}

@@ -30,6 +30,7 @@ class RequestStreamTest {
     private final List<RequestEvent> requests = new ArrayList<>();
     private final List<Chunk> chunks = new ArrayList<>();
     private final RunTally tally = new RunTally();
+    private final List<Long> firstTokens = new ArrayList<>();
     private int ends;
 
     @Test
@@ -46,6 +47,7 @@ class RequestStreamTest {
         assertThat(chunks).extracting(Chunk::getOffsetNs).containsExactly(50 * MS, 50 * MS, 70 * MS);
         assertThat(chunks).extracting(Chunk::getGapNs).containsExactly(0L, 0L, 20 * MS);
         assertThat(chunks.get(2).getArrivedEpochNs()).isEqualTo(EPOCH_NS + 82 * MS);
+        assertThat(firstTokens).as("the live TTFT, once per request").containsExactly(50 * MS);
         assertThat(chunks).allSatisfy(c -> {
             assertThat(c.getRunId()).isEqualTo("run-1");
             assertThat(c.getRequestIndex()).isEqualTo(7);
@@ -246,7 +248,8 @@ class RequestStreamTest {
                 Runnable::run,
                 true,
                 () -> ends++,
-                i -> "adapter-" + i);
+                i -> "adapter-" + i,
+                firstTokens::add);
         tally.requestStarted();
         PlannedRequest planned =
                 new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));
