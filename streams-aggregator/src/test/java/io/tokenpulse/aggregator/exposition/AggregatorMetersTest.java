@@ -413,18 +413,19 @@ class AggregatorMetersTest {
         List<WindowLatency> latencies = List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
                 .map(metric -> new WindowLatency(metric, 10L, 120.0, 100.0, 200.0, p99Ms, 5.0))
                 .toList();
-        return new WindowMetrics(
-                run,
-                startMs,
-                startMs + 10_000,
-                25L,
-                0L,
-                2_500L,
-                250L,
-                requestsPerSecond,
-                requestsPerSecond * 10,
-                requestsPerSecond * 110,
-                latencies);
+        return WindowMetrics.newBuilder()
+                .setRunId(run)
+                .setWindowStartEpochMs(startMs)
+                .setWindowEndEpochMs(startMs + 10_000)
+                .setCompleted(25L)
+                .setFailed(0L)
+                .setInputTokens(2_500L)
+                .setOutputTokens(250L)
+                .setRequestThroughput(requestsPerSecond)
+                .setOutputThroughput(requestsPerSecond * 10)
+                .setTotalTokenThroughput(requestsPerSecond * 110)
+                .setLatencies(latencies)
+                .build();
     }
 
     static RunSummary summaryTemplate() {
