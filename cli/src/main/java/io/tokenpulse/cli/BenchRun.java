@@ -160,8 +160,10 @@ final class BenchRun implements AutoCloseable {
                     .withStop(stop, plan.timeouts().drain())
                     .run(plan.load(), plan.dataset());
         }
-        // the last scrape is on its way to Kafka: the result reader reads it back after the summary
-        publisher.flush(SCRAPES_FLUSH);
+        if (!plan.serverMetrics().sources(plan.load().target().baseUrl()).isEmpty()) {
+            // the last scrape is on its way to Kafka: the result reader reads it back after the summary
+            publisher.flush(SCRAPES_FLUSH);
+        }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
@@ -189,6 +191,7 @@ final class BenchRun implements AutoCloseable {
         return ServerScraper.start(
                 sources,
                 plan.serverMetrics().interval(),
+                plan.load().target().insecure(),
                 new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric),
                 host.registry());
     }
