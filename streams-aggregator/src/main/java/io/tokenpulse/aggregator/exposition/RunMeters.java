@@ -135,6 +135,12 @@ final class RunMeters {
     }
 
     void window(WindowMetrics w) {
+        // Scrapes start before the health check, so the first windows may hold only scrapes and come
+        // before the run's start: registering then would tag the run's meters model=unknown for good.
+        // The next scrape's update, after the start, sets them.
+        if (meters == null && w.getCompleted() + w.getFailed() == 0) {
+            return;
+        }
         window.update(meters(), w);
     }
 

@@ -23,7 +23,7 @@ public final class ServerLines {
         LABELS.put("server_mean_ttft_ms", "Server mean TTFT (ms):");
         LABELS.put("server_median_ttft_ms", "Server median TTFT (ms):");
         LABELS.put("server_p99_ttft_ms", "Server P99 TTFT (ms):");
-        LABELS.put("client_minus_server_mean_ttft_ms", "Client minus server mean TTFT (ms):");
+        LABELS.put("server_ttft_gap_ms", "Client minus server mean TTFT (ms):");
         LABELS.put("server_mean_itl_ms", "Server mean ITL (ms):");
         LABELS.put("server_median_itl_ms", "Server median ITL (ms):");
         LABELS.put("server_p99_itl_ms", "Server P99 ITL (ms):");

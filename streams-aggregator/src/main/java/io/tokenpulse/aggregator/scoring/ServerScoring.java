@@ -20,7 +20,7 @@ public final class ServerScoring {
 
     /**
      * The section's keys (docs/server-metrics.md) from the run's records in topic order, plus how far
-     * the client's mean TTFT is from the server's ({@code client_minus_server_mean_ttft_ms}) when the
+     * the client's mean TTFT is from the server's ({@code server_ttft_gap_ms}) when the
      * client's metrics have a TTFT and the server a TTFT histogram; empty without records.
      *
      * @param clientMetrics the run summary's metrics ({@link RunSummary#getMetrics})
@@ -44,7 +44,7 @@ public final class ServerScoring {
                 .map(MetricSummary::getMeanMs)
                 .findFirst()
                 // the network, the HTTP server and the client between the engine and the client's clock
-                .ifPresent(clientMs -> values.put("client_minus_server_mean_ttft_ms", clientMs - serverTtftMs));
+                .ifPresent(clientMs -> values.put("server_ttft_gap_ms", clientMs - serverTtftMs));
         return values;
     }
 }
