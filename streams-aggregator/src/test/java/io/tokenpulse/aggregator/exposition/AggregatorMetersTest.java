@@ -229,6 +229,35 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void serverGaugesFollowTheNewestScrapedWindowAndLeaveTheClientsAlone() {
+        WindowMetrics beforeStart = WindowMetrics.newBuilder(window(RUN, EPOCH_MS - 10_000, 1.0, 0.0))
+                .setCompleted(0)
+                .setServerMeanRunning(9.0)
+                .build();
+        meters.onWindowMetrics(beforeStart); // scrapes before the run's start: no unknown-tagged meters
+        assertThat(registry.scrape()).doesNotContain("unknown");
+
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onWindowMetrics(WindowMetrics.newBuilder(window(RUN, EPOCH_MS, 250.0, 2.5))
+                .setServerMeanRunning(3.0)
+                .setServerMeanTtftMs(40.0)
+                .build());
+        // the last scrape, after the last request finished: a window of scrapes only
+        meters.onWindowMetrics(WindowMetrics.newBuilder(window(RUN, EPOCH_MS + 10_000, 999.0, 0.0))
+                .setCompleted(0)
+                .setServerMeanRunning(0.0)
+                .build());
+
+        String scrape = registry.scrape();
+
+        assertThat(scrape)
+                .contains("tokenpulse_window_server_running_mean{" + TAGS + "} 0.0")
+                .contains("tokenpulse_window_server_ttft_mean_seconds{" + TAGS + "} 0.04")
+                .contains("tokenpulse_window_requests_per_second{" + TAGS + "} 2.5")
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.25");
+    }
+
+    @Test
     void chunksCountedBeforeTheRunStartWasSeenAppearUnderTheRunsTags() {
         meters.onChunk(chunk(RUN, EPOCH_MS * MS));
         meters.onChunk(chunk(RUN, EPOCH_MS * MS));
