@@ -23,17 +23,18 @@ final class Windows {
         for (String metric : List.of("ttft", "tpot", "itl", "e2el", "queue_delay")) {
             latencies.add(new WindowLatency(metric, completed, medianMs, medianMs, p99Ms, p99Ms, 0.0));
         }
-        return new WindowMetrics(
-                runId,
-                start,
-                start + 10_000L,
-                completed,
-                0L,
-                completed * 100,
-                completed * 50,
-                completed / 10.0,
-                completed * 5.0,
-                completed * 15.0,
-                latencies);
+        return WindowMetrics.newBuilder()
+                .setRunId(runId)
+                .setWindowStartEpochMs(start)
+                .setWindowEndEpochMs(start + 10_000L)
+                .setCompleted(completed)
+                .setFailed(0L)
+                .setInputTokens(completed * 100)
+                .setOutputTokens(completed * 50)
+                .setRequestThroughput(completed / 10.0)
+                .setOutputThroughput(completed * 5.0)
+                .setTotalTokenThroughput(completed * 15.0)
+                .setLatencies(latencies)
+                .build();
     }
 }

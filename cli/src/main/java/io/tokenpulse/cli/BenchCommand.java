@@ -388,7 +388,7 @@ final class BenchCommand implements Callable<Integer> {
                         out);
             }
             if (plan.html() != null) {
-                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
+                ScoredRun scored = new ScoredRun(result.summary(), result.requests(), result.server());
                 ReportFile.write(
                         plan.html(),
                         ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),

@@ -5,6 +5,7 @@ import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
@@ -15,7 +16,6 @@ import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
-import io.tokenpulse.producer.scrape.ServerSection;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -74,7 +74,8 @@ final class BenchRun implements AutoCloseable {
      *
      * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
      *     from what it stored (then marked incomplete); empty for a whole run
-     * @param server the server section from the scrapes of --server-metrics/--scrape-url (empty without)
+     * @param server the server section scored from the run's scrapes of --server-metrics/--scrape-url as
+     *     stored on the topic, as {@code replay} scores it (empty without)
      */
     record Result(
             RunSummary summary,
@@ -86,6 +87,9 @@ final class BenchRun implements AutoCloseable {
 
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
+
+    /** How long the run's last scrapes may take to reach Kafka after the load. */
+    private static final Duration SCRAPES_FLUSH = Duration.ofSeconds(10);
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -153,8 +157,7 @@ final class BenchRun implements AutoCloseable {
             throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
-        ServerSection server = new ServerSection();
-        try (ServerScraper scraper = startScraper(server)) {
+        try (ServerScraper scraper = startScraper()) {
             load = new LoadGenerator(publisher, tokenizer, out)
                     .withMeters(host.registry())
                     .withHttp(plan.timeouts().http())
@@ -162,39 +165,44 @@ final class BenchRun implements AutoCloseable {
                     .withFirstTokens(firstTokens)
                     .run(plan.load(), plan.dataset());
         }
+        if (!plan.serverMetrics().sources(plan.load().target().baseUrl()).isEmpty()) {
+            // the last scrape is on its way to Kafka: the result reader reads it back after the summary
+            publisher.flush(SCRAPES_FLUSH);
+        }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);
         Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);
-            return scoredFromStore(load, cpu, why, server.values()).orElseThrow(() -> UserError.failure(why));
+            return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
         }
         host.summarized();
-        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty(), server.values());
+        return new Result(
+                summary.get(),
+                results.requests(),
+                load,
+                cpu,
+                Optional.empty(),
+                ServerScoring.section(
+                        results.serverMetrics(), summary.get().getMetrics(), load.scheduleStartEpochNs()));
     }
 
-    /**
-     * Scrapes the asked endpoints into the server-metrics topic and {@code section} from now to the end
-     * of the load; null when none.
-     */
-    private ServerScraper startScraper(ServerSection section) {
+    /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
+    private ServerScraper startScraper() {
         List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
         if (sources.isEmpty()) {
             return null;
         }
-        ScrapeRecords records = new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric);
         return ServerScraper.start(
                 sources,
                 plan.serverMetrics().interval(),
-                (source, epochNs, series) -> {
-                    records.onScrape(source, epochNs, series);
-                    section.onScrape(source, epochNs, series);
-                },
+                plan.load().target().insecure(),
+                new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric),
                 host.registry());
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
-    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why, Map<String, Double> server) {
+    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
         String runId = plan.load().runId();
         StoredRun stored;
         try {
@@ -202,19 +210,21 @@ final class BenchRun implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // no record of the run at all
         }
-        return stored.storedShards()
-                .map(shards -> new Result(
-                        RunScoring.summarizeIncomplete(
-                                runId,
-                                shards,
-                                stored.requests(),
-                                RunScoring.Options.storedIn(runId, shards.config()),
-                                stored.missing().orElse("the run summary")),
-                        stored.requests(),
-                        load,
-                        cpu,
-                        Optional.of(why),
-                        server));
+        return stored.storedShards().map(shards -> {
+            RunSummary summary = RunScoring.summarizeIncomplete(
+                    runId,
+                    shards,
+                    stored.requests(),
+                    RunScoring.Options.storedIn(runId, shards.config()),
+                    stored.missing().orElse("the run summary"));
+            return new Result(
+                    summary,
+                    stored.requests(),
+                    load,
+                    cpu,
+                    Optional.of(why),
+                    ServerScoring.section(stored.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
+        });
     }
 
     /** After the report: stops the profiler (vLLM stops it after printing), then closes what {@link #start} opened. */

@@ -8,7 +8,6 @@ import io.tokenpulse.schemas.PipelineRole;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -92,7 +91,8 @@ final class ReplayCommand implements Callable<Integer> {
                             selection != null ? selection : stored.selection(),
                             percentiles != null ? percentiles : stored.percentiles(),
                             slo != null ? slo : stored.goodput()));
-            RunReport.print(run.summary(), run.requests(), report, Optional.empty(), Optional.empty(), Map.of(), out);
+            RunReport.print(
+                    run.summary(), run.requests(), report, Optional.empty(), Optional.empty(), run.server(), out);
             return 0;
         }
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.time.Duration;
@@ -19,8 +20,9 @@ import java.util.function.UnaryOperator;
  * {@code replay}, {@code compare --run-id} and {@code report --run-id} read.
  *
  * @param requests the run's request metrics in request-index order
+ * @param server   the server section scored from the run's stored scrapes ({@code server_*} keys), empty without
  */
-record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
+record ScoredRun(RunSummary summary, List<RequestMetrics> requests, Map<String, Double> server) {
 
     /**
      * Reads and scores the run.
@@ -52,7 +54,10 @@ record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
         RunSummary summary = missing.isPresent()
                 ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), scoring, missing.get())
                 : RunScoring.summarize(runId, shards, run.requests()::stream, scoring);
-        return new ScoredRun(summary, run.requests());
+        return new ScoredRun(
+                summary,
+                run.requests(),
+                ServerScoring.section(run.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
     }
 
     /** The run's result file with the per-request lists (what --save-detailed writes), as JSON. */

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Every query of every dashboard in {@code grafana/dashboards/} against a real Prometheus that
  * scraped a real {@code tokenpulse bench --simulate} run: each must parse and return data, as
  * Grafana would run it. The run has failures (the simulator resets streams longer than 6 events)
- * and goodput, so the failure and goodput panels have something to show.
+ * and goodput, so the failure and goodput panels have something to show, and scrapes the
+ * simulator's {@code /metrics}, so the server panels have too.
  */
 class DashboardQueriesIT {
     private static final String RUN_ID = "20990101-000000-dashit";
@@ -145,6 +146,9 @@ class DashboardQueriesIT {
                             "--metric-percentiles",
                             "90,99",
                             "--disable-tqdm",
+                            "--server-metrics",
+                            "--server-metrics-interval-ms",
+                            "250",
                             "--run-id",
                             RUN_ID,
                             "--data-dir",

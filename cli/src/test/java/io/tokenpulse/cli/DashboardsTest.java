@@ -156,20 +156,34 @@ class DashboardsTest {
             meters.onChunk(new Chunk("r1", 0, 0, 0, 10 * MS, 0L, EPOCH_NS, 1, 10));
             meters.onRequestMetrics(request(true, 200));
             meters.onRequestMetrics(request(false, 503));
-            meters.onWindowMetrics(new WindowMetrics(
-                    "r1",
-                    EPOCH_NS / MS,
-                    EPOCH_NS / MS + 10_000,
-                    1L,
-                    1L,
-                    3L,
-                    2L,
-                    0.1,
-                    0.2,
-                    0.5,
-                    List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
+            meters.onWindowMetrics(WindowMetrics.newBuilder()
+                    .setRunId("r1")
+                    .setWindowStartEpochMs(EPOCH_NS / MS)
+                    .setWindowEndEpochMs(EPOCH_NS / MS + 10_000)
+                    .setCompleted(1L)
+                    .setFailed(1L)
+                    .setInputTokens(3L)
+                    .setOutputTokens(2L)
+                    .setRequestThroughput(0.1)
+                    .setOutputThroughput(0.2)
+                    .setTotalTokenThroughput(0.5)
+                    .setLatencies(List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
                             .map(m -> new WindowLatency(m, 1L, 1.0, 1.0, 1.0, 1.0, 0.0))
-                            .toList()));
+                            .toList())
+                    .setServerMeanRunning(1.0)
+                    .setServerMaxRunning(1.0)
+                    .setServerMeanWaiting(0.0)
+                    .setServerMaxWaiting(0.0)
+                    .setServerPeakKvCacheUsage(0.5)
+                    .setServerPrefixCacheHitRate(0.0)
+                    .setServerPreemptions(0.0)
+                    .setServerMeanTtftMs(1.0)
+                    .setServerMedianTtftMs(1.0)
+                    .setServerP99TtftMs(1.0)
+                    .setServerMeanItlMs(1.0)
+                    .setServerMedianItlMs(1.0)
+                    .setServerP99ItlMs(1.0)
+                    .build());
             meters.onRunSummary(RunSummary.newBuilder()
                     .setRunId("r1")
                     .setDate("20240101-000000")

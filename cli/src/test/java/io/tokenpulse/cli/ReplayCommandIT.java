@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.results.StoredRun;
+import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.avro.ServerMetric;
+import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.io.ByteArrayOutputStream;
@@ -16,10 +20,15 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,7 +37,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code tokenpulse replay} against a run stored by {@code tokenpulse bench} in an embedded platform. */
+/**
+ * {@code tokenpulse replay} against a run stored by {@code tokenpulse bench} in an embedded platform.
+ * The bench run also scrapes the simulator's vLLM-named {@code /metrics} ({@code --server-metrics})
+ * and an endpoint that is down, so replay's byte-for-byte check covers the server section too.
+ */
 class ReplayCommandIT {
     private static final int PROMPTS = 20;
 
@@ -40,6 +53,11 @@ class ReplayCommandIT {
     static Path resultDir;
 
     static JsonNode benchJson;
+
+    static Outcome bench;
+
+    /** Where nothing listens: a scrape endpoint that is down. */
+    static int deadPort;
 
     /** What one command run wrote to stdout and stderr, and its exit code. */
     record Outcome(int code, String out, String err) {}
@@ -66,7 +84,10 @@ class ReplayCommandIT {
 
     @BeforeAll
     static void benchStoresRunR1() throws IOException {
-        Outcome bench = execute(
+        try (ServerSocket socket = new ServerSocket(0)) {
+            deadPort = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        bench = execute(
                 "bench",
                 "--simulate",
                 "--simulate-profile",
@@ -89,6 +110,11 @@ class ReplayCommandIT {
                 "8",
                 "--ignore-eos",
                 "--disable-tqdm",
+                "--server-metrics",
+                "--server-metrics-interval-ms",
+                "100",
+                "--scrape-url",
+                "http://127.0.0.1:" + deadPort + "/metrics",
                 "--save-result",
                 "--result-dir",
                 resultDir.toString(),
@@ -265,6 +291,66 @@ class ReplayCommandIT {
         assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
         String benchWithoutClientCpu = withoutClientCpu(Files.readString(resultDir.resolve("bench.json")));
         assertThat(Files.readString(resultDir.resolve("same.json"))).isEqualTo(benchWithoutClientCpu);
+    }
+
+    @Test
+    void benchScrapedTheServerIntoTheTopicTheWindowsAndTheSectionAndADeadEndpointIsOnlyCounted() {
+        // the server section follows the block, from the simulator's vLLM names
+        assertThat(bench.out())
+                .contains("------------Server (scraped /metrics)-------------")
+                .containsPattern("Server max running requests: +[1-9]")
+                .contains("Server preemptions:                      0.00")
+                .contains("Server median TTFT (ms):")
+                .contains("Client minus server mean TTFT (ms):");
+        assertThat(benchJson.get("server_max_running").asDouble()).isGreaterThan(0);
+        // the deterministic profile keeps no KV cache, but the series is there
+        assertThat(benchJson.get("server_peak_kv_cache_usage").asDouble()).isZero();
+        assertThat(benchJson.get("server_prefix_cache_hit_rate").asDouble()).isZero();
+        // the deterministic simulator's first token comes 50 ms after the request reached it
+        double serverTtftMs = benchJson.get("server_mean_ttft_ms").asDouble();
+        assertThat(serverTtftMs).isCloseTo(50, within(10.0));
+        assertThat(benchJson.get("server_ttft_gap_ms").asDouble())
+                .isCloseTo(benchJson.get("mean_ttft_ms").asDouble() - serverTtftMs, within(1e-9));
+
+        try (Platform platform = Platform.start(new Platform.Settings(dataDir, 0, 0))) {
+            Topics topics = Topics.create(
+                    new SchemaRegistryClient(
+                            SchemaRegistrySettings.of(platform.registryUrl().toString())),
+                    true);
+            Properties client = new Properties();
+            client.put("bootstrap.servers", platform.bootstrapServers());
+            List<ServerMetric> records =
+                    StoredRun.read(topics, client, "r1", Duration.ofSeconds(10)).serverMetrics();
+            Map<String, List<ServerMetric>> byName = records.stream().collect(Collectors.groupingBy(r -> r.getName()));
+            assertThat(records).allSatisfy(r -> {
+                assertThat(r.getRunId()).isEqualTo("r1");
+                assertThat(r.getSource()).endsWith("/metrics").doesNotContain(":" + deadPort);
+            });
+            assertThat(byName.get("vllm:num_requests_running"))
+                    .extracting(ServerMetric::getValue)
+                    .anySatisfy(running -> assertThat(running).isGreaterThan(0));
+            ServerMetric lastTtft = byName.get("vllm:time_to_first_token_seconds").stream()
+                    .max((a, b) -> Long.compare(a.getScrapeEpochNs(), b.getScrapeEpochNs()))
+                    .orElseThrow();
+            assertThat(lastTtft.getType()).isEqualTo("histogram");
+            // the initial test request and the 20 of the run
+            assertThat(lastTtft.getCount()).isEqualTo(PROMPTS + 1.0);
+            assertThat(lastTtft.getBuckets()).last().satisfies(b -> {
+                assertThat(b.getLe()).isInfinite();
+                assertThat(b.getCount()).isEqualTo(PROMPTS + 1.0);
+            });
+            assertThat(lastTtft.getLabels()).containsEntry("model_name", "facebook/opt-125m");
+
+            // the aggregator joined the scrapes onto the run's windows
+            List<WindowMetrics> windows = StoredWindows.read(topics, client, "r1", Duration.ofSeconds(10))
+                    .windows();
+            assertThat(windows).anySatisfy(w -> {
+                assertThat(w.getServerMaxRunning()).isPositive();
+                assertThat(w.getServerMeanTtftMs()).isCloseTo(50, within(10.0));
+            });
+            assertThat(windows.stream().mapToLong(WindowMetrics::getCompleted).sum())
+                    .isEqualTo(PROMPTS);
+        }
     }
 
     @Test

@@ -8,24 +8,30 @@ import java.util.function.Function;
  * ACLs from it, and every command checks before it starts that its credentials allow it.
  */
 public enum PipelineRole {
-    /** {@code bench}: publishes a run (and, for --server-metrics, its scrapes), reads its summary (and, for --save-detailed, its request metrics). */
+    /**
+     * {@code bench}: publishes a run (and, for --server-metrics, its scrapes), reads its summary, its
+     * scrapes back for the server section (and, for --save-detailed, its request metrics).
+     */
     BENCH(
             "bench",
-            t -> List.of(t.runSummaries(), t.requestMetrics()),
+            t -> List.of(t.runSummaries(), t.requestMetrics(), t.serverMetrics()),
             t -> List.of(t.runs(), t.requests(), t.chunks(), t.serverMetrics())),
     /** {@code aggregate}: the topology's sources and sinks (its internal topics are its own prefix). */
     AGGREGATE(
             "aggregate",
-            t -> List.of(t.runs(), t.requests(), t.chunks()),
+            t -> List.of(t.runs(), t.requests(), t.chunks(), t.serverMetrics()),
             t -> List.of(t.requestMetrics(), t.windowMetrics(), t.runSummaries(), t.deadLetter())),
-    /** {@code replay}: a stored run's configuration and request metrics. */
-    REPLAY("replay", t -> List.of(t.runs(), t.requestMetrics()), t -> List.of()),
+    /** {@code replay}: a stored run's configuration, request metrics and server scrapes. */
+    REPLAY("replay", t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics()), t -> List.of()),
     /** {@code chart}: a stored run's windows and summary. */
     CHART("chart", t -> List.of(t.runs(), t.windowMetrics(), t.runSummaries()), t -> List.of()),
     /** {@code compare --run-id}: stored runs, scored as {@code replay} scores them. */
-    COMPARE("compare", t -> List.of(t.runs(), t.requestMetrics()), t -> List.of()),
+    COMPARE("compare", t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics()), t -> List.of()),
     /** {@code report --run-id}: a stored run, scored, with its windows. */
-    REPORT("report", t -> List.of(t.runs(), t.requestMetrics(), t.windowMetrics(), t.runSummaries()), t -> List.of());
+    REPORT(
+            "report",
+            t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics(), t.windowMetrics(), t.runSummaries()),
+            t -> List.of());
 
     private final String command;
     private final Function<Topics, List<TopicSpec<?>>> reads;

@@ -3,6 +3,7 @@ package io.tokenpulse.producer.scrape;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.tokenpulse.producer.http.Tls;
 import io.tokenpulse.schemas.logging.RepeatedWarning;
 import java.io.IOException;
 import java.net.URI;
@@ -26,8 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Off the timing path: one thread of its own with its own HTTP client (the JDK's), so a slow or
  * dead endpoint never delays a request's timestamps. Each scrape waits at most the interval (1 s to
- * 10 s). A failed scrape (down, slow, not 200, HTML, garbage) is counted per outcome and logged
- * through {@link RepeatedWarning}; the run goes on. Thread-safe.
+ * 10 s). A failed scrape (down, slow, not 200, HTML, garbage, a certificate that does not check out)
+ * is counted per outcome and logged through {@link RepeatedWarning}; the run goes on. https endpoints
+ * are checked as the run's own requests are ({@link Tls}: not at all with {@code --insecure}).
+ * Thread-safe.
  */
 public final class ServerScraper implements AutoCloseable {
 
@@ -51,7 +54,8 @@ public final class ServerScraper implements AutoCloseable {
     private final Counter succeededMeter;
     private final Counter failedMeter;
 
-    private ServerScraper(List<URI> sources, Duration interval, Listener listener, MeterRegistry meters) {
+    private ServerScraper(
+            List<URI> sources, Duration interval, boolean insecure, Listener listener, MeterRegistry meters) {
         this.sources = List.copyOf(sources);
         this.timeout = interval.compareTo(MIN_TIMEOUT) < 0
                 ? MIN_TIMEOUT
@@ -60,6 +64,7 @@ public final class ServerScraper implements AutoCloseable {
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout)
+                .sslContext(Tls.jdkContext(insecure))
                 .build();
         this.thread = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("tp-server-scrape", true));
         // registered at 0: a healthy run shows 0 failed scrapes, not "no data"
@@ -70,13 +75,15 @@ public final class ServerScraper implements AutoCloseable {
     /**
      * Starts scraping {@code sources} now and then every {@code interval}.
      *
+     * @param insecure {@code --insecure}: accept any https certificate and host name
      * @param meters where {@code tokenpulse.client.server.scrapes{outcome}} is counted
      */
-    public static ServerScraper start(List<URI> sources, Duration interval, Listener listener, MeterRegistry meters) {
+    public static ServerScraper start(
+            List<URI> sources, Duration interval, boolean insecure, Listener listener, MeterRegistry meters) {
         if (sources.isEmpty() || interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("bug: sources " + sources + ", interval " + interval);
         }
-        ServerScraper scraper = new ServerScraper(sources, interval, listener, meters);
+        ServerScraper scraper = new ServerScraper(sources, interval, insecure, listener, meters);
         scraper.thread.scheduleAtFixedRate(scraper::scrapeAll, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
         return scraper;
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tokenpulse.simulator.SimulatorConfig;
+import io.tokenpulse.simulator.SimulatorServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -58,6 +60,7 @@ class ServerScraperTest {
         try (ServerScraper scraper = ServerScraper.start(
                 sources,
                 Duration.ofMillis(100),
+                false,
                 (source, epochNs, series) -> {
                     scraped.put(source, series);
                     order.add(source);
@@ -81,6 +84,34 @@ class ServerScraperTest {
                 .count();
         assertThat(failed).isGreaterThanOrEqualTo(4);
         assertThat(ok).isEqualTo(order.size()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    @Timeout(30)
+    void aSelfSignedHttpsEndpointIsScrapedOnlyWithInsecure() throws Exception {
+        try (SimulatorServer simulator =
+                SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(1), Duration.ofMillis(1))
+                        .withTls(true))) {
+            List<URI> sources = List.of(simulator.baseUri().resolve("/metrics"));
+            for (boolean insecure : new boolean[] {false, true}) {
+                List<Series> scraped = new CopyOnWriteArrayList<>();
+                try (ServerScraper scraper = ServerScraper.start(
+                        sources,
+                        Duration.ofMillis(100),
+                        insecure,
+                        (source, epochNs, series) -> scraped.addAll(series),
+                        new SimpleMeterRegistry())) {
+                    while (scraper.succeeded() + scraper.failed() == 0) {
+                        Thread.sleep(20);
+                    }
+                    assertThat(scraper.succeeded() > 0)
+                            .as("insecure " + insecure)
+                            .isEqualTo(insecure);
+                }
+                assertThat(scraped.stream().anyMatch(s -> s.name().equals("vllm:num_requests_running")))
+                        .isEqualTo(insecure);
+            }
+        }
     }
 
     private void serve(String path, String contentType, String body, long delayMs) {

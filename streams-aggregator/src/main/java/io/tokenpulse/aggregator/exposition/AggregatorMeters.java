@@ -49,7 +49,13 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>the latest event-time window: {@code tokenpulse_window_{ttft,tpot,itl,e2el,queue_delay}_seconds
  *       {quantile="0.5|0.9|0.99"}}, {@code tokenpulse_window_<metric>_mean_seconds},
  *       {@code tokenpulse_window_requests_per_second}, {@code tokenpulse_window_output_tokens_per_second},
- *       {@code tokenpulse_window_total_tokens_per_second};
+ *       {@code tokenpulse_window_total_tokens_per_second} (from the latest window where requests finished);
+ *   <li>the latest window with scrapes of the server's {@code /metrics} ({@code bench --server-metrics}):
+ *       {@code tokenpulse_window_server_{running,waiting}_{mean,max}},
+ *       {@code tokenpulse_window_server_kv_cache_usage_peak}, {@code tokenpulse_window_server_prefix_cache_hit_rate},
+ *       {@code tokenpulse_window_server_preemptions},
+ *       {@code tokenpulse_window_server_{ttft,itl}_{mean,median,p99}_seconds},
+ *       {@code tokenpulse_window_server_spec_decode_acceptance_{rate,length}}: only what the engine exposes;
  *   <li>{@code tokenpulse_run_configured_requests_per_second} ({@code --request-rate});
  *   <li>once the run's summary is written, its final numbers as {@code tokenpulse_summary_*} gauges
  *       (listed in {@code SummaryGauges}), until the run's series are removed;

@@ -38,6 +38,25 @@ final class RunMeters {
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
     private static final double MS_PER_S = 1e3;
 
+    /** The window record's server fields and their meters (times in seconds, as Prometheus expects). */
+    private static final Map<String, String> SERVER_GAUGES = Map.ofEntries(
+            Map.entry("server_mean_running", "tokenpulse.window.server.running.mean"),
+            Map.entry("server_max_running", "tokenpulse.window.server.running.max"),
+            Map.entry("server_mean_waiting", "tokenpulse.window.server.waiting.mean"),
+            Map.entry("server_max_waiting", "tokenpulse.window.server.waiting.max"),
+            Map.entry("server_peak_kv_cache_usage", "tokenpulse.window.server.kv.cache.usage.peak"),
+            Map.entry("server_prefix_cache_hit_rate", "tokenpulse.window.server.prefix.cache.hit.rate"),
+            Map.entry("server_preemptions", "tokenpulse.window.server.preemptions"),
+            Map.entry("server_mean_ttft_ms", "tokenpulse.window.server.ttft.mean"),
+            Map.entry("server_median_ttft_ms", "tokenpulse.window.server.ttft.median"),
+            Map.entry("server_p99_ttft_ms", "tokenpulse.window.server.ttft.p99"),
+            Map.entry("server_mean_itl_ms", "tokenpulse.window.server.itl.mean"),
+            Map.entry("server_median_itl_ms", "tokenpulse.window.server.itl.median"),
+            Map.entry("server_p99_itl_ms", "tokenpulse.window.server.itl.p99"),
+            Map.entry("server_spec_decode_acceptance_rate", "tokenpulse.window.server.spec.decode.acceptance.rate"),
+            Map.entry(
+                    "server_spec_decode_acceptance_length", "tokenpulse.window.server.spec.decode.acceptance.length"));
+
     private final String runId;
     private final MeterRegistry registry;
     private final LongAdder chunkEvents = new LongAdder();
@@ -116,6 +135,12 @@ final class RunMeters {
     }
 
     void window(WindowMetrics w) {
+        // Scrapes start before the health check, so the first windows may hold only scrapes and come
+        // before the run's start: registering then would tag the run's meters model=unknown for good.
+        // The next scrape's update, after the start, sets them.
+        if (meters == null && w.getCompleted() + w.getFailed() == 0) {
+            return;
+        }
         window.update(meters(), w);
     }
 
@@ -230,17 +255,37 @@ final class RunMeters {
 
     /**
      * The latest window's values as gauges: a window update older than the newest window seen is
-     * ignored. A scrape during an update may mix two windows' values for one metric.
+     * ignored, for the client's figures (windows where requests finished) and the server's (windows
+     * with scrapes of its /metrics) apart, so a scrape after the last request leaves the client's
+     * figures alone. A scrape during an update may mix two windows' values for one metric.
      */
     private final class WindowGauges {
         private final Map<String, Cell> cells = new ConcurrentHashMap<>();
         private long latestStartMs = Long.MIN_VALUE;
+        private long latestServerStartMs = Long.MIN_VALUE;
 
         synchronized void update(Registered r, WindowMetrics w) {
-            if (w.getWindowStartEpochMs() < latestStartMs) {
-                return;
+            if (w.getCompleted() + w.getFailed() > 0 && w.getWindowStartEpochMs() >= latestStartMs) {
+                latestStartMs = w.getWindowStartEpochMs();
+                client(r, w);
             }
-            latestStartMs = w.getWindowStartEpochMs();
+            if (w.getWindowStartEpochMs() >= latestServerStartMs) {
+                boolean scraped = false;
+                for (var field : SERVER_GAUGES.entrySet()) {
+                    Double value = (Double) w.get(field.getKey());
+                    if (value != null) {
+                        scraped = true;
+                        boolean ms = field.getKey().endsWith("_ms");
+                        set(r, field.getValue(), null, ms ? "seconds" : null, ms ? value / MS_PER_S : value);
+                    }
+                }
+                if (scraped) {
+                    latestServerStartMs = w.getWindowStartEpochMs();
+                }
+            }
+        }
+
+        private void client(Registered r, WindowMetrics w) {
             set(r, "tokenpulse.window.requests.per.second", null, null, w.getRequestThroughput());
             set(r, "tokenpulse.window.output.tokens.per.second", null, null, w.getOutputThroughput());
             set(r, "tokenpulse.window.total.tokens.per.second", null, null, w.getTotalTokenThroughput());

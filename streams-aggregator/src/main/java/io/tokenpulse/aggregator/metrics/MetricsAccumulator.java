@@ -196,29 +196,45 @@ public final class MetricsAccumulator {
     public byte[] toBytes() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT_VERSION);
-            out.writeLong(originNs);
-            for (OptionalDouble slo : List.of(goodput.ttftMs(), goodput.tpotMs(), goodput.e2elMs())) {
-                out.writeDouble(slo.orElse(Double.NaN));
-            }
-            for (long value :
-                    new long[] {completed, failed, good, totalInputTokens, totalOutputTokens, lastFinishedNs}) {
-                out.writeLong(value);
-            }
-            for (Metric metric : Metric.values()) {
-                distributions.get(metric).writeTo(out);
-            }
-            eventsPerSecond.writeTo(out);
-            concurrencyChanges.writeTo(out);
+            writeTo(out);
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory cannot fail", e);
         }
         return bytes.toByteArray();
     }
 
+    /** Writes what {@link #toBytes} holds, for a store value that carries more after it. */
+    public void writeTo(DataOutputStream out) throws IOException {
+        out.writeByte(FORMAT_VERSION);
+        out.writeLong(originNs);
+        for (OptionalDouble slo : List.of(goodput.ttftMs(), goodput.tpotMs(), goodput.e2elMs())) {
+            out.writeDouble(slo.orElse(Double.NaN));
+        }
+        for (long value : new long[] {completed, failed, good, totalInputTokens, totalOutputTokens, lastFinishedNs}) {
+            out.writeLong(value);
+        }
+        for (Metric metric : Metric.values()) {
+            distributions.get(metric).writeTo(out);
+        }
+        eventsPerSecond.writeTo(out);
+        concurrencyChanges.writeTo(out);
+    }
+
     /** Reads what {@link #toBytes} wrote; corrupt bytes fail with an {@link java.io.UncheckedIOException}. */
     public static MetricsAccumulator fromBytes(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            return readFrom(in);
+        } catch (IOException e) {
+            throw LatencyDistribution.corrupt(e);
+        }
+    }
+
+    /**
+     * Reads what {@link #writeTo} wrote, leaving {@code in} after it; corrupt bytes fail with an
+     * {@link java.io.UncheckedIOException}.
+     */
+    public static MetricsAccumulator readFrom(DataInputStream in) {
+        try {
             int version = in.readUnsignedByte();
             if (version != FORMAT_VERSION) {
                 throw new IOException("format version " + version + ", expected " + FORMAT_VERSION);

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The server section printed after the block when bench scraped the server's {@code /metrics}
  * ({@code --server-metrics}): one line per result key the scraped engine exposes, in the block's
- * layout. The keys are those of the load generator's {@code scrape.ServerSection}.
+ * layout. The keys are those of {@code scoring.ServerScoring}.
  */
 public final class ServerLines {
 
@@ -23,9 +23,12 @@ public final class ServerLines {
         LABELS.put("server_mean_ttft_ms", "Server mean TTFT (ms):");
         LABELS.put("server_median_ttft_ms", "Server median TTFT (ms):");
         LABELS.put("server_p99_ttft_ms", "Server P99 TTFT (ms):");
+        LABELS.put("server_ttft_gap_ms", "Client minus server mean TTFT (ms):");
         LABELS.put("server_mean_itl_ms", "Server mean ITL (ms):");
         LABELS.put("server_median_itl_ms", "Server median ITL (ms):");
         LABELS.put("server_p99_itl_ms", "Server P99 ITL (ms):");
+        LABELS.put("server_spec_decode_acceptance_rate", "Server spec decode acceptance rate:");
+        LABELS.put("server_spec_decode_acceptance_length", "Server spec decode acceptance length:");
     }
 
     private ServerLines() {}

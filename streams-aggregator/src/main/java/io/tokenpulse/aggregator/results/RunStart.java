@@ -26,13 +26,18 @@ final class RunStart {
     /**
      * Reads the run's records from {@code runs} into a list it returns (later records of the run,
      * polled by the caller, are added to it too), then positions {@code reader} on {@code topicsOfTheRun}
-     * at the run's start and reads them up to their ends.
+     * at the run's start (less each topic's lead: how long before the start its records of the run
+     * begin) and reads them up to their ends.
      *
      * @throws IllegalArgumentException when the runs topic has no record of the run; the message lists
      *     the newest runs it has
      */
     static List<RunEvent> readFrom(
-            TopicReader reader, TopicSpec<RunEvent> runs, String runId, List<String> topicsOfTheRun, Duration wait) {
+            TopicReader reader,
+            TopicSpec<RunEvent> runs,
+            String runId,
+            Map<String, Duration> topicsOfTheRun,
+            Duration wait) {
         List<RunEvent> runEvents = new ArrayList<>();
         // Every run id on the runs topic with its newest record's timestamp, for the unknown-run message.
         Map<String, Long> runsSeen = new HashMap<>();
@@ -43,7 +48,7 @@ final class RunStart {
             }
         });
         List<TopicPartition> runPartitions = reader.partitions(List.of(runs.name()));
-        List<TopicPartition> later = reader.partitions(topicsOfTheRun);
+        List<TopicPartition> later = reader.partitions(List.copyOf(topicsOfTheRun.keySet()));
         List<TopicPartition> all = new ArrayList<>(runPartitions);
         all.addAll(later);
         reader.assign(all);
@@ -59,7 +64,9 @@ final class RunStart {
                 .map(e -> Instant.ofEpochSecond(0, ((RunStarted) e.getEvent()).getScheduleStartEpochNs()))
                 .min(Instant::compareTo)
                 .orElse(Instant.EPOCH);
-        reader.seekTo(later, since);
+        later.stream()
+                .collect(Collectors.groupingBy(TopicPartition::topic))
+                .forEach((topic, partitions) -> reader.seekTo(partitions, since.minus(topicsOfTheRun.get(topic))));
         reader.resume(later);
         reader.drain(wait);
         return runEvents;

@@ -4,7 +4,9 @@ import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,16 +16,27 @@ import java.util.function.Supplier;
 
 /**
  * A run as stored in Kafka, for {@code replay} to score again: its shards' RunStarted/RunFinished
- * records and its request metrics.
+ * records, its request metrics and the scrapes of the server's {@code /metrics} during it.
  *
- * @param runId     the run
- * @param runEvents the run's records from the runs topic, in topic order
- * @param requests  its request-metrics records, in request-index order
+ * @param runId         the run
+ * @param runEvents     the run's records from the runs topic, in topic order
+ * @param requests      its request-metrics records, in request-index order
+ * @param serverMetrics its server-metrics records from {@link #SCRAPES_BEFORE_START} before its start
+ *     on, in topic order
  */
-public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetrics> requests) {
+public record StoredRun(
+        String runId, List<RunEvent> runEvents, List<RequestMetrics> requests, List<ServerMetric> serverMetrics) {
+
+    /**
+     * How far before the schedule start the server's scrapes are read: the server section counts
+     * from each series' last scrape before the start (bench scrapes from before the health check).
+     */
+    public static final Duration SCRAPES_BEFORE_START = Duration.ofMinutes(10);
+
     public StoredRun {
         runEvents = List.copyOf(runEvents);
         requests = List.copyOf(requests);
+        serverMetrics = List.copyOf(serverMetrics);
     }
 
     /**
@@ -45,13 +58,24 @@ public record StoredRun(String runId, List<RunEvent> runEvents, List<RequestMetr
                     requests.put(m.getRequestIndex(), m);
                 }
             });
+            List<ServerMetric> serverMetrics = new ArrayList<>();
+            reader.decode(topics.serverMetrics(), runId::equals, m -> {
+                if (m.getRunId().equals(runId)) {
+                    serverMetrics.add(m);
+                }
+            });
             List<RunEvent> runEvents = RunStart.readFrom(
                     reader,
                     topics.runs(),
                     runId,
-                    List.of(topics.requestMetrics().name()),
+                    Map.of(
+                            topics.requestMetrics().name(),
+                            Duration.ZERO,
+                            topics.serverMetrics().name(),
+                            SCRAPES_BEFORE_START),
                     wait);
-            Supplier<StoredRun> sofar = () -> new StoredRun(runId, runEvents, List.copyOf(requests.values()));
+            Supplier<StoredRun> sofar =
+                    () -> new StoredRun(runId, runEvents, List.copyOf(requests.values()), serverMetrics);
             reader.pollUntil(() -> sofar.get().missing().isEmpty(), wait);
             return sofar.get();
         }

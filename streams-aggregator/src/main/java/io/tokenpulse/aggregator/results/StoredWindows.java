@@ -48,7 +48,11 @@ public record StoredWindows(String runId, List<WindowMetrics> windows, Optional<
                     reader,
                     topics.runs(),
                     runId,
-                    List.of(topics.windowMetrics().name(), topics.runSummaries().name()),
+                    Map.of(
+                            topics.windowMetrics().name(),
+                            Duration.ZERO,
+                            topics.runSummaries().name(),
+                            Duration.ZERO),
                     wait);
             Supplier<StoredWindows> sofar =
                     () -> new StoredWindows(runId, List.copyOf(windows.values()), Optional.ofNullable(summary.get()));

@@ -1,6 +1,5 @@
 package io.tokenpulse.aggregator.topology;
 
-import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -9,8 +8,10 @@ import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.util.Map;
+import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -33,7 +34,8 @@ import org.apache.kafka.streams.state.WindowStore;
  * The aggregator's Kafka Streams topology.
  *
  * <p>Reads {@code runs} (key run id), {@code requests} and {@code chunks} (key
- * {@code <run id>/<request index>}, co-partitioned). Writes {@code request-metrics} (one
+ * {@code <run id>/<request index>}, co-partitioned) and {@code server-metrics} (key run id: the scrapes
+ * of the server's {@code /metrics}, joined onto the run's windows). Writes {@code request-metrics} (one
  * {@link RequestMetrics} per request, key {@code <run id>/<request index>}), {@code window-metrics}
  * ({@link WindowMetrics} per run and event-time tumbling window, key run id, updated as requests
  * finish), {@code run-summaries} (exactly one {@link RunSummary} per run, key run id) and
@@ -59,8 +61,12 @@ public final class AggregatorTopology {
         StreamsBuilder builder = new StreamsBuilder();
         RequestJoin.stores().forEach(builder::addStateStore);
         RunSummarizer.stores().forEach(builder::addStateStore);
+        ServerSeries.stores().forEach(builder::addStateStore);
         Serde<RequestMetrics> metricsSerde = StoreSerdes.avro(RequestMetrics.getClassSchema());
         Serde<RunEvent> runSerde = StoreSerdes.avro(RunEvent.getClassSchema());
+        Serde<ServerMetric> serverSerde = StoreSerdes.avro(ServerMetric.getClassSchema());
+        Serde<SpecificRecord> windowInputSerde =
+                StoreSerdes.avro(Schema.createUnion(RequestMetrics.getClassSchema(), ServerMetric.getClassSchema()));
 
         // Inputs are read as bytes and decoded in the topology: a record that cannot be read goes
         // to the dead-letter topic inside the same transaction instead of stopping the application.
@@ -68,6 +74,8 @@ public final class AggregatorTopology {
         KStream<String, RequestEvent> requests =
                 decodeOrDeadLetter(builder, "requests", topics.requests(), topics.deadLetter());
         KStream<String, RunEvent> runs = decodeOrDeadLetter(builder, "runs", topics.runs(), topics.deadLetter());
+        KStream<String, ServerMetric> scrapes =
+                decodeOrDeadLetter(builder, "server-metrics", topics.serverMetrics(), topics.deadLetter());
 
         // RequestFinished repeats every time RequestStarted carries, so the start adds nothing here.
         KStream<String, RequestEvent> finishes =
@@ -138,20 +146,33 @@ public final class AggregatorTopology {
                         Named.as("key-request-metrics"))
                 .to(topics.requestMetrics().name(), produced("request-metrics-sink", topics.requestMetrics()));
 
-        // Live windows per run: a request counts in the window of its finish (its record timestamp);
-        // the cached table emits each changed window at every commit, so dashboards stay fresh.
-        resolved.groupByKey(Grouped.with("requests-per-run", Serdes.String(), metricsSerde))
+        // A run's scrapes meet its requests' windows on one partition (the scrape topic's own partition
+        // count may differ); each scrape becomes what it adds to its window, timed by its scrape time.
+        KStream<String, ServerMetric> scrapeDeltas = scrapes.repartition(
+                        Repartitioned.with(Serdes.String(), serverSerde)
+                                .withName("server-metrics-by-run")
+                                .withNumberOfPartitions(settings.runPartitions()))
+                .processValues(ServerSeries::new, Named.as("server-series"), ServerSeries.storeNames());
+
+        // Live windows per run: a request counts in the window of its finish (its record timestamp), a
+        // scrape in the window of its time; the cached table emits each changed window at every commit,
+        // so dashboards stay fresh.
+        resolved.mapValues(metrics -> (SpecificRecord) metrics, Named.as("window-requests"))
+                .merge(
+                        scrapeDeltas.mapValues(delta -> (SpecificRecord) delta, Named.as("window-scrapes")),
+                        Named.as("window-inputs"))
+                .groupByKey(Grouped.with("requests-per-run", Serdes.String(), windowInputSerde))
                 .windowedBy(TimeWindows.ofSizeAndGrace(settings.windowSize(), settings.windowGrace()))
                 .aggregate(
                         WindowRecords::empty,
-                        (runId, request, window) -> WindowRecords.add(window, request),
+                        (runId, input, window) -> WindowRecords.add(window, input),
                         Named.as("window-aggregate"),
-                        Materialized.<String, MetricsAccumulator, WindowStore<Bytes, byte[]>>as(WINDOW_STORE)
+                        Materialized.<String, WindowRecords.State, WindowStore<Bytes, byte[]>>as(WINDOW_STORE)
                                 .withKeySerde(Serdes.String())
                                 .withValueSerde(WindowRecords.serde()))
                 .toStream(Named.as("window-updates"))
                 .map(
-                        (window, acc) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, acc)),
+                        (window, state) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, state)),
                         Named.as("window-metrics"))
                 .peek((runId, window) -> listener.onWindowMetrics(window), Named.as("observe-windows"))
                 .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));

@@ -229,6 +229,35 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void serverGaugesFollowTheNewestScrapedWindowAndLeaveTheClientsAlone() {
+        WindowMetrics beforeStart = WindowMetrics.newBuilder(window(RUN, EPOCH_MS - 10_000, 1.0, 0.0))
+                .setCompleted(0)
+                .setServerMeanRunning(9.0)
+                .build();
+        meters.onWindowMetrics(beforeStart); // scrapes before the run's start: no unknown-tagged meters
+        assertThat(registry.scrape()).doesNotContain("unknown");
+
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onWindowMetrics(WindowMetrics.newBuilder(window(RUN, EPOCH_MS, 250.0, 2.5))
+                .setServerMeanRunning(3.0)
+                .setServerMeanTtftMs(40.0)
+                .build());
+        // the last scrape, after the last request finished: a window of scrapes only
+        meters.onWindowMetrics(WindowMetrics.newBuilder(window(RUN, EPOCH_MS + 10_000, 999.0, 0.0))
+                .setCompleted(0)
+                .setServerMeanRunning(0.0)
+                .build());
+
+        String scrape = registry.scrape();
+
+        assertThat(scrape)
+                .contains("tokenpulse_window_server_running_mean{" + TAGS + "} 0.0")
+                .contains("tokenpulse_window_server_ttft_mean_seconds{" + TAGS + "} 0.04")
+                .contains("tokenpulse_window_requests_per_second{" + TAGS + "} 2.5")
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.25");
+    }
+
+    @Test
     void chunksCountedBeforeTheRunStartWasSeenAppearUnderTheRunsTags() {
         meters.onChunk(chunk(RUN, EPOCH_MS * MS));
         meters.onChunk(chunk(RUN, EPOCH_MS * MS));
@@ -413,18 +442,19 @@ class AggregatorMetersTest {
         List<WindowLatency> latencies = List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
                 .map(metric -> new WindowLatency(metric, 10L, 120.0, 100.0, 200.0, p99Ms, 5.0))
                 .toList();
-        return new WindowMetrics(
-                run,
-                startMs,
-                startMs + 10_000,
-                25L,
-                0L,
-                2_500L,
-                250L,
-                requestsPerSecond,
-                requestsPerSecond * 10,
-                requestsPerSecond * 110,
-                latencies);
+        return WindowMetrics.newBuilder()
+                .setRunId(run)
+                .setWindowStartEpochMs(startMs)
+                .setWindowEndEpochMs(startMs + 10_000)
+                .setCompleted(25L)
+                .setFailed(0L)
+                .setInputTokens(2_500L)
+                .setOutputTokens(250L)
+                .setRequestThroughput(requestsPerSecond)
+                .setOutputThroughput(requestsPerSecond * 10)
+                .setTotalTokenThroughput(requestsPerSecond * 110)
+                .setLatencies(latencies)
+                .build();
     }
 
     static RunSummary summaryTemplate() {

@@ -16,8 +16,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StoredWindowsTest {
 
     private static WindowMetrics window(long startMs, long completed, long failed) {
-        return new WindowMetrics(
-                "r", startMs, startMs + 10_000, completed, failed, 0L, 0L, 0.0, 0.0, 0.0, List.<WindowLatency>of());
+        return WindowMetrics.newBuilder()
+                .setRunId("r")
+                .setWindowStartEpochMs(startMs)
+                .setWindowEndEpochMs(startMs + 10_000)
+                .setCompleted(completed)
+                .setFailed(failed)
+                .setInputTokens(0L)
+                .setOutputTokens(0L)
+                .setRequestThroughput(0.0)
+                .setOutputThroughput(0.0)
+                .setTotalTokenThroughput(0.0)
+                .setLatencies(List.<WindowLatency>of())
+                .build();
     }
 
     private static RunSummary summary(long completed, long failed) {

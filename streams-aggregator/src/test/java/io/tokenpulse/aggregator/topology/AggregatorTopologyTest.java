@@ -298,6 +298,29 @@ class AggregatorTopologyTest {
     }
 
     @Test
+    void scrapesOfTheServerJoinTheWindowOfTheirScrapeTime() {
+        f.scraped(RUN, ANCHOR_MS, "vllm:num_requests_running", 2);
+        f.scraped(RUN, ANCHOR_MS, "vllm:num_preemptions_total", 5); // the baseline: before the run
+        f.scraped(RUN, ANCHOR_MS, "process_cpu_seconds_total", 1); // not in the common set
+        f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_requests_running", 4);
+        f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_preemptions_total", 7);
+        f.scraped(RUN, ANCHOR_MS + 12_000, "vllm:num_requests_running", 0);
+        f.scraped(RUN, ANCHOR_MS + 12_000, "vllm:num_preemptions_total", 8);
+
+        Map<Long, WindowMetrics> windows = latestWindows(f.windowMetrics.readKeyValuesToList());
+
+        WindowMetrics first = windows.get(ANCHOR_MS);
+        assertThat(first.getCompleted()).isZero();
+        assertThat(first.getServerMeanRunning()).isEqualTo(3.0);
+        assertThat(first.getServerMaxRunning()).isEqualTo(4.0);
+        assertThat(first.getServerPreemptions()).isEqualTo(2.0); // 7 - 5: growth since the previous scrape
+        assertThat(first.getServerMeanTtftMs()).isNull(); // not scraped
+        WindowMetrics second = windows.get(ANCHOR_MS + 10_000);
+        assertThat(second.getServerMeanRunning()).isZero();
+        assertThat(second.getServerPreemptions()).isEqualTo(1.0); // 8 - 7, across the window boundary
+    }
+
+    @Test
     void requestFinishingAfterItsWindowClosedMissesTheWindowButCountsInTheSummary() {
         f.close();
         f = new TopologyFixture(TopologyFixture.plainTopics(), stateDir.resolve("no-grace"), Duration.ZERO);

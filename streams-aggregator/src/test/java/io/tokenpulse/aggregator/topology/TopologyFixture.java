@@ -15,6 +15,7 @@ import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.avro.Schema;
@@ -43,6 +44,7 @@ final class TopologyFixture implements AutoCloseable {
     final TestInputTopic<String, RequestEvent> requests;
     final TestInputTopic<String, Chunk> chunks;
     final TestInputTopic<String, byte[]> rawChunks;
+    final TestInputTopic<String, ServerMetric> serverMetrics;
     final TestOutputTopic<String, RequestMetrics> requestMetrics;
     final TestOutputTopic<String, WindowMetrics> windowMetrics;
     final TestOutputTopic<String, RunSummary> summaries;
@@ -76,6 +78,10 @@ final class TopologyFixture implements AutoCloseable {
                 topics.chunks().name(),
                 new StringSerializer(),
                 Serdes.ByteArray().serializer());
+        serverMetrics = driver.createInputTopic(
+                topics.serverMetrics().name(),
+                new StringSerializer(),
+                topics.serverMetrics().valueSerde().serializer());
         requestMetrics = driver.createOutputTopic(
                 topics.requestMetrics().name(),
                 new StringDeserializer(),
@@ -154,6 +160,22 @@ final class TopologyFixture implements AutoCloseable {
                                 .setRecordsNotDelivered(2)
                                 .build()),
                 finishedEpochNs / MS);
+    }
+
+    /** One gauge or counter series of a scrape of {@code http://s/metrics} at {@code scrapeMs}. */
+    void scraped(String run, long scrapeMs, String name, double value) {
+        serverMetrics.pipeInput(
+                run,
+                ServerMetric.newBuilder()
+                        .setRunId(run)
+                        .setScrapeEpochNs(scrapeMs * MS)
+                        .setSource("http://s/metrics")
+                        .setName(name)
+                        .setType("gauge")
+                        .setLabels(Map.of())
+                        .setValue(value)
+                        .build(),
+                scrapeMs + 5);
     }
 
     static String key(String run, int index) {

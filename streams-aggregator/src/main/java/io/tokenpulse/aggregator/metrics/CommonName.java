@@ -1,4 +1,4 @@
-package io.tokenpulse.producer.scrape;
+package io.tokenpulse.aggregator.metrics;
 
 import java.util.List;
 import java.util.Optional;
@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * The small set of server series TokenPulse compares across engines, and the one table that maps each
  * engine's own names onto it (docs/server-metrics.md shows the same table). A series not in the table
- * is kept raw on the topic and left out of the server section.
+ * is kept raw on the topic and left out of the windows and the server section.
  */
 public enum CommonName {
     /** Requests in the running batch (gauge). */
@@ -26,7 +26,18 @@ public enum CommonName {
     /** Server-side time to first token, seconds (histogram). */
     SERVER_TTFT,
     /** Server-side time between tokens, seconds (histogram). */
-    SERVER_ITL;
+    SERVER_ITL,
+    /** Speculative decoding: draft tokens proposed (counter). */
+    SPEC_DECODE_DRAFT_TOKENS,
+    /** Speculative decoding: draft tokens accepted (counter). */
+    SPEC_DECODE_ACCEPTED_TOKENS,
+    /** Speculative decoding: drafts proposed, one per step of a request (counter). */
+    SPEC_DECODE_DRAFTS;
+
+    /** Whether a scrape's value stands alone (gauge) rather than growing over the run (counter, histogram). */
+    boolean isGauge() {
+        return this == RUNNING || this == WAITING || this == KV_CACHE_USAGE || this == PREFIX_CACHE_HIT_RATE;
+    }
 
     /**
      * An engine's series that means {@code common}: its name, a label it must carry (or none), and the
@@ -37,7 +48,7 @@ public enum CommonName {
             this(name, null, null, common, 1);
         }
 
-        boolean matches(Series series) {
+        boolean matches(ServerSample series) {
             return series.name().equals(name)
                     && (label == null || labelValue.equals(series.labels().get(label)));
         }
@@ -56,6 +67,9 @@ public enum CommonName {
             new Mapping("vllm:num_preemptions_total", PREEMPTIONS),
             new Mapping("vllm:time_to_first_token_seconds", SERVER_TTFT),
             new Mapping("vllm:inter_token_latency_seconds", SERVER_ITL),
+            new Mapping("vllm:spec_decode_num_draft_tokens_total", SPEC_DECODE_DRAFT_TOKENS),
+            new Mapping("vllm:spec_decode_num_accepted_tokens_total", SPEC_DECODE_ACCEPTED_TOKENS),
+            new Mapping("vllm:spec_decode_num_drafts_total", SPEC_DECODE_DRAFTS),
             new Mapping("vllm:time_per_output_token_seconds", SERVER_ITL),
             new Mapping("sglang:num_running_reqs", RUNNING),
             new Mapping("sglang:num_queue_reqs", WAITING),
@@ -76,7 +90,7 @@ public enum CommonName {
             new Mapping("llamacpp:kv_cache_usage_ratio", KV_CACHE_USAGE));
 
     /** What {@code series} means in common terms, or empty when it is not in the table. */
-    static Optional<Mapping> of(Series series) {
+    static Optional<Mapping> of(ServerSample series) {
         return TABLE.stream().filter(m -> m.matches(series)).findFirst();
     }
 }
