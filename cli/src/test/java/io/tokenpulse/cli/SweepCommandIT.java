@@ -222,9 +222,11 @@ class SweepCommandIT {
         assertThat(stopped.get("slo_met").asBoolean()).isFalse();
         JsonNode partial =
                 JSON.readTree(dir.resolve(stopped.get("result").asText()).toFile());
-        assertThat(partial.get("completed").asInt())
-                .as("stopped before its 64 requests were sent")
-                .isBetween(1, 63);
+        // The stop reaches the run as Ctrl-C does; on a quiet machine all 64 may have been sent by then.
+        assertThat(partial.get("interrupted").asBoolean())
+                .as(partial.toString())
+                .isTrue();
+        assertThat(partial.get("completed").asInt()).isBetween(1, 64);
         assertThat(Files.readString(dir.resolve("summary.md")))
                 .contains("| max_concurrency | Successful Requests |")
                 .contains("- max_concurrency=32: missed the SLO: stopped early (the live P99 TTFT");
