@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.aggregator.topology.AggregatorTopology;
 import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -137,12 +138,7 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
      * {@link KafkaStreamsMetrics} (consumer lag, commit rates, ...).
      */
     public void bindStreams(KafkaStreams streams, Topics topics) {
-        bindDeadLetters(
-                streams::metrics,
-                List.of(
-                        topics.runs().name(),
-                        topics.requests().name(),
-                        topics.chunks().name()));
+        bindDeadLetters(streams::metrics, AggregatorTopology.deadLetterSources(topics));
         KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
         binder.bindTo(registry);
         streamsMetrics = binder;

@@ -10,6 +10,7 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
@@ -181,6 +182,15 @@ public final class AggregatorTopology {
         summaries.to(topics.runSummaries().name(), produced("run-summaries-sink", topics.runSummaries()));
 
         return builder.build();
+    }
+
+    /** The topics the topology decodes, each with its own dead-letter counter: junk on any of them is counted. */
+    public static List<String> deadLetterSources(Topics topics) {
+        return List.of(
+                topics.runs().name(),
+                topics.requests().name(),
+                topics.chunks().name(),
+                topics.serverMetrics().name());
     }
 
     private static <V> KStream<String, V> decodeOrDeadLetter(
