@@ -54,6 +54,10 @@ final class BrokerConfig {
         // keep a live broker well inside it.
         p.setProperty("broker.heartbeat.interval.ms", "500");
         p.setProperty("broker.session.timeout.ms", "3000");
+        // The controller appends a no-op record to the metadata log every 0.5 s by default, so that
+        // brokers of a cluster can tell stale metadata; with one node in one process that is only idle
+        // CPU (a log append and its read by the metadata loader).
+        p.setProperty("metadata.max.idle.interval.ms", "10000");
         // The 128 MiB default is allocated from the heap when the cleaner starts; 8 MiB still dedupes
         // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
         p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));

@@ -165,6 +165,11 @@ public record StreamsSettings(
                 Integer.toString(Topics.MAX_RECORD_BYTES));
         // One bounded native-memory budget for all state stores, so a long run's RSS levels off.
         props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
+        // An idle pipeline (a run waiting on a slow server) must cost next to no CPU (issue 20): an empty
+        // fetch comes back every 0.5 s by default, now every 3 s. Records (and a transaction's commit
+        // marker) complete a waiting fetch at once, so this delays nothing. Not poll.ms: the stream
+        // thread commits only after a poll, so a longer poll would hold back the run's last output.
+        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "3000");
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         // Static membership: an instance that comes back with the same identity (same host, same
