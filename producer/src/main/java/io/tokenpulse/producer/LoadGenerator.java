@@ -306,6 +306,8 @@ public final class LoadGenerator {
             String[] models = workload.requestModels();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             SendLateness lateness = plan.ownTimes() ? new SendLateness(plan.plannedSize()) : null;
+            ClientLag lag = new ClientLag();
+            StreamingHttpClient.IoCpu ioBefore = client.ioCpu();
             LoadResult result;
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
                 Anchor anchor = Anchor.now();
@@ -342,6 +344,7 @@ public final class LoadGenerator {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();
                             health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+                            lag.record(anchor.startNs() + request.offsetNs(), permitNs, launchedNs);
                             if (lateness != null) {
                                 lateness.record(anchor.startNs() + request.offsetNs(), launchedNs);
                             }
@@ -355,7 +358,9 @@ public final class LoadGenerator {
                     interrupted = true;
                 }
                 tally.sendingEnded();
-                if (!awaitInFlight()) {
+                boolean drained = awaitInFlight();
+                double ioBusy = client.ioCpu().busiestShareSince(ioBefore);
+                if (!drained) {
                     client.close(); // fails every request in flight, so each still gets its RequestFinished
                     if (!awaitAll(CANCEL_TIMEOUT)) {
                         LOG.warn(
@@ -368,7 +373,7 @@ public final class LoadGenerator {
                 }
                 // From here on a stop no longer interrupts: RunFinished must be published.
                 thread.finishing();
-                result = finish(anchor, started);
+                result = finish(anchor, started, lag.p99Ms(), ioBusy);
             }
             if (lateness != null) {
                 out.println(lateness.line());
@@ -441,7 +446,7 @@ public final class LoadGenerator {
             }
         }
 
-        private LoadResult finish(Anchor anchor, CompletableFuture<Void> started) {
+        private LoadResult finish(Anchor anchor, CompletableFuture<Void> started, double sendLagP99Ms, double ioBusy) {
             long lastNs = tally.lastFinishedNs(anchor.startNs());
             RunTally.Counts counts = tally.counts();
             RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery(), interrupted);
@@ -467,7 +472,9 @@ public final class LoadGenerator {
                     sortedByCount(counts.failureReasons()),
                     anchor.startEpochNs(),
                     anchor.offsetNs(lastNs),
-                    interrupted);
+                    interrupted,
+                    sendLagP99Ms,
+                    ioBusy);
         }
     }
 
