@@ -379,7 +379,10 @@ final class BenchCommand implements Callable<Integer> {
                                             plan.load().target().baseUrl(),
                                             Runtime.getRuntime().availableProcessors()),
                             ClientTiming.of(
-                                    result.load().sendLagP99Ms(), result.load().ioThreadBusy()))),
+                                    result.load().warmupRequests(),
+                                    result.load().warmConnections(),
+                                    result.load().sendLagP99Ms(),
+                                    result.load().ioThreadBusy()))),
                     result.server(),
                     out);
             if (plan.chart() != null) {

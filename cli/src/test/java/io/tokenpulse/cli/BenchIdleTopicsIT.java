@@ -91,6 +91,10 @@ class BenchIdleTopicsIT {
                 .isBetween(0.0, 10.0);
         assertThat(json.get("client_io_thread_busy").asDouble()).isBetween(0.0, 0.5);
         assertThat(json.get("client_limited").asBoolean()).isFalse();
+        assertThat(json.get("client_warm_connections").asInt())
+                .as("the pool is opened before the clock starts")
+                .isBetween(1, 3);
+        assertThat(json.get("client_warmup_requests").asInt()).isZero();
     }
 
     @Test

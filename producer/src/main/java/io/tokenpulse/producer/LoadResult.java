@@ -30,6 +30,8 @@ import java.util.Map;
  *     when nothing was sent
  * @param ioThreadBusy the busiest HTTP I/O thread's CPU share of the run's wall time, 0..1; NaN when
  *     not measurable
+ * @param warmupRequests {@code --num-warmups} requests sent before the schedule started
+ * @param warmConnections connections opened before the schedule started ({@link WarmPool})
  */
 public record LoadResult(
         long started,
@@ -44,7 +46,9 @@ public record LoadResult(
         long durationNs,
         boolean interrupted,
         double sendLagP99Ms,
-        double ioThreadBusy) {
+        double ioThreadBusy,
+        int warmupRequests,
+        int warmConnections) {
 
     public LoadResult {
         failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));
