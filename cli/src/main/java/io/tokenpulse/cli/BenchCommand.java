@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.report.ClientTiming;
 import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
@@ -368,14 +369,20 @@ final class BenchCommand implements Callable<Integer> {
                     result.summary(),
                     result.requests(),
                     plan.report(),
-                    Optional.of(result.cpu()),
-                    // the simulator runs in this process: its CPU is part of the client's
-                    simulate.simulate
-                            ? Optional.empty()
-                            : ClientCpuMeter.warning(
-                                    result.cpu(),
-                                    plan.load().target().baseUrl(),
-                                    Runtime.getRuntime().availableProcessors()),
+                    Optional.of(new ClientReport(
+                            result.cpu(),
+                            // the simulator runs in this process: its CPU is part of the client's
+                            simulate.simulate
+                                    ? Optional.empty()
+                                    : ClientCpuMeter.warning(
+                                            result.cpu(),
+                                            plan.load().target().baseUrl(),
+                                            Runtime.getRuntime().availableProcessors()),
+                            ClientTiming.of(
+                                    result.load().warmupRequests(),
+                                    result.load().warmConnections(),
+                                    result.load().sendLagP99Ms(),
+                                    result.load().ioThreadBusy()))),
                     result.server(),
                     out);
             if (plan.chart() != null) {

@@ -1,6 +1,5 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.report.ConsoleReport;
 import io.tokenpulse.aggregator.report.ModelResult;
 import io.tokenpulse.aggregator.report.ResultFile;
@@ -110,20 +109,18 @@ final class RunReport {
 
     /**
      * Prints the block, the failures by reason, a warning about undelivered records and, for a run
-     * measured here, the client's CPU (with its warning line, if any); then saves the result file when
-     * asked.
+     * measured here, the client's own figures (with their warning lines, if any); then saves the result
+     * file when asked.
      *
      * @param requests the run's request metrics in request-index order; used only with --save-detailed
-     * @param cpu      the CPU this process used for the run ({@code bench}), empty for a stored run
-     * @param cpuWarning the line saying the client's CPU may have slowed a server on this host, if so
+     * @param client   what this process measured about itself ({@code bench}), empty for a stored run
      * @param server   the server section from bench's scrapes of /metrics ({@code server_*} keys), empty without
      */
     static void print(
             RunSummary summary,
             List<RequestMetrics> requests,
             ResultOptions options,
-            Optional<ClientCpu> cpu,
-            Optional<String> cpuWarning,
+            Optional<ClientReport> client,
             Map<String, Double> server,
             PrintStream out)
             throws IOException {
@@ -154,14 +151,14 @@ final class RunReport {
             out.println("Warning: incomplete result, missing " + completeness.incomplete()
                     + "; the figures above cover what the aggregator stored.");
         }
-        cpu.ifPresent(c -> out.print(c.lines()));
-        cpuWarning.ifPresent(out::println);
+        client.ifPresent(c -> out.print(c.lines()));
         out.print(ServerLines.of(server));
         if (options.anyFile()) {
             ResultJson json = resultJson(
                     summary, requests, options.metadata(), options.label().orElse(null), options.detailed());
-            if (cpu.isPresent()) {
-                json = json.withClientCpu(cpu.get());
+            if (client.isPresent()) {
+                json = json.withClientCpu(client.get().cpu())
+                        .withClientTiming(client.get().timing());
             }
             if (!server.isEmpty()) {
                 json = json.withServerMetrics(server);

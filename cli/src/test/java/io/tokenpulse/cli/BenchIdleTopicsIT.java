@@ -85,6 +85,16 @@ class BenchIdleTopicsIT {
                 .isPositive()
                 .isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(json.get("client_cpu_us_per_event").asDouble()).isPositive();
+        assertThat(out).contains("Client send lag P99 (ms):");
+        assertThat(json.get("client_send_lag_p99_ms").asDouble())
+                .as("requests ~7 s apart leave the client idle: it sends on time")
+                .isBetween(0.0, 10.0);
+        assertThat(json.get("client_io_thread_busy").asDouble()).isBetween(0.0, 0.5);
+        assertThat(json.get("client_limited").asBoolean()).isFalse();
+        assertThat(json.get("client_warm_connections").asInt())
+                .as("the pool is opened before the clock starts")
+                .isBetween(1, 3);
+        assertThat(json.get("client_warmup_requests").asInt()).isZero();
     }
 
     @Test

@@ -192,7 +192,7 @@ public final class LoadGenerator {
         try (StreamingHttpClient client =
                 new StreamingHttpClient(http.withInsecureTls(settings.target().insecure()))) {
             Backend backend = Backends.get(settings.target().backend());
-            testRun(client, backend, settings, samples.get(0));
+            long testLatencyNs = testRun(client, backend, settings, samples.get(0));
             VllmLines.traffic(workload.arrivals(), workload.maxConcurrency(), workload.durationMinutes(), out);
             Shard shard = new Shard(settings.shardIndex(), settings.shardCount());
             RequestPlan plan = workload.durationMinutes() == null
@@ -203,6 +203,10 @@ public final class LoadGenerator {
                         + " --request-rate, --burstiness and --ramp-up-* do not apply");
             }
             samples = null; // the plan holds what is still to send
+            int warmConnections = WarmPool.open(
+                    client,
+                    settings.target().baseUrl(),
+                    WarmPool.size(workload.arrivals(), workload.maxConcurrency(), plan.plannedSize(), testLatencyNs));
             try (ClientHealth health = ClientHealth.register(
                     registry,
                     settings.runId(),
@@ -210,17 +214,22 @@ public final class LoadGenerator {
                     settings.target().backend(),
                     settings.shardIndex(),
                     publisher::counts)) {
-                return new ShardRun(settings, plan, client, backend, counting, health, thread).sendAll();
+                return new ShardRun(settings, plan, client, backend, counting, health, thread, warmConnections)
+                        .sendAll();
             }
         } finally {
             counting.shutdownNow();
         }
     }
 
-    /** vLLM's initial single prompt test run, then its warm-up requests (the same request), with vLLM's messages. */
-    private void testRun(StreamingHttpClient client, Backend backend, LoadSettings settings, SampledRequest sample)
+    /**
+     * vLLM's initial single prompt test run, then its warm-up requests (the same request), with vLLM's
+     * messages; returns the test request's latency, which sizes the connection pool opened next.
+     */
+    private long testRun(StreamingHttpClient client, Backend backend, LoadSettings settings, SampledRequest sample)
             throws InterruptedException {
         VllmLines.testRunStarting(out);
+        long sentNs = System.nanoTime();
         ProbeRequest probe = new ProbeRequest(backend.newResponse());
         // vLLM sends the test request without a request id; one is required here, so it gets a
         // name that cannot be mistaken for a request index.
@@ -238,6 +247,7 @@ public final class LoadGenerator {
         } catch (ExecutionException e) {
             throw new IllegalStateException("the initial test run failed unexpectedly: " + e.getCause(), e.getCause());
         }
+        long latencyNs = System.nanoTime() - sentNs;
         if (!outcome.success()) {
             throw new IllegalStateException(VllmLines.testRunFailed(outcome.error()));
         }
@@ -258,6 +268,7 @@ public final class LoadGenerator {
                     settings.disableProgress(),
                     out);
         }
+        return latencyNs;
     }
 
     /** @param model the model the request names instead of the settings' (a LoRA adapter), or null */
@@ -282,6 +293,8 @@ public final class LoadGenerator {
         private final RunTally tally = new RunTally();
         /** Stopped before the schedule's end; set by the scheduler thread only. */
         private boolean interrupted;
+        /** Connections open in the pool when the schedule started. */
+        private final int warmConnections;
 
         ShardRun(
                 LoadSettings settings,
@@ -290,8 +303,10 @@ public final class LoadGenerator {
                 Backend backend,
                 ExecutorService counting,
                 ClientHealth health,
-                RunThread thread) {
+                RunThread thread,
+                int warmConnections) {
             this.settings = settings;
+            this.warmConnections = warmConnections;
             this.plan = plan;
             this.client = client;
             this.backend = backend;
@@ -306,6 +321,8 @@ public final class LoadGenerator {
             String[] models = workload.requestModels();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             SendLateness lateness = plan.ownTimes() ? new SendLateness(plan.plannedSize()) : null;
+            ClientLag lag = new ClientLag();
+            StreamingHttpClient.IoCpu ioBefore = client.ioCpu();
             LoadResult result;
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
                 Anchor anchor = Anchor.now();
@@ -342,6 +359,7 @@ public final class LoadGenerator {
                             tally.requestStarted();
                             long launchedNs = System.nanoTime();
                             health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+                            lag.record(anchor.startNs() + request.offsetNs(), permitNs, launchedNs);
                             if (lateness != null) {
                                 lateness.record(anchor.startNs() + request.offsetNs(), launchedNs);
                             }
@@ -355,7 +373,9 @@ public final class LoadGenerator {
                     interrupted = true;
                 }
                 tally.sendingEnded();
-                if (!awaitInFlight()) {
+                boolean drained = awaitInFlight();
+                double ioBusy = client.ioCpu().busiestShareSince(ioBefore);
+                if (!drained) {
                     client.close(); // fails every request in flight, so each still gets its RequestFinished
                     if (!awaitAll(CANCEL_TIMEOUT)) {
                         LOG.warn(
@@ -368,7 +388,7 @@ public final class LoadGenerator {
                 }
                 // From here on a stop no longer interrupts: RunFinished must be published.
                 thread.finishing();
-                result = finish(anchor, started);
+                result = finish(anchor, started, lag.p99Ms(), ioBusy);
             }
             if (lateness != null) {
                 out.println(lateness.line());
@@ -441,7 +461,7 @@ public final class LoadGenerator {
             }
         }
 
-        private LoadResult finish(Anchor anchor, CompletableFuture<Void> started) {
+        private LoadResult finish(Anchor anchor, CompletableFuture<Void> started, double sendLagP99Ms, double ioBusy) {
             long lastNs = tally.lastFinishedNs(anchor.startNs());
             RunTally.Counts counts = tally.counts();
             RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery(), interrupted);
@@ -467,7 +487,11 @@ public final class LoadGenerator {
                     sortedByCount(counts.failureReasons()),
                     anchor.startEpochNs(),
                     anchor.offsetNs(lastNs),
-                    interrupted);
+                    interrupted,
+                    sendLagP99Ms,
+                    ioBusy,
+                    settings.workload().numWarmups(),
+                    warmConnections);
         }
     }
 

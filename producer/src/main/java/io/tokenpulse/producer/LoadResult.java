@@ -26,6 +26,12 @@ import java.util.Map;
  *     (METRICS.md, benchmark duration); 0 when nothing was sent
  * @param interrupted the run was stopped (Ctrl-C, SIGTERM) before its schedule ended; the counts
  *     cover the requests sent before that
+ * @param sendLagP99Ms P99 of how late the client itself sent requests ({@link ClientLag}), ms; NaN
+ *     when nothing was sent
+ * @param ioThreadBusy the busiest HTTP I/O thread's CPU share of the run's wall time, 0..1; NaN when
+ *     not measurable
+ * @param warmupRequests {@code --num-warmups} requests sent before the schedule started
+ * @param warmConnections connections opened before the schedule started ({@link WarmPool})
  */
 public record LoadResult(
         long started,
@@ -38,7 +44,11 @@ public record LoadResult(
         Map<String, Long> failureReasons,
         long scheduleStartEpochNs,
         long durationNs,
-        boolean interrupted) {
+        boolean interrupted,
+        double sendLagP99Ms,
+        double ioThreadBusy,
+        int warmupRequests,
+        int warmConnections) {
 
     public LoadResult {
         failureReasons = Collections.unmodifiableMap(new LinkedHashMap<>(failureReasons));

@@ -5,7 +5,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +42,8 @@ public final class StreamingHttpClient implements AutoCloseable {
     private final Bootstrap template;
     private final Map<Origin, ConnectionPool> pools = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** The I/O threads' ids, learnt on the first {@link #ioCpu()}. */
+    private volatile long[] ioThreadIds;
 
     public StreamingHttpClient(HttpClientSettings settings) {
         this.settings = settings;
@@ -96,6 +101,52 @@ public final class StreamingHttpClient implements AutoCloseable {
     public int idleConnections(URI uri) {
         ConnectionPool pool = pools.get(Origin.of(uri));
         return pool == null ? 0 : pool.idleCount();
+    }
+
+    /**
+     * The CPU each I/O thread used so far, read with the time: two readings say how busy the busiest
+     * thread was in between (a saturated I/O thread delays every timestamp it takes). Not for the
+     * timing path: the first call waits for each event loop to run a task.
+     */
+    public IoCpu ioCpu() {
+        long[] ids = ioThreadIds;
+        if (ids == null) {
+            List<Long> found = new ArrayList<>();
+            for (EventExecutor loop : eventLoops) {
+                found.add(loop.submit(() -> Thread.currentThread().getId())
+                        .syncUninterruptibly()
+                        .getNow());
+            }
+            ids = found.stream().mapToLong(Long::longValue).toArray();
+            ioThreadIds = ids;
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long[] cpuNs = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            cpuNs[i] = threads.isThreadCpuTimeSupported() ? threads.getThreadCpuTime(ids[i]) : -1;
+        }
+        return new IoCpu(System.nanoTime(), cpuNs);
+    }
+
+    /**
+     * A reading of {@link #ioCpu()}.
+     *
+     * @param atNs  {@link System#nanoTime()} when it was read
+     * @param cpuNs each I/O thread's CPU time so far, -1 where it cannot be read
+     */
+    public record IoCpu(long atNs, long[] cpuNs) {
+        /** The busiest I/O thread's share of the wall time since {@code before} (0..1), NaN when not measurable. */
+        public double busiestShareSince(IoCpu before) {
+            long wallNs = atNs - before.atNs;
+            double busiest = Double.NaN;
+            for (int i = 0; i < Math.min(cpuNs.length, before.cpuNs.length); i++) {
+                if (wallNs > 0 && cpuNs[i] >= 0 && before.cpuNs[i] >= 0) {
+                    double share = Math.min(1, (cpuNs[i] - before.cpuNs[i]) / (double) wallNs);
+                    busiest = Double.isNaN(busiest) ? share : Math.max(busiest, share);
+                }
+            }
+            return busiest;
+        }
     }
 
     /** Closes every connection; requests in flight fail with {@link StreamError.Kind#CLIENT_CLOSED}. */

@@ -162,7 +162,7 @@ public final class ConsoleReport {
         statLines(text, "TTFO", reasoning.ttfo());
     }
 
-    private static void integer(StringBuilder text, String label, long value) {
+    static void integer(StringBuilder text, String label, long value) {
         line(text, label, Long.toString(value));
     }
 

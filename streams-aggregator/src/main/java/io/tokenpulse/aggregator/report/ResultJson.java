@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
  * left out unless {@link #withDetails} was called. Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
- * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} keys (left out when
- * null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
+ * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
+ * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
  * left out without one, so files stay as the seeds' vLLM version wrote them) and {@code per_model}
  * (a LoRA run's models; left out when empty). Immutable: the generated {@code ResultJsonBuilder.With}
  * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
@@ -76,6 +76,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
+        @JsonUnwrapped ClientTiming clientTiming,
         @JsonUnwrapped Completeness completeness,
         @JsonUnwrapped Reasoning reasoning,
 
@@ -129,6 +130,7 @@ public record ResultJson(
                     ResultJson.class.getRecordComponents(),
                     Delivery.class.getRecordComponents(),
                     ClientCpu.class.getRecordComponents(),
+                    ClientTiming.class.getRecordComponents(),
                     Completeness.class.getRecordComponents(),
                     Reasoning.class.getRecordComponents())
             .flatMap(Arrays::stream)
