@@ -12,7 +12,6 @@ import argparse
 import csv
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -20,22 +19,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import LAUNCHER, ROOT, free_port, start_simulator, stop  # noqa: E402
+from tpbench import (LAUNCHER, default_tokenizer, free_port, percentile, read_topics,  # noqa: E402
+                     start_simulator, stop)
 
-CONSUMER = os.path.join(ROOT, "examples", "python-consumer", "consumer.py")
-USE_THEM = re.compile(r"^Use them with: (--bootstrap-servers \S+ --schema-registry-url \S+)")
 PREFIX = "accuracy-"
-
-
-def percentile(values, q):
-    """numpy's default (linear) percentile, as vLLM's report uses."""
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    pos = (len(s) - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
 def read_send_log(path):
@@ -53,33 +40,8 @@ def read_send_log(path):
 
 def read_chunks(command, data_dir, run_id, topic_prefix, out):
     """{request index: {seq: arrived_epoch_ns}} of the run, read back through a platform on data_dir."""
-    log = open(os.path.join(out, f"{run_id}.platform.log"), "w")
-    platform = subprocess.Popen([*shlex.split(command), "platform", "--data-dir", data_dir,
-                                 "--kafka-port", str(free_port()), "--registry-port", str(free_port())],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        flags = None
-        deadline = time.time() + 180
-        for line in platform.stdout:
-            log.write(line)
-            m = USE_THEM.match(line)
-            if m:
-                flags = m.group(1).split()
-                break
-            if time.time() > deadline:
-                break
-        if flags is None:
-            raise SystemExit(f"accuracy: the platform on {data_dir} did not start; see {log.name}")
-        records = subprocess.run(
-            ["/usr/bin/python3", CONSUMER, *flags, "--topic", topic_prefix + "chunks",
-             "--group-id", f"accuracy-{run_id}-{time.time_ns()}", "--idle-timeout", "10"],
-            capture_output=True, text=True, check=True).stdout
-    finally:
-        stop(platform)
-        log.close()
     chunks = {}
-    for line in records.splitlines():
-        value = json.loads(line)["value"]
+    for value in read_topics(command, data_dir, [topic_prefix + "chunks"], out, run_id):
         if value["run_id"] == run_id:
             chunks.setdefault(value["request_index"], {})[value["seq"]] = value["arrived_epoch_ns"]
     return chunks
@@ -162,8 +124,7 @@ def main():
     p.add_argument("--out", default=None)
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
-    shared = os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
-    a.tokenizer = a.tokenizer or (shared if os.path.isdir(shared) else "gpt2")
+    a.tokenizer = a.tokenizer or default_tokenizer()
     out = a.out or tempfile.mkdtemp(prefix="tokenpulse-accuracy-")
     os.makedirs(out, exist_ok=True)
     subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar

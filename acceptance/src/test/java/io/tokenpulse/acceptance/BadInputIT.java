@@ -70,6 +70,8 @@ class BadInputIT {
         Files.writeString(corrupt.resolve("tokenizer.json"), "{\"model\": {");
         Path aFile = Files.writeString(files.resolve("a-file"), "not a directory");
         String qwen3 = Tokenpulse.QWEN3.toString();
+        Path asr = Files.writeString(
+                files.resolve("asr.jsonl"), "{\"audio\": {\"array\": [0.0, 0.5], \"sampling_rate\": 16000}}\n");
         int closedPort = FreePorts.one();
         return Stream.of(
                 Arguments.of("unknown flag", List.of("bench", "--no-such-flag"), 2, "Unknown option: '--no-such-flag'"),
@@ -124,6 +126,23 @@ class BadInputIT {
                         bench("--tokenizer", qwen3, "--dataset-name", "sonnet", "--dataset-path", binary.toString()),
                         2,
                         "--dataset-path " + binary + " is not UTF-8 text"),
+                Arguments.of(
+                        "ASR clip bounds the wrong way round",
+                        bench(
+                                "--backend",
+                                "openai-audio",
+                                "--endpoint",
+                                "/v1/audio/transcriptions",
+                                "--dataset-name",
+                                "hf",
+                                "--dataset-path",
+                                asr.toString(),
+                                "--asr-min-audio-len-sec",
+                                "30",
+                                "--asr-max-audio-len-sec",
+                                "1"),
+                        2,
+                        "--asr-max-audio-len-sec must be >= --asr-min-audio-len-sec (30.0), got 1.0"),
                 Arguments.of(
                         "tokenizer not there",
                         bench("--tokenizer", files.resolve("no-such-tokenizer").toString()),

@@ -112,6 +112,8 @@ final class BenchCommand implements Callable<Integer> {
             "prefix_repetition_num_prefixes",
             "prefix_repetition_output_len",
             "trace_time_scale",
+            "asr_max_audio_len_sec",
+            "asr_min_audio_len_sec",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",

@@ -135,6 +135,20 @@ final class DatasetFlags {
                     "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
     double traceTimeScale;
 
+    @Option(
+            names = "--asr-max-audio-len-sec",
+            defaultValue = "inf",
+            description =
+                    "Longest audio clip sent by the hf dataset's ASR layout, in seconds; longer ones are skipped (default: ${DEFAULT-VALUE}).")
+    double asrMaxAudioLenSec;
+
+    @Option(
+            names = "--asr-min-audio-len-sec",
+            defaultValue = "0.0",
+            description =
+                    "Shortest audio clip sent by the hf dataset's ASR layout, in seconds; shorter ones are skipped (default: ${DEFAULT-VALUE}).")
+    double asrMinAudioLenSec;
+
     /**
      * The dataset options, with --input-len and --output-len written over each dataset's own length
      * flags as current vLLM does (they win over those flags, even when both are given).
@@ -167,6 +181,7 @@ final class DatasetFlags {
                         prefixRepetitionNumPrefixes,
                         prefixRepetitionOutputLen),
                 new DatasetOptions.Trace(traceTimeScale),
-                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen));
+                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen),
+                new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec));
     }
 }

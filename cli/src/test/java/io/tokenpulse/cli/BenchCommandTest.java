@@ -74,7 +74,8 @@ class BenchCommandTest {
         assertThat(line)
                 .contains("no_oversample=False, num_warmups=0, label=None, input_len=None, output_len=None,"
                         + " frequency_penalty=None, presence_penalty=None, repetition_penalty=None,"
-                        + " extra_body=None, insecure=False, lora_assignment='random', ");
+                        + " extra_body=None, insecure=False, lora_assignment='random', ")
+                .contains("trace_time_scale=1.0, asr_max_audio_len_sec=inf, asr_min_audio_len_sec=0.0, ");
     }
 
     @Test

@@ -151,7 +151,8 @@ class BenchDatasetsIT {
     @Test
     void hfAsrClipsGoToOpenAiAudioInsteadOfTheSyntheticTone() throws IOException {
         List<String> rows = new ArrayList<>();
-        for (int samples : List.of(4_000, 8_000)) { // 0.25 s and 0.5 s at 16 kHz
+        // 1 s, then 0.25 s and 0.5 s at 16 kHz: --asr-max-audio-len-sec 0.75 skips the first, in file order
+        for (int samples : List.of(16_000, 4_000, 8_000)) {
             rows.add(JSON.writeValueAsString(
                     Map.of("audio", Map.of("array", new double[samples], "sampling_rate", 16_000), "text", "hello")));
         }
@@ -169,13 +170,16 @@ class BenchDatasetsIT {
                 file.toString(),
                 "--hf-output-len",
                 "5",
+                "--asr-max-audio-len-sec",
+                "0.75",
                 "--num-prompts",
                 "2",
                 "--disable-shuffle");
 
         assertThat(json.get("completed").asInt()).isEqualTo(2);
         // The simulator reports Whisper's prompt length: 100 frames per second of the clip it got (the
-        // synthetic 5 s tone would be 500 each), plus OPT's one special token for the empty text prompt.
+        // synthetic 5 s tone would be 500 each, the skipped 1 s clip 100), plus OPT's one special token
+        // for the empty text prompt.
         assertThat(json.get("total_input_tokens").asInt()).isEqualTo(25 + 1 + 50 + 1);
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 5);
     }

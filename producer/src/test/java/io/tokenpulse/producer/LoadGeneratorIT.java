@@ -93,7 +93,8 @@ class LoadGeneratorIT {
         LoadResult result;
         try (SimulatorServer server =
                         SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(5))
-                                .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
+                                .withSendListener(
+                                        (requestId, seq, receivedNs, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
                 EventPublisher publisher =
                         EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
             result = new LoadGenerator(publisher, tokenizer, new PrintStream(console, true, StandardCharsets.UTF_8))
@@ -185,7 +186,8 @@ class LoadGeneratorIT {
         LoadResult result;
         try (SimulatorServer server =
                         SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ofMillis(1))
-                                .withSendListener((requestId, seq, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
+                                .withSendListener(
+                                        (requestId, seq, receivedNs, dueNs, sentNs) -> requestIdsSeen.add(requestId)));
                 EventPublisher publisher =
                         EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
             LoadSettings.Workload w = base.workload();
@@ -351,7 +353,7 @@ class LoadGeneratorIT {
         CompletableFuture<Void> stop = new CompletableFuture<>();
         try (SimulatorServer server = SimulatorServer.start(
                         SimulatorConfig.deterministic(Duration.ofMillis(20), Duration.ofMillis(500))
-                                .withSendListener((requestId, seq, dueNs, sentNs) -> {
+                                .withSendListener((requestId, seq, receivedNs, dueNs, sentNs) -> {
                                     if (requestId.equals("it-2")) {
                                         stop.complete(null);
                                     }

@@ -11,13 +11,15 @@ package io.tokenpulse.simulator;
 @FunctionalInterface
 public interface SendListener {
 
-    SendListener NONE = (requestId, seq, dueNs, sentNs) -> {};
+    SendListener NONE = (requestId, seq, receivedNs, dueNs, sentNs) -> {};
 
     /**
-     * @param seq    position of the SSE event in the response, 0 for the first (chat's role event,
-     *               the usage event and {@code [DONE]} count too)
-     * @param dueNs  when the latency model wanted it sent; {@code sentNs - dueNs} is the timer's lateness
-     * @param sentNs System.nanoTime() immediately before the bytes were written to the socket
+     * @param seq        position of the SSE event in the response, 0 for the first (chat's role event,
+     *                   the usage event and {@code [DONE]} count too)
+     * @param receivedNs when the server had read the whole request (where its TTFT starts), the same
+     *                   for every event of the request
+     * @param dueNs      when the latency model wanted it sent; {@code sentNs - dueNs} is the timer's lateness
+     * @param sentNs     System.nanoTime() immediately before the bytes were written to the socket
      */
-    void onSent(String requestId, int seq, long dueNs, long sentNs);
+    void onSent(String requestId, int seq, long receivedNs, long dueNs, long sentNs);
 }

@@ -14,9 +14,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The send time of every streamed event, as CSV
- * ({@code request_id,event,due_ns,sent_ns,sent_unix_ns}): ground truth to compare a client's
- * arrival times with, joined on {@code x-request-id}. {@code sent_unix_ns} is {@code sent_ns} moved
- * onto the wall clock by one offset taken at open, so gaps within the file are exact.
+ * ({@code request_id,event,due_ns,sent_ns,sent_unix_ns,received_unix_ns}): ground truth to compare
+ * a client's arrival times with, joined on {@code x-request-id}. {@code sent_unix_ns} is
+ * {@code sent_ns} moved onto the wall clock by one offset taken at open, so gaps within the file are
+ * exact; {@code received_unix_ns}, when the server had read the request, is moved by the same offset
+ * (the time a client's send is compared with, e.g. a trace replay's).
  *
  * <p>Threading: {@link #onSent} runs on the event loops and only appends to a lock-free queue; a
  * daemon thread of its own writes the file. When the writer falls {@value #MAX_QUEUED} records
@@ -25,9 +27,9 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SendLogFile implements SendListener, AutoCloseable {
 
     public static final int MAX_QUEUED = 1_000_000;
-    static final String HEADER = "request_id,event,due_ns,sent_ns,sent_unix_ns";
+    static final String HEADER = "request_id,event,due_ns,sent_ns,sent_unix_ns,received_unix_ns";
 
-    private record Sent(String requestId, int seq, long dueNs, long sentNs) {}
+    private record Sent(String requestId, int seq, long receivedNs, long dueNs, long sentNs) {}
 
     private final Path path;
     private final BufferedWriter out;
@@ -64,13 +66,13 @@ public final class SendLogFile implements SendListener, AutoCloseable {
     }
 
     @Override
-    public void onSent(String requestId, int seq, long dueNs, long sentNs) {
+    public void onSent(String requestId, int seq, long receivedNs, long dueNs, long sentNs) {
         if (queued.incrementAndGet() > MAX_QUEUED || failure != null) {
             queued.decrementAndGet();
             dropped.increment();
             return;
         }
-        queue.offer(new Sent(requestId, seq, dueNs, sentNs));
+        queue.offer(new Sent(requestId, seq, receivedNs, dueNs, sentNs));
     }
 
     /** Records not written because the writer was too far behind or the file failed. */
@@ -116,7 +118,9 @@ public final class SendLogFile implements SendListener, AutoCloseable {
                     .append(',')
                     .append(sent.sentNs())
                     .append(',')
-                    .append(sent.sentNs() + unixMinusNanoNs);
+                    .append(sent.sentNs() + unixMinusNanoNs)
+                    .append(',')
+                    .append(sent.receivedNs() + unixMinusNanoNs);
             out.write(line.toString());
             out.newLine();
             sent = queue.poll();

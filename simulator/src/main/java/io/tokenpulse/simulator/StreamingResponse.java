@@ -220,7 +220,7 @@ final class StreamingResponse implements Generation {
         long sentNs = System.nanoTime();
         write(out, last);
         for (int seq = firstSeq; seq < sentEvents; seq++) {
-            sendListener.onSent(requestId, seq, dueNs, sentNs);
+            sendListener.onSent(requestId, seq, receivedNs, dueNs, sentNs);
         }
         if (last) {
             end();

@@ -50,10 +50,18 @@ class SendLogFileIT {
                         Long.parseLong(cells[0]),
                         Long.parseLong(cells[1]),
                         Long.parseLong(cells[2]),
-                        Long.parseLong(cells[3])
+                        Long.parseLong(cells[3]),
+                        Long.parseLong(cells[4])
                     };
                 })
                 .toArray(long[][]::new);
+        // Every row names when the request was received, on the wall clock as sent_unix_ns: the first
+        // event was due exactly the TTFT after it.
+        long unixMinusNanoNs = rows[0][3] - rows[0][2];
+        for (long[] row : rows) {
+            assertThat(row[4]).as("received_unix_ns").isEqualTo(rows[0][4]);
+        }
+        assertThat(rows[0][1] - (rows[0][4] - unixMinusNanoNs)).isEqualTo(50_000_000L);
         for (int i = 0; i < rows.length; i++) {
             assertThat(rows[i][0]).as("event number").isEqualTo(i);
             assertThat(rows[i][2] - rows[i][1]).as("lateness of event %d", i).isBetween(0L, 50_000_000L);

@@ -28,7 +28,7 @@ class SimulatorServerIT {
     @BeforeAll
     static void start() throws InterruptedException {
         server = SimulatorServer.start(SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(10))
-                .withSendListener((id, seq, dueNs, sentNs) -> SENDS.add(new long[] {seq, dueNs, sentNs})));
+                .withSendListener((id, seq, receivedNs, dueNs, sentNs) -> SENDS.add(new long[] {seq, dueNs, sentNs})));
     }
 
     @AfterAll

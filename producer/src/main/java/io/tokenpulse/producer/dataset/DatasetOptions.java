@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param prefixRepetition {@code --prefix-repetition-*} flags
  * @param trace {@code --trace-time-scale}
  * @param hf {@code --hf-*} flags
+ * @param asr {@code --asr-*} flags (the hf dataset's ASR layout)
  */
 @RecordBuilder
 public record DatasetOptions(
@@ -34,7 +35,8 @@ public record DatasetOptions(
         FileSampling fileSampling,
         PrefixRepetition prefixRepetition,
         Trace trace,
-        Hf hf)
+        Hf hf,
+        Asr asr)
         implements DatasetOptionsBuilder.With {
 
     public DatasetOptions {
@@ -48,6 +50,7 @@ public record DatasetOptions(
         Objects.requireNonNull(prefixRepetition, "prefixRepetition");
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(hf, "hf");
+        Objects.requireNonNull(asr, "asr");
     }
 
     /** The flags of the datasets vLLM's old client knew, the newer datasets' at their defaults. */
@@ -71,7 +74,8 @@ public record DatasetOptions(
                 fileSampling,
                 PrefixRepetition.DEFAULTS,
                 Trace.DEFAULTS,
-                Hf.DEFAULTS);
+                Hf.DEFAULTS,
+                Asr.DEFAULTS);
     }
 
     /** The synthetic datasets' flags, every file dataset's at vLLM's defaults. */
@@ -214,6 +218,35 @@ public record DatasetOptions(
                 throw new IllegalArgumentException("--hf-output-len must be >= 1, got " + outputLen);
             }
             return this;
+        }
+    }
+
+    /**
+     * Current vLLM's {@code --asr-min-audio-len-sec} and {@code --asr-max-audio-len-sec}: the hf
+     * dataset's ASR layout skips clips shorter or longer than these (vLLM's {@code ASRDataset}).
+     *
+     * @param maxAudioLenSec {@link Double#POSITIVE_INFINITY} (vLLM's default) keeps every long clip
+     */
+    public record Asr(double minAudioLenSec, double maxAudioLenSec) {
+
+        public static final Asr DEFAULTS = new Asr(0.0, Double.POSITIVE_INFINITY);
+
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public Asr checked() {
+            if (!(minAudioLenSec >= 0) || Double.isInfinite(minAudioLenSec)) {
+                throw new IllegalArgumentException(
+                        "--asr-min-audio-len-sec must be a finite number >= 0, got " + minAudioLenSec);
+            }
+            if (!(maxAudioLenSec >= minAudioLenSec)) {
+                throw new IllegalArgumentException("--asr-max-audio-len-sec must be >= --asr-min-audio-len-sec ("
+                        + minAudioLenSec + "), got " + maxAudioLenSec);
+            }
+            return this;
+        }
+
+        /** Whether a clip of {@code durationS} is kept: vLLM drops it when below the min or above the max. */
+        boolean keeps(double durationS) {
+            return durationS >= minAudioLenSec && durationS <= maxAudioLenSec;
         }
     }
 

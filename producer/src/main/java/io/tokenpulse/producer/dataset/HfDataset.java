@@ -1,14 +1,21 @@
 package io.tokenpulse.producer.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.schemas.python.PythonFloat;
 import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * vLLM's {@code hf} dataset from local files ({@link HfSource}: a Parquet, JSON or JSONL file or
@@ -25,21 +32,30 @@ import java.util.Random;
  * since the server applies the template ({@link CustomDataset} does the same).
  *
  * <p>Rows with images (LLaVA conversations, VisionArena) are sent only by {@code openai-chat}, rows
- * with audio (ASR) only by {@code openai-audio}; both are read into memory when the file is read
- * ({@link HfMedia}), so that another backend or a bad image or clip fails before the run. A prompt's
- * length counts its text only.
+ * with audio (ASR) only by {@code openai-audio}: another backend fails when the file is read. The
+ * images and clips themselves are read only for the rows sampled ({@link HfRows#media}, then
+ * {@link HfMedia}), as vLLM's streamed datasets decode only what they send: a file of many images
+ * is never held in memory, and a bad image or clip fails when it is sampled, still before the run.
+ * ASR clips outside {@code --asr-min-audio-len-sec} to {@code --asr-max-audio-len-sec} are skipped
+ * and more rows read in their place, as vLLM's {@code ASRDataset} does. A prompt's length counts its
+ * text only.
  */
 final class HfDataset extends SummarizingDataset {
 
     static final String NAME = "hf";
 
     /**
-     * One row's prompt and completion (null for fixed-output layouts), as the layout reads it.
+     * One row's prompt and completion (null for fixed-output layouts), as the layout reads it, and
+     * where its media are ({@link HfRows#media}).
      *
-     * @param imageUrls what {@code openai-chat} sends with the prompt
-     * @param wav the clip {@code openai-audio} sends, or null
+     * @param position the row's position in {@code file}
+     * @param where the row, for messages
      */
-    private record Entry(String prompt, String completion, List<String> imageUrls, byte[] wav) {}
+    private record Entry(
+            String prompt, String completion, HfLayout.Media media, Path file, int position, String where) {}
+
+    /** An entry that passed the length filter, with its lengths, before its media are read. */
+    private record Candidate(Entry entry, String sent, int promptLen, int outputLen) {}
 
     private final HfSource source;
     private final HfLayout layout;
@@ -49,6 +65,7 @@ final class HfDataset extends SummarizingDataset {
     private final Integer outputLen;
     private final boolean applyTemplate;
     private final DatasetOptions.FileSampling fileSampling;
+    private final DatasetOptions.Asr asr;
     private final List<Entry> entries;
     private final int rowsRead;
 
@@ -69,6 +86,7 @@ final class HfDataset extends SummarizingDataset {
         this.outputLen = options.hf().outputLen() != null ? options.hf().outputLen() : layout.defaultOutputLen;
         this.applyTemplate = layout.chatTemplate && !options.custom().skipChatTemplate();
         this.fileSampling = options.fileSampling();
+        this.asr = options.asr();
         this.entries = List.copyOf(entries);
         this.rowsRead = rowsRead;
     }
@@ -98,7 +116,7 @@ final class HfDataset extends SummarizingDataset {
         List<Entry> entries = new ArrayList<>();
         int[] rows = {0};
         for (Path file : source.files()) {
-            HfRows.read(file, (where, row) -> {
+            HfRows.read(file, (position, where, row) -> {
                 rows[0]++;
                 if (!row.isObject()) {
                     throw new IllegalArgumentException("--dataset-path " + file + ": " + where
@@ -114,7 +132,7 @@ final class HfDataset extends SummarizingDataset {
                     throw new IllegalArgumentException("--dataset-path " + file + " is not in the hf dataset's "
                             + layout[0].label + " layout: " + e.getMessage());
                 }
-                pair.ifPresent(p -> entries.add(entry(file, where, p, options.promptStyle(), tokenizer)));
+                pair.ifPresent(p -> entries.add(entry(file, position, where, p, options.promptStyle(), tokenizer)));
             });
         }
         if (entries.isEmpty()) {
@@ -126,6 +144,9 @@ final class HfDataset extends SummarizingDataset {
         String selection = java.nio.file.Files.isRegularFile(path)
                 ? ""
                 : ", split " + split + (subset == null ? "" : ", subset " + subset);
+        if (layout[0] == HfLayout.ASR) {
+            options.asr().checked();
+        }
         HfDataset dataset = new HfDataset(source, layout[0], selection, tokenizer, options, entries, rows[0]);
         if (dataset.applyTemplate && !tokenizer.hasChatTemplate()) {
             throw new IllegalArgumentException("the hf dataset's " + layout[0].label + " layout applies the chat"
@@ -136,29 +157,24 @@ final class HfDataset extends SummarizingDataset {
         return dataset;
     }
 
-    /** Reads the row's images and clip now, so that a bad one fails before the run. */
-    private static Entry entry(Path file, String where, HfLayout.Pair pair, PromptStyle style, Tokenizer tokenizer) {
-        if (!pair.images().isEmpty() && style != PromptStyle.CHAT) {
+    /** The row's entry; a row with media another backend than the one that sends them cannot send is refused. */
+    private static Entry entry(
+            Path file, int position, String where, HfLayout.Pair pair, PromptStyle style, Tokenizer tokenizer) {
+        if (pair.media() == HfLayout.Media.IMAGE && style != PromptStyle.CHAT) {
             throw new IllegalArgumentException("--dataset-path " + file + ": " + where
-                    + " has an image, and only --backend openai-chat (with --endpoint"
-                    + " /v1/chat/completions) sends images; use that backend or rows without images");
+                    + " has an image, and only --backend openai-chat (with"
+                    + " --endpoint /v1/chat/completions) sends images; use that backend or rows without images");
         }
-        if (pair.audio() != null && style != PromptStyle.AUDIO) {
+        if (pair.media() == HfLayout.Media.AUDIO && style != PromptStyle.AUDIO) {
             throw new IllegalArgumentException("--dataset-path " + file + ": " + where
                     + " has an audio clip, and only --backend openai-audio (with"
                     + " --endpoint /v1/audio/transcriptions) sends audio; use that backend or rows without audio");
         }
-        List<String> images = pair.images().stream()
-                .map(image -> HfMedia.imageUrl(file, where, image))
-                .toList();
-        if (pair.audio() == null) {
-            return new Entry(pair.prompt(), pair.completion(), images, null);
-        }
         // vLLM's ASR prompt: Whisper's decoder prefix for OpenAI's tokenizers, else empty; never sent
-        String prompt = tokenizer.id().contains("openai")
+        String prompt = pair.media() == HfLayout.Media.AUDIO && tokenizer.id().contains("openai")
                 ? "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>"
                 : pair.prompt();
-        return new Entry(prompt, null, images, HfMedia.wav(file, where, pair.audio()));
+        return new Entry(prompt, pair.completion(), pair.media(), file, position, where);
     }
 
     private static IllegalArgumentException unknownLayout(Path file, String where, JsonNode row) {
@@ -175,32 +191,113 @@ final class HfDataset extends SummarizingDataset {
             Collections.shuffle(order, new Random(seed));
         }
         SequenceFilter filter = filter();
+        Clips clips = new Clips();
         List<SampledRequest> valid = new ArrayList<>(Math.min(numRequests, order.size()));
         int looked = 0;
-        for (Entry entry : order) {
-            if (valid.size() >= numRequests) {
-                break;
+        Iterator<Entry> next = order.iterator();
+        while (valid.size() < numRequests && next.hasNext()) {
+            // As many rows as are still missing pass the length filter, then their media are read at
+            // once; only clips out of the --asr-* bounds make another round.
+            List<Candidate> batch = new ArrayList<>();
+            while (valid.size() + batch.size() < numRequests && next.hasNext()) {
+                Entry entry = next.next();
+                looked++;
+                String sent = applyTemplate
+                        ? tokenizer.applyChatTemplate(List.of(ChatMessage.user(entry.prompt())), true)
+                        : entry.prompt();
+                int promptLen = InputIds.count(tokenizer, sent);
+                int entryOutputLen = outputLen(entry);
+                if (filter == null || filter.keep(promptLen, entryOutputLen)) {
+                    batch.add(new Candidate(entry, sent, promptLen, entryOutputLen));
+                }
             }
-            looked++;
-            String sent = applyTemplate
-                    ? tokenizer.applyChatTemplate(List.of(ChatMessage.user(entry.prompt())), true)
-                    : entry.prompt();
-            int promptLen = InputIds.count(tokenizer, sent);
-            int entryOutputLen = outputLen(entry);
-            if (filter == null || filter.keep(promptLen, entryOutputLen)) {
-                Prompt prompt = entry.wav() != null
-                        ? new Prompt.Audio(sent, entry.wav())
-                        : style == PromptStyle.CHAT
-                                ? new Prompt.Chat(List.of(ChatMessage.user(entry.prompt())), entry.imageUrls())
-                                : new Prompt.Text(sent);
-                valid.add(new SampledRequest(prompt, promptLen, entryOutputLen, valid.size()));
+            List<JsonNode> media = media(batch);
+            for (int i = 0; i < batch.size(); i++) {
+                Candidate candidate = batch.get(i);
+                Optional<Prompt> prompt = prompt(candidate, media.get(i), clips);
+                prompt.ifPresent(p ->
+                        valid.add(new SampledRequest(p, candidate.promptLen(), candidate.outputLen(), valid.size())));
             }
+        }
+        String counts = counts(looked, filter) + clips.summary(asr);
+        if (valid.isEmpty()) {
+            throw new IllegalArgumentException(counts + "; no clip is left to send: give --asr-min-audio-len-sec and"
+                    + " --asr-max-audio-len-sec bounds that some clips are within");
         }
         List<SampledRequest> requests = Oversampling.fill(valid, numRequests, seed, fileSampling.noOversample());
         return new Drawn(
                 requests,
-                counts(looked, filter) + "; sampled " + valid.size()
+                counts + "; sampled " + valid.size()
                         + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
+    }
+
+    /** The media values of the candidates' rows in their order (null for rows without), one read per file. */
+    private List<JsonNode> media(List<Candidate> batch) {
+        Map<Path, Set<Integer>> positions = new LinkedHashMap<>();
+        for (Candidate candidate : batch) {
+            if (candidate.entry().media() != HfLayout.Media.NONE) {
+                positions
+                        .computeIfAbsent(candidate.entry().file(), f -> new HashSet<>())
+                        .add(candidate.entry().position());
+            }
+        }
+        Map<Path, Map<Integer, JsonNode>> byFile = new HashMap<>();
+        positions.forEach((file, rows) -> byFile.put(file, HfRows.media(file, layout.mediaColumn(), rows)));
+        List<JsonNode> media = new ArrayList<>(batch.size());
+        for (Candidate candidate : batch) {
+            Entry entry = candidate.entry();
+            media.add(
+                    entry.media() == HfLayout.Media.NONE
+                            ? null
+                            : byFile.get(entry.file()).get(entry.position()));
+        }
+        return media;
+    }
+
+    /** What the candidate sends, or empty for a clip out of the {@code --asr-*} bounds (counted in {@code clips}). */
+    private Optional<Prompt> prompt(Candidate candidate, JsonNode media, Clips clips) {
+        Entry entry = candidate.entry();
+        return switch (entry.media()) {
+            case NONE ->
+                Optional.of(
+                        style == PromptStyle.CHAT
+                                ? new Prompt.Chat(List.of(ChatMessage.user(entry.prompt())))
+                                : new Prompt.Text(candidate.sent()));
+            case IMAGE ->
+                Optional.of(new Prompt.Chat(
+                        List.of(ChatMessage.user(entry.prompt())),
+                        List.of(HfMedia.imageUrl(entry.file(), entry.where(), layout.media(media, entry.where())))));
+            case AUDIO -> {
+                HfMedia.Clip clip = HfMedia.clip(entry.file(), entry.where(), media);
+                yield clips.keep(clip, asr)
+                        ? Optional.of(new Prompt.Audio(candidate.sent(), clip.wav()))
+                        : Optional.empty();
+            }
+        };
+    }
+
+    /** The clips read for a draw and those out of the {@code --asr-*} bounds, for its summary line. */
+    private static final class Clips {
+        private int read;
+        private int dropped;
+
+        boolean keep(HfMedia.Clip clip, DatasetOptions.Asr asr) {
+            read++;
+            if (asr.keeps(clip.durationS())) {
+                return true;
+            }
+            dropped++;
+            return false;
+        }
+
+        /** "; of 12 clips read, 2 outside 0.0 to 30.0 s dropped (--asr-min/max-audio-len-sec)", or "" without clips. */
+        String summary(DatasetOptions.Asr asr) {
+            return read == 0
+                    ? ""
+                    : "; of " + read + " clips read, " + dropped + " outside " + PythonFloat.repr(asr.minAudioLenSec())
+                            + " to "
+                            + PythonFloat.repr(asr.maxAudioLenSec()) + " s dropped (--asr-min/max-audio-len-sec)";
+        }
     }
 
     /**

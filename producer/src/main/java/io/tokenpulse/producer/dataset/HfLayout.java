@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -70,15 +71,28 @@ enum HfLayout {
     static final String DEFAULT_SPLIT = "train";
 
     /**
+     * The columns that hold a row's images or audio. {@link HfRows} reads each row with these as
+     * booleans (whether the row has one), so that the rows' media stay on disk until a row is sampled;
+     * {@link #media} then reads the sampled row's value.
+     */
+    static final Set<String> MEDIA_COLUMNS = Set.of("image", "images", "audio");
+
+    /** What a row sends besides its text. */
+    enum Media {
+        NONE,
+        IMAGE,
+        AUDIO
+    }
+
+    /**
      * One row's prompt and, for layouts whose output length comes from the data, its completion.
      *
-     * @param images the row's images as stored (see {@link HfMedia#imageUrl}), empty for text rows
-     * @param audio the row's clip as stored (see {@link HfMedia#wav}), or null
+     * @param media whether the row has an image (sent by {@code openai-chat}) or a clip ({@code openai-audio})
      */
-    record Pair(String prompt, String completion, List<JsonNode> images, JsonNode audio) {
+    record Pair(String prompt, String completion, Media media) {
 
         Pair(String prompt, String completion) {
-            this(prompt, completion, List.of(), null);
+            this(prompt, completion, Media.NONE);
         }
     }
 
@@ -141,7 +155,7 @@ enum HfLayout {
 
     /**
      * The row's prompt (and completion), or empty when vLLM skips the row (a conversation of fewer
-     * than two turns).
+     * than two turns). The row's media columns hold whether it has one ({@link #MEDIA_COLUMNS}).
      *
      * @throws IllegalArgumentException with {@code where} and what was expected, for a row in another layout
      */
@@ -160,11 +174,10 @@ enum HfLayout {
                         ZETA_PROMPT.formatted(text(row, "events", where), text(row, "input", where)), expected));
             }
             case ASR -> {
-                JsonNode audio = row.get("audio");
-                if (audio == null || audio.isNull()) {
+                if (!row.path("audio").asBoolean(false)) {
                     throw problem(where, "\"audio\" is missing; expected one clip per row (ASR layout)");
                 }
-                yield Optional.of(new Pair("", null, List.of(), audio));
+                yield Optional.of(new Pair("", null, Media.AUDIO));
             }
             case AIMO -> Optional.of(new Pair(text(row, "problem", where), text(row, "solution", where)));
             case MT_BENCH -> {
@@ -203,12 +216,11 @@ enum HfLayout {
             }
             values[turn] = value.asText();
         }
-        JsonNode image = row.get("image");
-        List<JsonNode> images = image == null || image.isNull() ? List.of() : List.of(image);
-        return Optional.of(new Pair(values[0], values[1], images, null));
+        return Optional.of(
+                new Pair(values[0], values[1], row.path("image").asBoolean(false) ? Media.IMAGE : Media.NONE));
     }
 
-    /** The first message's content of the first conversation in {@code column}, and the first image. */
+    /** The first message's content of the first conversation in {@code column}; the first image is sent. */
     private Pair visionArena(JsonNode row, String column, String where) {
         JsonNode content = row.path(column).path(0).path(0).path("content");
         if (!content.isTextual()) {
@@ -217,12 +229,34 @@ enum HfLayout {
                     "\"" + column + "\"[0][0].content is " + kind(content) + "; expected [[{\"role\": \"user\","
                             + " \"content\": \"...\"}, ...], ...] (" + label + " layout)");
         }
-        JsonNode images = row.get("images");
-        if (!images.isArray() || images.isEmpty()) {
-            throw problem(
-                    where, "\"images\" is " + kind(images) + "; expected a list of images (" + label + " layout)");
+        return new Pair(content.asText(), null, Media.IMAGE);
+    }
+
+    /** The column {@link #media} reads (one of {@link #MEDIA_COLUMNS}), or null for text-only layouts. */
+    String mediaColumn() {
+        return switch (this) {
+            case CONVERSATION -> "image";
+            case VISION_ARENA, VISION_ARENA_BENCH -> "images";
+            case ASR -> "audio";
+            default -> null;
+        };
+    }
+
+    /**
+     * What a sampled row sends, from the value of its {@link #mediaColumn} as stored: the image (see
+     * {@link HfMedia#imageUrl}) or the clip (see {@link HfMedia#clip}).
+     *
+     * @throws IllegalArgumentException with {@code where} and what was expected
+     */
+    JsonNode media(JsonNode value, String where) {
+        if (this == VISION_ARENA || this == VISION_ARENA_BENCH) {
+            if (value == null || !value.isArray() || value.isEmpty()) {
+                throw problem(
+                        where, "\"images\" is " + kind(value) + "; expected a list of images (" + label + " layout)");
+            }
+            return value.get(0);
         }
-        return new Pair(content.asText(), null, List.of(images.get(0)), null);
+        return value;
     }
 
     private String text(JsonNode row, String column, String where) {

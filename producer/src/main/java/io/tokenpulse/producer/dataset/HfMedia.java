@@ -20,9 +20,18 @@ import javax.sound.sampled.UnsupportedAudioFileException;
  * gives its bytes in DuckDB's text form of a BLOB), a decoded {@code {array, sampling_rate}} clip,
  * or a path or URL string. Images become the URLs {@code openai-chat} sends (vLLM re-encodes them as
  * JPEG; here the file's own bytes go as they are); audio becomes the WAV {@code openai-audio} sends,
- * read here so that a clip that is no WAV fails before the run.
+ * read here so that a clip that is no WAV fails before the run. Only sampled rows get here
+ * ({@link HfRows#media}).
  */
 final class HfMedia {
+
+    /**
+     * A clip as {@code openai-audio} sends it.
+     *
+     * @param wav a WAV file's bytes
+     * @param durationS its length in seconds, which {@code --asr-*-audio-len-sec} bound
+     */
+    record Clip(byte[] wav, double durationS) {}
 
     private HfMedia() {}
 
@@ -54,10 +63,15 @@ final class HfMedia {
      * @throws IllegalArgumentException naming {@code where} when the clip is missing or no WAV file
      *     that Java's sound API reads (PCM; FLAC and MP3 must be converted first)
      */
-    static byte[] wav(Path file, String where, JsonNode audio) {
+    static Clip clip(Path file, String where, JsonNode audio) {
+        if (audio == null || audio.isNull()) {
+            throw new IllegalArgumentException("--dataset-path " + file + ": " + where
+                    + ": \"audio\" is missing; expected one clip per row (ASR layout)");
+        }
         JsonNode array = audio.get("array");
         if (array != null && array.isArray() && audio.path("sampling_rate").canConvertToInt()) {
-            return pcm16Wav(array, audio.get("sampling_rate").asInt());
+            int samplingRate = audio.get("sampling_rate").asInt();
+            return new Clip(pcm16Wav(array, samplingRate), (double) array.size() / samplingRate);
         }
         String bytes = text(audio, "bytes");
         if (bytes != null) {
@@ -120,13 +134,14 @@ final class HfMedia {
         }
     }
 
-    private static byte[] checkedWav(Path file, String where, String what, byte[] data) {
+    private static Clip checkedWav(Path file, String where, String what, byte[] data) {
         try {
             AudioFileFormat format = AudioSystem.getAudioFileFormat(new ByteArrayInputStream(data));
             if (format.getType() != AudioFileFormat.Type.WAVE) {
                 throw new UnsupportedAudioFileException(format.getType().toString());
             }
-            return data;
+            return new Clip(
+                    data, format.getFrameLength() / (double) format.getFormat().getFrameRate());
         } catch (UnsupportedAudioFileException | IOException e) {
             throw new IllegalArgumentException(
                     "--dataset-path " + file + ": " + where + ": the audio (" + what + ") is not a WAV file Java reads"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,62 +16,160 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.duckdb.DuckDBDriver;
 
 /**
  * Reads the rows of one {@code hf} dataset file as JSON objects: a JSON array of objects, JSONL
  * (one object per line, also under a {@code .json} name, as the hub often has it), or Parquet,
  * which DuckDB reads and turns into the same JSON ({@code to_json} of each row).
+ *
+ * <p>Media are read in two steps, so that a file of many images or clips is never held in memory:
+ * {@link #read} gives every row with its {@link HfLayout#MEDIA_COLUMNS} as booleans (whether the row
+ * has one; Parquet's blobs are not even read), and {@link #media} reads one column of the sampled
+ * rows only, by their position in the file.
  */
 final class HfRows {
 
-    /** Receives each row with where it is, for messages: "line 3", "entry [2]", "row 7". */
+    /** Receives each row with its position ({@link #media} finds it again) and where it is, for messages. */
     interface Consumer {
-        void row(String where, JsonNode row);
+        /**
+         * @param position Parquet's row number, a JSON array's entry index or a JSONL file's line number
+         * @param where "row 7", "entry [2] (line 5)", "line 3"
+         */
+        void row(int position, String where, JsonNode row);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** DuckDB's virtual column of a Parquet row's number in its file. */
+    private static final String ROW_NUMBER = "file_row_number";
+
     private HfRows() {}
 
-    /** @throws IllegalArgumentException naming the file and the place when it is not readable as its kind */
+    /**
+     * Reads every row, its media columns replaced by whether the row has a value there.
+     *
+     * @throws IllegalArgumentException naming the file and the place when it is not readable as its kind
+     */
     static void read(Path file, Consumer consumer) {
-        if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".parquet")) {
+        if (isParquet(file)) {
             readParquet(file, consumer);
         } else {
-            readJson(file, consumer);
+            readJson(file, null, (position, where, row) -> consumer.row(position, where, withoutMedia(row)));
         }
     }
 
+    /**
+     * The values of {@code column} (one of {@link HfLayout#MEDIA_COLUMNS}) in the rows at
+     * {@code positions}, as stored (null when a row has none); one pass over the file.
+     *
+     * @throws IllegalArgumentException naming the file when it is no longer readable as its kind
+     */
+    static Map<Integer, JsonNode> media(Path file, String column, Set<Integer> positions) {
+        Map<Integer, JsonNode> values = new HashMap<>();
+        if (isParquet(file)) {
+            String in = positions.stream().map(String::valueOf).collect(Collectors.joining(", "));
+            // The column's name is one of ours (HfLayout.MEDIA_COLUMNS), the positions are numbers.
+            query(
+                    file,
+                    "SELECT " + ROW_NUMBER + ", to_json(\"" + column + "\") FROM read_parquet(?, " + ROW_NUMBER
+                            + " = true) WHERE " + ROW_NUMBER + " IN (" + in + ")",
+                    result -> values.put(result.getInt(1), JSON.readTree(result.getString(2))));
+        } else {
+            readJson(file, positions, (position, where, row) -> values.put(position, row.get(column)));
+        }
+        return values;
+    }
+
+    private static boolean isParquet(Path file) {
+        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".parquet");
+    }
+
+    /** The row with each media column it has set to whether it holds a value (not JSON null). */
+    private static JsonNode withoutMedia(JsonNode row) {
+        if (row instanceof ObjectNode object) {
+            for (String column : HfLayout.MEDIA_COLUMNS) {
+                JsonNode value = object.get(column);
+                if (value != null) {
+                    object.put(column, !value.isNull());
+                }
+            }
+        }
+        return row;
+    }
+
+    /** One result row of a DuckDB query. */
+    private interface ResultRow {
+        void accept(ResultSet result) throws SQLException, JsonProcessingException;
+    }
+
     private static void readParquet(Path file, Consumer consumer) {
-        // In memory, one connection per file: DuckDB reads the file, nothing is stored.
+        List<String> media = new ArrayList<>();
         try (Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
-                PreparedStatement rows = connection.prepareStatement("SELECT to_json(t) FROM read_parquet(?) t")) {
-            rows.setString(1, file.toString());
-            try (ResultSet result = rows.executeQuery()) {
-                for (int row = 0; result.next(); row++) {
-                    consumer.row("row " + row, JSON.readTree(result.getString(1)));
+                PreparedStatement columns = connection.prepareStatement("SELECT * FROM read_parquet(?) LIMIT 0")) {
+            columns.setString(1, file.toString());
+            ResultSetMetaData meta = columns.executeQuery().getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                if (HfLayout.MEDIA_COLUMNS.contains(meta.getColumnName(i))) {
+                    media.add("\"" + meta.getColumnName(i) + "\" IS NOT NULL AS \"" + meta.getColumnName(i) + "\"");
                 }
             }
         } catch (SQLException e) {
-            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            throw new IllegalArgumentException("--dataset-path " + file + " is not a readable Parquet file (" + message
-                    + "); expected a dataset file as the Hugging Face hub stores it");
+            throw unreadableParquet(file, e);
+        }
+        String replace = media.isEmpty() ? "" : " REPLACE (" + String.join(", ", media) + ")";
+        query(
+                file,
+                "SELECT to_json(t) FROM (SELECT *" + replace + " FROM read_parquet(?, " + ROW_NUMBER + " = true)) t",
+                result -> {
+                    ObjectNode row = (ObjectNode) JSON.readTree(result.getString(1));
+                    int position = row.remove(ROW_NUMBER).asInt();
+                    consumer.row(position, "row " + position, row);
+                });
+    }
+
+    /** Runs {@code sql} with the file as its one parameter, handing over each result row. */
+    private static void query(Path file, String sql, ResultRow each) {
+        // In memory, one connection per query: DuckDB reads the file, nothing is stored.
+        try (Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, file.toString());
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    each.accept(result);
+                }
+            }
+        } catch (SQLException e) {
+            throw unreadableParquet(file, e);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("bug: DuckDB's to_json gave no JSON for " + file, e);
         }
     }
 
-    private static void readJson(Path file, Consumer consumer) {
+    private static IllegalArgumentException unreadableParquet(Path file, SQLException e) {
+        String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        return new IllegalArgumentException("--dataset-path " + file + " is not a readable Parquet file (" + message
+                + "); expected a dataset file as the Hugging Face hub stores it");
+    }
+
+    /** Reads the rows at {@code positions}, or all rows when null; the others are skipped unparsed. */
+    private static void readJson(Path file, Set<Integer> positions, Consumer consumer) {
         try (PushbackInputStream in = new PushbackInputStream(Files.newInputStream(file))) {
             int first = firstNonBlank(in);
             if (first == '[') {
-                readArray(in, consumer);
+                readArray(in, positions, consumer);
             } else {
-                readLines(file, in, consumer);
+                readLines(file, in, positions, consumer);
             }
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("--dataset-path " + file + " is not valid JSON (line "
@@ -92,27 +191,33 @@ final class HfRows {
         return c;
     }
 
-    private static void readArray(InputStream in, Consumer consumer) throws IOException {
+    private static void readArray(InputStream in, Set<Integer> positions, Consumer consumer) throws IOException {
         try (JsonParser parser = JSON.createParser(in)) {
             parser.nextToken();
             int index = 0;
             for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-                long line = parser.currentLocation().getLineNr();
-                consumer.row("entry [" + index++ + "] (line " + line + ")", JSON.readTree(parser));
+                if (positions == null || positions.contains(index)) {
+                    long line = parser.currentLocation().getLineNr();
+                    consumer.row(index, "entry [" + index + "] (line " + line + ")", JSON.readTree(parser));
+                } else {
+                    parser.skipChildren();
+                }
+                index++;
             }
         }
     }
 
-    private static void readLines(Path file, InputStream in, Consumer consumer) throws IOException {
+    private static void readLines(Path file, InputStream in, Set<Integer> positions, Consumer consumer)
+            throws IOException {
         BufferedReader reader = new BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
         int number = 0;
         for (String text = reader.readLine(); text != null; text = reader.readLine()) {
             number++;
-            if (text.isBlank()) {
+            if (text.isBlank() || (positions != null && !positions.contains(number))) {
                 continue;
             }
             try {
-                consumer.row("line " + number, JSON.readTree(text));
+                consumer.row(number, "line " + number, JSON.readTree(text));
             } catch (JsonProcessingException e) {
                 throw new IllegalArgumentException("--dataset-path " + file + " is not valid JSONL: line " + number
                         + " is not JSON (" + DatasetFile.jsonProblem(e) + "); expected one JSON object per line");

@@ -277,9 +277,91 @@ class HfDatasetTest {
                 .containsExactly(
                         "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(png));
         assertThat(request.expectedOutputLen()).isEqualTo(qwen3.countTokens("A small grey cat sits on a mat."));
-        assertThatThrownBy(() -> hf(bench.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false))
+        HfDataset broken = hf(bench.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false);
+        assertThatThrownBy(() -> broken.draw(1, 0))
                 .hasMessage(
                         "--dataset-path " + bench + ": row 0: the image's bytes are no JPEG, PNG, GIF or WebP file");
+    }
+
+    @Test
+    void onlyTheSampledRowsImagesAreReadSoABrokenOneThatIsNotSentIsNoError() throws Exception {
+        byte[] png = png();
+        Path arena = parquet(
+                dir.resolve("arena.parquet"),
+                "SELECT [[{'role': 'user', 'content': 'Picture ' || i}]] AS conversation,"
+                        + " [{'bytes': from_hex(CASE WHEN i = 2 THEN '00010203' ELSE '" + hex(png) + "' END),"
+                        + " 'path': NULL}] AS images FROM range(3) t(i)");
+        Files.write(dir.resolve("cat.png"), png);
+        Path llava = Files.writeString(dir.resolve("llava.jsonl"), """
+                {"image": "cat.png", "conversations": [{"from": "human", "value": "What is in this picture?"}, {"from": "gpt", "value": "A cat on a mat."}]}
+                {"image": "gone.png", "conversations": [{"from": "human", "value": "And what is in this one?"}, {"from": "gpt", "value": "A dog on a log."}]}
+                """);
+        HfDataset arenaRows = hf(arena.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false);
+
+        // In file order (--disable-shuffle): rows 0 and 1 are sent, row 2's bytes are never read.
+        assertThat(arenaRows.draw(2, 0).requests())
+                .extracting(r -> ((Prompt.Chat) r.prompt()).messages().get(0).content())
+                .containsExactly("Picture 0", "Picture 1");
+        assertThatThrownBy(() -> arenaRows.draw(3, 0))
+                .hasMessage(
+                        "--dataset-path " + arena + ": row 2: the image's bytes are no JPEG, PNG, GIF or WebP file");
+        assertThat(hf(llava.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                        .draw(1, 0)
+                        .requests())
+                .singleElement()
+                .satisfies(r -> assertThat(((Prompt.Chat) r.prompt()).imageUrls())
+                        .containsExactly("data:image/png;base64,"
+                                + java.util.Base64.getEncoder().encodeToString(png)));
+        assertThatThrownBy(() -> hf(llava.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                        .draw(2, 0))
+                .hasMessageStartingWith(
+                        "--dataset-path " + llava + ": line 2: image 'gone.png' is not a readable file");
+    }
+
+    @Test
+    void asrClipsOutsideTheAudioLengthBoundsAreSkippedAndCountedAsVllmDoes() throws Exception {
+        List<String> rows = new java.util.ArrayList<>();
+        for (int samples : List.of(16_000, 4_000, 8_000, 32_000)) { // 1 s, 0.25 s, 0.5 s, 2 s at 16 kHz
+            rows.add("{\"audio\": {\"array\": " + java.util.Arrays.toString(new double[samples])
+                    + ", \"sampling_rate\": 16000}}");
+        }
+        Path file = Files.write(dir.resolve("asr.jsonl"), rows);
+        DatasetOptions options = new DatasetOptions(
+                        "hf", file, PromptStyle.AUDIO, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS)
+                .withFileSampling(new DatasetOptions.FileSampling(true, true))
+                .withAsr(new DatasetOptions.Asr(0.3, 1.0));
+
+        Drawn drawn = HfDataset.load(options, qwen3, caches()).draw(3, 0);
+
+        // 1 s is kept (the bounds are inclusive), 0.25 s is dropped, 0.5 s kept, then the last row is read
+        // in the dropped one's place and is too long: 2 of 4 sent (--no-oversample).
+        assertThat(drawn.requests())
+                .extracting(r -> ((Prompt.Audio) r.prompt()).wav().length)
+                .containsExactly(44 + 2 * 16_000, 44 + 2 * 8_000);
+        assertThat(drawn.summary())
+                .isEqualTo("hf: " + file + ": ASR layout, 1 file: 4 rows, 0 with fewer than 2 turns dropped; no length"
+                        + " filter (output length 1024); of 4 clips read, 2 outside 0.3 to 1.0 s dropped"
+                        + " (--asr-min/max-audio-len-sec); sampled 2; only 2 of --num-prompts 3 (--no-oversample):"
+                        + " the run sends 2");
+        assertThatThrownBy(() -> HfDataset.load(options.withAsr(new DatasetOptions.Asr(3, 4)), qwen3, caches())
+                        .draw(1, 0))
+                .hasMessageEndingWith("of 4 clips read, 4 outside 3.0 to 4.0 s dropped (--asr-min/max-audio-len-sec);"
+                        + " no clip is left to send: give --asr-min-audio-len-sec and --asr-max-audio-len-sec bounds"
+                        + " that some clips are within");
+        assertThatThrownBy(() -> HfDataset.load(options.withAsr(new DatasetOptions.Asr(2, 1)), qwen3, caches()))
+                .hasMessage("--asr-max-audio-len-sec must be >= --asr-min-audio-len-sec (2.0), got 1.0");
+        // Only the ASR layout checks them: a text dataset with the same flags loads.
+        Path prompts = Files.writeString(dir.resolve("prompts.jsonl"), "{\"prompt\": \"Tell me a story.\"}\n");
+        assertThat(HfDataset.load(
+                                options.withDatasetPath(prompts)
+                                        .withPromptStyle(PromptStyle.COMPLETION)
+                                        .withCustom(new DatasetOptions.Custom(256, true))
+                                        .withAsr(new DatasetOptions.Asr(-1, 1)),
+                                qwen3,
+                                caches())
+                        .draw(1, 0)
+                        .requests())
+                .hasSize(1);
     }
 
     @Test
@@ -307,7 +389,8 @@ class HfDatasetTest {
         assertThat(((Prompt.Audio) fromBytes.prompt()).wav()).isEqualTo(wav);
         assertThat(((Prompt.Audio) fromArray.prompt()).wav()).isEqualTo(wav);
         assertThat(fromBytes.expectedOutputLen()).isEqualTo(1024);
-        assertThatThrownBy(() -> hf(flac.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false))
+        HfDataset flacRows = hf(flac.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false);
+        assertThatThrownBy(() -> flacRows.draw(1, 0))
                 .hasMessageStartingWith(
                         "--dataset-path " + flac + ": row 0: the audio (its bytes) is not a WAV file" + " Java reads")
                 .hasMessageEndingWith("convert the clips to PCM WAV (e.g. ffmpeg -i clip.flac clip.wav)");

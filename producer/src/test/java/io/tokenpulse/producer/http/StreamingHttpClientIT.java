@@ -37,7 +37,7 @@ class StreamingHttpClientIT {
     void arrivalTimesMatchTheServersTtftAndGapWithinAFewMilliseconds() throws Exception {
         Map<Integer, Long> sentBySeq = new ConcurrentHashMap<>();
         start(SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))
-                .withSendListener((id, seq, dueNs, sentNs) -> sentBySeq.put(seq, sentNs)));
+                .withSendListener((id, seq, receivedNs, dueNs, sentNs) -> sentBySeq.put(seq, sentNs)));
 
         for (int i = 0; i < 20; i++) { // warm-up: class loading and JIT on both sides
             assertThat(send(completion(1, null)).done.get(5, TimeUnit.SECONDS)).isNull();

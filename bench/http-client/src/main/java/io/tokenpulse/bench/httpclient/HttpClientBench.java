@@ -64,7 +64,7 @@ public final class HttpClientBench {
                         Duration.ofMillis(Long.parseLong(opts.get("ttftMs"))),
                         Duration.ofMillis(Long.parseLong(opts.get("gapMs"))))
                 .withIoThreads(threads)
-                .withSendListener((id, seq, dueNs, sentNs) -> {
+                .withSendListener((id, seq, receivedNs, dueNs, sentNs) -> {
                     sent.computeIfAbsent(id, k -> new AtomicLongArray(tokens + 1))
                             .set(seq, sentNs);
                     latenessNs.add(sentNs - dueNs);

@@ -26,7 +26,7 @@ final class SendLog implements SendListener {
     }
 
     @Override
-    public void onSent(String requestId, int seq, long dueNs, long sentNs) {
+    public void onSent(String requestId, int seq, long receivedNs, long dueNs, long sentNs) {
         if (seq >= events) {
             return;
         }

@@ -28,7 +28,7 @@ final class LatenessLog implements SendListener {
     }
 
     @Override
-    public void onSent(String requestId, int seq, long dueNs, long sentNs) {
+    public void onSent(String requestId, int seq, long receivedNs, long dueNs, long sentNs) {
         if (seq >= tokens) {
             return;
         }
