@@ -107,9 +107,12 @@ class BenchAgainstSimulatorIT {
                 .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + requests + " *"))
                 .anySatisfy(line -> assertThat(line).startsWith("Client CPU per streamed event (us):"))
                 // A short run on a cold JVM takes more than a tenth of this host's cores, and the
-                // simulator is on this host: that warning is right here; any other would be a fault.
-                .noneSatisfy(line ->
-                        assertThat(line).startsWith("Warning:").doesNotContain("the client's own CPU may have slowed"));
+                // simulator is on this host: that warning is right here, and on a loaded machine the
+                // client may have been the bottleneck; any other would be a fault.
+                .noneSatisfy(line -> assertThat(line)
+                        .startsWith("Warning:")
+                        .doesNotContain("the client's own CPU may have slowed")
+                        .doesNotStartWith("Warning: the client was the bottleneck"));
     }
 
     @Test

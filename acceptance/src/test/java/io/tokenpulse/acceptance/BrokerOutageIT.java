@@ -100,7 +100,10 @@ class BrokerOutageIT {
                 assertThat(run.stdoutLines())
                         .as(run.toString())
                         .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + REQUESTS + " *"))
-                        .noneSatisfy(line -> assertThat(line).startsWith("Warning:"));
+                        // a loaded machine may make the client the bottleneck; nothing else may warn
+                        .noneSatisfy(line -> assertThat(line)
+                                .startsWith("Warning:")
+                                .doesNotStartWith("Warning: the client was the bottleneck"));
                 JsonNode result = new ObjectMapper()
                         .readTree(results.resolve("outage.json").toFile());
                 assertThat(result.path("completed").asInt()).isEqualTo(REQUESTS);

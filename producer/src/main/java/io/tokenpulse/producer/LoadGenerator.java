@@ -321,7 +321,9 @@ public final class LoadGenerator {
             String[] models = workload.requestModels();
             Dispatcher dispatcher = new Dispatcher(Ticker.SYSTEM, workload.maxConcurrency());
             SendLateness lateness = plan.ownTimes() ? new SendLateness(plan.plannedSize()) : null;
-            ClientLag lag = new ClientLag();
+            ClientLag lag = new ClientLag(!plan.ownTimes()
+                    && workload.arrivals().rampUp() == null
+                    && Double.isInfinite(workload.arrivals().requestRate()));
             StreamingHttpClient.IoCpu ioBefore = client.ioCpu();
             LoadResult result;
             try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {

@@ -9,7 +9,7 @@ class ClientLagTest {
 
     @Test
     void waitingForAConcurrencySlotIsNotTheClientsLagButLatenessAfterItIs() {
-        ClientLag lag = new ClientLag();
+        ClientLag lag = new ClientLag(false);
         for (int i = 0; i < 98; i++) {
             lag.record(0, Dispatcher.NO_LIMIT, 100_000); // 0.1 ms late
         }
@@ -23,6 +23,18 @@ class ClientLagTest {
 
     @Test
     void nothingSentHasNoLag() {
-        assertThat(new ClientLag().p99Ms()).isNaN();
+        assertThat(new ClientLag(false).p99Ms()).isNaN();
+    }
+
+    @Test
+    void inABurstEachRequestIsLateOnlyByItsOwnStepAfterThePreviousSend() {
+        ClientLag burst = new ClientLag(true);
+        ClientLag schedule = new ClientLag(false);
+        for (int i = 1; i <= 200; i++) { // due at 0, sent 0.1 ms apart
+            burst.record(0, Dispatcher.NO_LIMIT, i * 100_000L);
+            schedule.record(0, Dispatcher.NO_LIMIT, i * 100_000L);
+        }
+        assertThat(burst.p99Ms()).isCloseTo(0.1, within(0.001));
+        assertThat(schedule.p99Ms()).isCloseTo(19.8, within(0.05));
     }
 }
