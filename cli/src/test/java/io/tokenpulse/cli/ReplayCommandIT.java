@@ -116,6 +116,7 @@ class ReplayCommandIT {
                 "--scrape-url",
                 "http://127.0.0.1:" + deadPort + "/metrics",
                 "--save-result",
+                "--save-detailed",
                 "--result-dir",
                 resultDir.toString(),
                 "--result-filename",
@@ -155,6 +156,13 @@ class ReplayCommandIT {
         assertThat(benchJson.get("total_output_tokens").asInt())
                 .as("thinking is output, as usage counts it")
                 .isEqualTo(PROMPTS * 8);
+        // --save-detailed: each request's TTFO beside its TTFT, in seconds
+        assertThat(benchJson.get("ttfos")).hasSize(PROMPTS);
+        for (int i = 0; i < PROMPTS; i++) {
+            assertThat(benchJson.get("ttfos").get(i).asDouble())
+                    .as("request " + i)
+                    .isGreaterThan(benchJson.get("ttfts").get(i).asDouble());
+        }
     }
 
     @Test
@@ -286,6 +294,7 @@ class ReplayCommandIT {
                 "--save-result",
                 "--result-dir",
                 resultDir.toString(),
+                "--save-detailed",
                 "--result-filename",
                 "same.json");
         assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
@@ -349,6 +358,13 @@ class ReplayCommandIT {
                 assertThat(w.getServerMeanTtftMs()).isCloseTo(50, within(10.0));
             });
             assertThat(windows.stream().mapToLong(WindowMetrics::getCompleted).sum())
+                    .isEqualTo(PROMPTS);
+            // every request thought, so the windows carry its TTFO
+            assertThat(windows.stream()
+                            .flatMap(w -> w.getLatencies().stream())
+                            .filter(l -> l.getMetric().equals("ttfo"))
+                            .mapToLong(l -> l.getCount())
+                            .sum())
                     .isEqualTo(PROMPTS);
         }
     }
