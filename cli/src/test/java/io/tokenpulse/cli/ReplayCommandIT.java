@@ -411,5 +411,14 @@ class ReplayCommandIT {
                 .singleElement()
                 .asString()
                 .startsWith("replay: --percentile-metrics: ");
+        // TTFO comes by itself in a reasoning run; naming it says so instead of listing vLLM's names
+        Outcome ttfo = execute(
+                "replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--percentile-metrics", "ttft,ttfo");
+        assertThat(ttfo.code()).isEqualTo(2);
+        assertThat(ttfo.err().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("replay: --percentile-metrics: ttfo is not one of vLLM's metrics;")
+                .endsWith("leave ttfo out");
     }
 }
