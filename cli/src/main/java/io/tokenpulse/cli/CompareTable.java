@@ -2,13 +2,16 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 
 /**
  * The table of {@code tokenpulse compare}: seed 003's columns, one row per result, as markdown, CSV
- * or an HTML table. A figure a source does not have is NaN and shows as a blank cell.
+ * or an HTML table. A figure a source does not have is NaN and shows as a blank cell; an optional
+ * column (TTFO) shows only when a row has it, so tables without it stay seed 003's.
  */
 final class CompareTable {
 
@@ -28,6 +31,10 @@ final class CompareTable {
         MEAN_TTFT("Mean TTFT (ms)", "mean_ttft_ms", 16, false),
         MEDIAN_TTFT("Median TTFT (ms)", "median_ttft_ms", 18, false),
         P99_TTFT("P99 TTFT (ms)", "p99_ttft_ms", 14, false),
+        // a reasoning model's time to first output token (extension; AIPerf's TTFO)
+        MEAN_TTFO("Mean TTFO (ms)", "mean_ttfo_ms", 16, false, true),
+        MEDIAN_TTFO("Median TTFO (ms)", "median_ttfo_ms", 18, false, true),
+        P99_TTFO("P99 TTFO (ms)", "p99_ttfo_ms", 14, false, true),
         MEAN_TPOT("Mean TPOT (ms)", "mean_tpot_ms", 15, false),
         MEDIAN_TPOT("Median TPOT (ms)", "median_tpot_ms", 18, false),
         P99_TPOT("P99 TPOT (ms)", "p99_tpot_ms", 14, false),
@@ -44,12 +51,26 @@ final class CompareTable {
 
         final int width;
         final boolean count;
+        /** Not one of seed 003's: shown only when some row has the figure. */
+        final boolean optional;
 
         Column(String header, String key, int width, boolean count) {
+            this(header, key, width, count, false);
+        }
+
+        Column(String header, String key, int width, boolean count, boolean optional) {
             this.header = header;
             this.key = key;
             this.width = width;
             this.count = count;
+            this.optional = optional;
+        }
+
+        /** Seed 003's columns, and each optional column that {@code present} says some row has, in order. */
+        static List<Column> shown(Predicate<Column> present) {
+            return Arrays.stream(values())
+                    .filter(column -> !column.optional || present.test(column))
+                    .toList();
         }
 
         /** The figure as seed 003 writes it: counts as integers, everything else with two decimals. */
@@ -91,6 +112,7 @@ final class CompareTable {
 
     private final List<Row> rows;
     private final OptionalInt baseline;
+    private final List<Column> columns;
 
     /**
      * @param baseline the index (0-based) of the row the others are compared with, if any
@@ -98,6 +120,7 @@ final class CompareTable {
     CompareTable(List<Row> rows, OptionalInt baseline) {
         this.rows = List.copyOf(rows);
         this.baseline = baseline;
+        this.columns = Column.shown(column -> this.rows.stream().anyMatch(row -> !Double.isNaN(row.value(column))));
     }
 
     String render(Format format) {
@@ -137,7 +160,7 @@ final class CompareTable {
         StringBuilder header = new StringBuilder("|").append(padded(Column.LABEL, Column.LABEL_WIDTH));
         StringBuilder rule = new StringBuilder("|")
                 .append("-".repeat(padded(Column.LABEL, Column.LABEL_WIDTH).length()));
-        for (Column column : Column.values()) {
+        for (Column column : columns) {
             String cell = padded(column.header, column.width);
             header.append('|').append(cell);
             rule.append('|').append("-".repeat(cell.length()));
@@ -146,7 +169,7 @@ final class CompareTable {
                 new StringBuilder().append(header).append("|\n").append(rule).append("|\n");
         for (int r = 0; r < rows.size(); r++) {
             out.append('|').append(padded(rows.get(r).label(), Column.LABEL_WIDTH));
-            for (Column column : Column.values()) {
+            for (Column column : columns) {
                 out.append('|').append(padded(cell(r, column), column.width));
             }
             out.append("|\n");
@@ -156,7 +179,7 @@ final class CompareTable {
 
     private String csv() {
         List<String> header = new ArrayList<>(List.of(Column.LABEL));
-        for (Column column : Column.values()) {
+        for (Column column : columns) {
             header.add(column.header);
             if (baseline.isPresent()) {
                 header.add(column.header + " vs baseline");
@@ -165,7 +188,7 @@ final class CompareTable {
         StringBuilder out = new StringBuilder(csvLine(header));
         for (int r = 0; r < rows.size(); r++) {
             List<String> line = new ArrayList<>(List.of(rows.get(r).label()));
-            for (Column column : Column.values()) {
+            for (Column column : columns) {
                 line.add(column.format(rows.get(r).value(column)));
                 if (baseline.isPresent()) {
                     line.add(delta(r, column));
@@ -192,7 +215,7 @@ final class CompareTable {
         StringBuilder out = new StringBuilder("<table class=\"compare\">\n<thead><tr><th>")
                 .append(Html.escape(Column.LABEL))
                 .append("</th>");
-        for (Column column : Column.values()) {
+        for (Column column : columns) {
             out.append("<th>").append(Html.escape(column.header)).append("</th>");
         }
         out.append("</tr></thead>\n<tbody>\n");
@@ -202,7 +225,7 @@ final class CompareTable {
                     .append("><td>")
                     .append(Html.escape(rows.get(r).label()))
                     .append("</td>");
-            for (Column column : Column.values()) {
+            for (Column column : columns) {
                 String delta = delta(r, column);
                 out.append("<td>").append(Html.escape(column.format(rows.get(r).value(column))));
                 if (!delta.isEmpty()) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.cli.CompareTable.Column;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -106,7 +107,11 @@ final class HtmlReport {
                 }
                 x[i] = value.asDouble();
             }
-            for (String metric : List.of("TTFT", "TPOT", "ITL")) {
+            List<String> metrics = new ArrayList<>(List.of("TTFT", "TPOT", "ITL"));
+            if (Arrays.stream(column(rows, Column.MEDIAN_TTFO)).anyMatch(v -> !Double.isNaN(v))) {
+                metrics.add(1, "TTFO"); // a reasoning run's time to first output token, beside TTFT
+            }
+            for (String metric : metrics) {
                 Column median = Column.valueOf("MEDIAN_" + metric);
                 Column p99 = Column.valueOf("P99_" + metric);
                 body.append(page.chart(
@@ -201,17 +206,13 @@ final class HtmlReport {
                     .append("</p>\n");
         }
         out.append("<h2>Latency histograms</h2>\n<div class=\"charts\">\n");
-        // vLLM's lists hold a failed request too (TTFT 0, no ITLs): only successful ones are drawn
-        JsonNode errors = result.path("errors");
-        List<Double> ttfts = new ArrayList<>();
-        for (int i = 0; i < result.path("ttfts").size(); i++) {
-            if (errors.path(i).asText("").isEmpty()) {
-                ttfts.add(result.get("ttfts").get(i).asDouble() * 1000);
-            }
-        }
         List<Double> itls = new ArrayList<>();
         result.path("itls").forEach(request -> request.forEach(v -> itls.add(v.asDouble() * 1000)));
-        out.append(histogram(id + "-ttft", "TTFT", ttfts)).append(histogram(id + "-itl", "ITL", itls));
+        out.append(histogram(id + "-ttft", "TTFT", successfulMs(result, "ttfts")));
+        if (result.has("ttfos")) { // a reasoning run's: its time to first output token beside TTFT
+            out.append(histogram(id + "-ttfo", "TTFO", successfulMs(result, "ttfos")));
+        }
+        out.append(histogram(id + "-itl", "ITL", itls));
         out.append("</div>\n<h2>Requests over time</h2>\n");
         if (run.timeline().isEmpty()) {
             out.append("<p class=\"missing\">No per-request start times: a result file has none"
@@ -250,6 +251,23 @@ final class HtmlReport {
             out.append("</table>\n");
         }
         return out.toString();
+    }
+
+    /**
+     * A per-request list of seconds ({@code ttfts}, {@code ttfos}) in ms, of the successful requests
+     * that have the value: vLLM's lists hold a failed request too (TTFT 0), and {@code ttfos} a 0 for
+     * a request whose answer never started.
+     */
+    private static List<Double> successfulMs(JsonNode result, String key) {
+        JsonNode errors = result.path("errors");
+        JsonNode values = result.path(key);
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            if (errors.path(i).asText("").isEmpty() && values.get(i).asDouble() > 0) {
+                ms.add(values.get(i).asDouble() * 1000);
+            }
+        }
+        return ms;
     }
 
     private static Map<String, Long> failuresOf(JsonNode result) {

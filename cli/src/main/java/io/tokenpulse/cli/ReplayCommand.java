@@ -33,7 +33,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(
             names = "--percentile-metrics",
             description =
-                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: the run's).")
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: the run's). A reasoning run's TTFO is reported by itself.")
     String percentileMetrics;
 
     @Option(

@@ -15,7 +15,7 @@ final class ReportingOptions {
             names = "--percentile-metrics",
             defaultValue = "ttft,tpot,itl",
             description =
-                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}).")
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}). A reasoning run's TTFO is reported by itself.")
     String percentileMetrics;
 
     @Option(

@@ -168,6 +168,7 @@ final class ResultFiles {
         aiperfValue(values, Column.OUTPUT_THROUGHPUT, result.path("output_token_throughput"), "avg");
         aiperfValue(values, Column.TOTAL_THROUGHPUT, result.path("total_token_throughput"), "avg");
         aiperfDistribution(values, Column.MEAN_TTFT, result.path("time_to_first_token"));
+        aiperfDistribution(values, Column.MEAN_TTFO, result.path("time_to_first_output_token"));
         aiperfDistribution(values, Column.MEAN_TPOT, result.path("inter_token_latency"));
         aiperfDistribution(values, Column.MEAN_ITL, result.path("inter_chunk_latency"));
         return new CompareTable.Row(label, values);

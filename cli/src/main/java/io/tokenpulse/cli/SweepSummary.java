@@ -18,7 +18,7 @@ import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
 /**
  * The sweep's summary table: one row per point, the swept values, then seed 003's columns
- * ({@link Column}, as {@code compare} shows them) read from
+ * ({@link Column}, as {@code compare} shows them: TTFO only when a point has it) read from
  * the points' result files. With several runs per point a cell is {@code mean ± half-width} of the
  * 95 % confidence interval (Student t with n - 1 degrees of freedom); a metric no run has is blank.
  */
@@ -49,11 +49,14 @@ final class SweepSummary {
     private final List<String> swept;
     private final List<Row> rows;
     private final boolean repeated;
+    private final List<Column> columns;
 
     SweepSummary(List<String> swept, List<Row> rows, int numRuns) {
         this.swept = swept;
         this.rows = rows;
         this.repeated = numRuns > 1;
+        this.columns = Column.shown(
+                column -> rows.stream().anyMatch(row -> estimate(row, column).isPresent()));
     }
 
     /** The table in markdown, as seed 003 shows it (with a Runs column when points repeat). */
@@ -62,7 +65,7 @@ final class SweepSummary {
         if (repeated) {
             header.add("Runs");
         }
-        for (Column column : Column.values()) {
+        for (Column column : columns) {
             header.add(column.header);
         }
         StringBuilder md = new StringBuilder();
@@ -74,7 +77,7 @@ final class SweepSummary {
             if (repeated) {
                 cells.add(String.valueOf(row.runs().size()));
             }
-            for (Column column : Column.values()) {
+            for (Column column : columns) {
                 cells.add(estimate(row, column)
                         .map(e -> format(e.mean(), column.count && e.n() == 1)
                                 + (e.n() > 1 ? " ± " + format(e.halfWidth(), false) : ""))
@@ -89,7 +92,7 @@ final class SweepSummary {
     String csv() {
         List<String> header = new ArrayList<>(swept);
         header.add("Runs");
-        for (Column column : Column.values()) {
+        for (Column column : columns) {
             header.add(column.header);
             if (repeated) {
                 header.add(column.header + " ±95%");
@@ -101,7 +104,7 @@ final class SweepSummary {
             List<String> cells = new ArrayList<>();
             swept.forEach(p -> cells.add(row.params().getOrDefault(p, "")));
             cells.add(String.valueOf(row.runs().size()));
-            for (Column column : Column.values()) {
+            for (Column column : columns) {
                 var e = estimate(row, column);
                 cells.add(e.map(v -> format(v.mean(), column.count && v.n() == 1))
                         .orElse(""));

@@ -3,6 +3,8 @@ package io.tokenpulse.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.cli.CompareTable.Column;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -86,14 +88,54 @@ class CompareTableTest {
 
         assertThat(guide.values())
                 .containsExactly(
-                        95, 30.5, 4750, 1900, 3.1, 62.3, 218.0, 40.0, 30.0, 70.0, 12.0, 11.0, 25.0, 15.0, 10.0, 30.0);
+                        95,
+                        30.5,
+                        4750,
+                        1900,
+                        3.1,
+                        62.3,
+                        218.0,
+                        40.0,
+                        30.0,
+                        70.0,
+                        Double.NaN,
+                        Double.NaN,
+                        Double.NaN,
+                        12.0,
+                        11.0,
+                        25.0,
+                        15.0,
+                        10.0,
+                        30.0);
         assertThat(aiperf.value(Column.SUCCESSFUL)).isEqualTo(200);
         assertThat(aiperf.value(Column.DURATION)).isEqualTo(15.196591969000002);
         assertThat(aiperf.value(Column.INPUT_TOKENS)).isEqualTo(110000);
         assertThat(aiperf.value(Column.P99_TTFT)).isEqualTo(4119.33);
         assertThat(aiperf.value(Column.MEDIAN_TPOT)).isEqualTo(51.98); // AIPerf's inter_token_latency
+        assertThat(aiperf.value(Column.P99_TTFO)).isEqualTo(4800.0); // time_to_first_output_token
         assertThat(aiperf.value(Column.TOTAL_THROUGHPUT)).isNaN();
         assertThat(aiperf.value(Column.MEAN_ITL)).isNaN();
+    }
+
+    @Test
+    void ttfoColumnsFollowTtftsOnlyWhenARowHasThem() {
+        JsonNode plain = ResultFiles.objects(resource("non-disaggregated.json")).get(0);
+        ObjectNode reasoning = plain.deepCopy();
+        reasoning.put("mean_ttfo_ms", 250.5).put("median_ttfo_ms", 240.0).put("p99_ttfo_ms", 400.0);
+        CompareTable.Row plainRow = ResultFiles.vllm("plain", plain);
+
+        List<String> md = new CompareTable(
+                        List.of(plainRow, ResultFiles.vllm("reasoning", reasoning)), OptionalInt.of(0))
+                .render(CompareTable.Format.MD)
+                .lines()
+                .toList();
+
+        assertThat(md.get(0))
+                .contains("| P99 TTFT (ms) | Mean TTFO (ms) | Median TTFO (ms) | P99 TTFO (ms) | Mean TPOT");
+        assertThat(md.get(2)).as("the row without TTFO has blanks").contains("|" + " ".repeat(16) + "|");
+        assertThat(md.get(3)).contains("| 250.50 ", "| 240.00 ", "| 400.00 ");
+        assertThat(new CompareTable(List.of(plainRow), OptionalInt.empty()).render(CompareTable.Format.CSV))
+                .doesNotContain("TTFO");
     }
 
     @Test

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Every query of every dashboard in {@code grafana/dashboards/} against a real Prometheus that
  * scraped a real {@code tokenpulse bench --simulate} run: each must parse and return data, as
  * Grafana would run it. The run has failures (the simulator resets streams longer than 6 events)
- * and goodput, so the failure and goodput panels have something to show, and scrapes the
- * simulator's {@code /metrics}, so the server panels have too.
+ * and goodput, so the failure and goodput panels have something to show, scrapes the simulator's
+ * {@code /metrics}, so the server panels have too, and its chat responses start with a token of
+ * thinking, so the reasoning (TTFO) panel has too.
  */
 class DashboardQueriesIT {
     private static final String RUN_ID = "20990101-000000-dashit";
@@ -118,12 +119,19 @@ class DashboardQueriesIT {
             // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
             // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
             // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
+            // The first token of every chat response is thinking: a reasoning model's run.
             code = TokenPulse.newCommandLine()
                     .execute(
                             "bench",
                             "--simulate",
                             "--simulate-profile",
                             "deterministic",
+                            "--simulate-reasoning-tokens",
+                            "1",
+                            "--backend",
+                            "openai-chat",
+                            "--endpoint",
+                            "/v1/chat/completions",
                             "--dataset-name",
                             "random",
                             "--num-prompts",
@@ -160,7 +168,10 @@ class DashboardQueriesIT {
         }
         String out = captured.toString(StandardCharsets.UTF_8);
         assertThat(code).as(out).isZero();
-        assertThat(out).contains("Failed requests:").contains("Request goodput (req/s):");
+        assertThat(out)
+                .contains("Failed requests:")
+                .contains("Request goodput (req/s):")
+                .contains("Mean TTFO (ms):");
     }
 
     /** Bench waits for one scrape after its summary; its summary gauges must be stored by now. */

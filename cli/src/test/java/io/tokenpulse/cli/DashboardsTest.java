@@ -167,7 +167,7 @@ class DashboardsTest {
                     .setRequestThroughput(0.1)
                     .setOutputThroughput(0.2)
                     .setTotalTokenThroughput(0.5)
-                    .setLatencies(List.of("ttft", "tpot", "itl", "e2el", "queue_delay").stream()
+                    .setLatencies(List.of("ttft", "tpot", "itl", "e2el", "queue_delay", "ttfo").stream()
                             .map(m -> new WindowLatency(m, 1L, 1.0, 1.0, 1.0, 1.0, 0.0))
                             .toList())
                     .setServerMeanRunning(1.0)
@@ -240,6 +240,9 @@ class DashboardsTest {
                 .setItlNs(success ? List.of(20 * MS) : List.of())
                 .setSentEpochNs(EPOCH_NS)
                 .setFinishedEpochNs(EPOCH_NS + 70 * MS)
+                // a reasoning model's request, so the TTFO meters exist too
+                .setTtfoNs(success ? 60 * MS : null)
+                .setReasoningEvents(success ? 1 : 0)
                 .build();
     }
 }

@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -90,9 +92,15 @@ class HtmlReportBrowserTest {
     void aRunWithATimelineAndWindowsRendersThemAll() throws Exception {
         Path page = dir.resolve("run.html");
         byte[] png = Files.readAllBytes(resource("../compare/non-disaggregated.json")); // any bytes: shown as is
+        // a reasoning model's run: TTFO beside TTFT, in the summary and as a histogram
+        ObjectNode result =
+                ResultFiles.objects(resource("detailed.json")).get(0).deepCopy();
+        result.put("mean_ttfo_ms", 321.5).put("median_ttfo_ms", 300.0).put("p99_ttfo_ms", 654.25);
+        ArrayNode ttfos = result.putArray("ttfos");
+        result.get("ttfts").forEach(ttft -> ttfos.add(ttft.asDouble() + 0.1));
         String html = HtmlReport.run(new HtmlReport.Run(
                 "TokenPulse run r1",
-                ResultFiles.objects(resource("detailed.json")).get(0),
+                result,
                 Optional.of(png),
                 "",
                 List.of(
@@ -108,6 +116,9 @@ class HtmlReportBrowserTest {
         assertThat(pointsDrawn(dom, "run-timeline")).isEqualTo(3);
         assertThat(dom).contains("<img class=\"windows\" alt=\"window metrics\" src=\"data:image/png;base64,");
         assertThat(dom).contains("<td>no_response</td><td>1</td>");
+        assertThat(dom).contains("<th>Mean TTFO (ms)</th>", "<td>321.50</td>", "<td>654.25</td>");
+        assertThat(dom).contains("TTFO histogram (18 samples, ms)"); // the 2 failed requests left out
+        assertThat(pointsDrawn(dom, "run-ttfo")).isEqualTo(30);
     }
 
     @Test

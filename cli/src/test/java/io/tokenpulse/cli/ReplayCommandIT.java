@@ -116,6 +116,7 @@ class ReplayCommandIT {
                 "--scrape-url",
                 "http://127.0.0.1:" + deadPort + "/metrics",
                 "--save-result",
+                "--save-detailed",
                 "--result-dir",
                 resultDir.toString(),
                 "--result-filename",
@@ -155,6 +156,13 @@ class ReplayCommandIT {
         assertThat(benchJson.get("total_output_tokens").asInt())
                 .as("thinking is output, as usage counts it")
                 .isEqualTo(PROMPTS * 8);
+        // --save-detailed: each request's TTFO beside its TTFT, in seconds
+        assertThat(benchJson.get("ttfos")).hasSize(PROMPTS);
+        for (int i = 0; i < PROMPTS; i++) {
+            assertThat(benchJson.get("ttfos").get(i).asDouble())
+                    .as("request " + i)
+                    .isGreaterThan(benchJson.get("ttfts").get(i).asDouble());
+        }
     }
 
     @Test
@@ -284,6 +292,7 @@ class ReplayCommandIT {
                 "--save-result",
                 "--result-dir",
                 resultDir.toString(),
+                "--save-detailed",
                 "--result-filename",
                 "same.json");
         assertThat(replay.code()).as(replay.out() + replay.err()).isZero();
@@ -348,6 +357,13 @@ class ReplayCommandIT {
             });
             assertThat(windows.stream().mapToLong(WindowMetrics::getCompleted).sum())
                     .isEqualTo(PROMPTS);
+            // every request thought, so the windows carry its TTFO
+            assertThat(windows.stream()
+                            .flatMap(w -> w.getLatencies().stream())
+                            .filter(l -> l.getMetric().equals("ttfo"))
+                            .mapToLong(l -> l.getCount())
+                            .sum())
+                    .isEqualTo(PROMPTS);
         }
     }
 
@@ -393,5 +409,14 @@ class ReplayCommandIT {
                 .singleElement()
                 .asString()
                 .startsWith("replay: --percentile-metrics: ");
+        // TTFO comes by itself in a reasoning run; naming it says so instead of listing vLLM's names
+        Outcome ttfo = execute(
+                "replay", "--run-id", "r1", "--data-dir", dataDir.toString(), "--percentile-metrics", "ttft,ttfo");
+        assertThat(ttfo.code()).isEqualTo(2);
+        assertThat(ttfo.err().lines().toList())
+                .singleElement()
+                .asString()
+                .startsWith("replay: --percentile-metrics: ttfo is not one of vLLM's metrics;")
+                .endsWith("leave ttfo out");
     }
 }

@@ -43,6 +43,27 @@ class SweepSummaryTest {
         assertThat(md.get(2)).startsWith("| 4 | 4 | 1.23 |  |  |  |  |  | 10.00 |");
         assertThat(md.get(3)).startsWith("| 8 |  |  |");
         assertThat(summary.csv().lines().toList().get(1)).startsWith("4,1,4,1.23,,");
+        assertThat(summary.markdown()).as("no point thought").doesNotContain("TTFO");
+    }
+
+    @Test
+    void aPointWithTtfoAddsItsColumnsAfterTtfts() throws Exception {
+        SweepSummary summary = new SweepSummary(
+                List.of("num_prompts"),
+                List.of(
+                        new SweepSummary.Row(
+                                Map.of("num_prompts", "4"),
+                                List.of(
+                                        result(
+                                                "{\"p99_ttft_ms\": 12.0, \"mean_ttfo_ms\": 30.0, \"p99_ttfo_ms\": 45.0, \"mean_tpot_ms\": 5.0}"))),
+                        new SweepSummary.Row(Map.of("num_prompts", "8"), List.of(result("{\"p99_ttft_ms\": 14.0}")))),
+                1);
+
+        List<String> md = summary.markdown().lines().toList();
+        // each TTFO figure a point has gets its column (no median here)
+        assertThat(md.get(0)).contains("| P99 TTFT (ms) | Mean TTFO (ms) | P99 TTFO (ms) | Mean TPOT");
+        assertThat(md.get(2)).contains("| 12.00 | 30.00 | 45.00 | 5.00 |");
+        assertThat(md.get(3)).contains("| 14.00 |  |  |  |");
     }
 
     @Test

@@ -41,6 +41,9 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>{@code tokenpulse_request_{ttft,tpot,itl,e2el,queue_delay}_seconds} histograms
  *       ({@code _bucket}, {@code _count}, {@code _sum}; 100 µs .. 15 min) of successful requests,
  *       for {@code histogram_quantile} and heatmaps; ITL has one sample per streamed event;
+ *   <li>{@code tokenpulse_request_ttfo_seconds} (same buckets): a reasoning model's time to first output
+ *       token (the first answer text, not thinking), of the successful requests that thought; registered
+ *       by the first of them, so runs without reasoning have none;
  *   <li>{@code tokenpulse_requests_total{status="success|failure", reason}}: reason {@code none},
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful
@@ -51,6 +54,8 @@ import org.apache.kafka.streams.KafkaStreams;
  *       {quantile="0.5|0.9|0.99"}}, {@code tokenpulse_window_<metric>_mean_seconds},
  *       {@code tokenpulse_window_requests_per_second}, {@code tokenpulse_window_output_tokens_per_second},
  *       {@code tokenpulse_window_total_tokens_per_second} (from the latest window where requests finished);
+ *       a reasoning run adds {@code tokenpulse_window_ttfo_seconds{quantile}} and {@code tokenpulse_window_ttfo_mean_seconds}
+ *       (time to first output token; from the latest window where a request that thought finished);
  *   <li>the latest window with scrapes of the server's {@code /metrics} ({@code bench --server-metrics}):
  *       {@code tokenpulse_window_server_{running,waiting}_{mean,max}},
  *       {@code tokenpulse_window_server_kv_cache_usage_peak}, {@code tokenpulse_window_server_prefix_cache_hit_rate},

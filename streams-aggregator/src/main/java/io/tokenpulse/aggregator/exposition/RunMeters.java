@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.RequestReasoning;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.aggregator.scoring.FailureReasons;
@@ -129,6 +130,10 @@ final class RunMeters {
             r.e2el.record(v.e2elNs(), TimeUnit.NANOSECONDS);
         }
         v.tpotNs().ifPresent(tpotNs -> r.tpot.record(Math.round(tpotNs), TimeUnit.NANOSECONDS));
+        RequestReasoning reasoning = RequestMetricsMapper.reasoning(m);
+        if (reasoning.thought()) {
+            reasoning.ttfoNs().ifPresent(ttfoNs -> r.ttfo().record(ttfoNs, TimeUnit.NANOSECONDS));
+        }
         for (long itlNs : v.itlNs()) {
             r.itl.record(itlNs, TimeUnit.NANOSECONDS);
         }
@@ -180,6 +185,9 @@ final class RunMeters {
         final Timer itl;
         final Timer e2el;
         final Timer queueDelay;
+        /** Registered by the first request that thought: runs without reasoning show no TTFO series. */
+        private volatile Timer ttfo;
+
         final Counter inputTokens;
         final Counter outputTokens;
         /** Null when the run has no goodput SLO. */
@@ -229,6 +237,18 @@ final class RunMeters {
                     .strongReference(true)
                     .description("--request-rate of the run (+Inf for inf)")
                     .register(registry);
+        }
+
+        Timer ttfo() {
+            Timer timer = ttfo;
+            if (timer == null) {
+                // Micrometer returns the registered timer for the same id: a race registers it once
+                timer = timer(
+                        "tokenpulse.request.ttfo",
+                        "Time to first output token (answer, not thinking) of successful requests that thought");
+                ttfo = timer;
+            }
+            return timer;
         }
 
         private Timer timer(String name, String description) {

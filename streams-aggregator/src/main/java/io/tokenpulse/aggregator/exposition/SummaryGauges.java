@@ -7,6 +7,8 @@ import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A finished run's {@link RunSummary} as constant gauges under the run's tags, so a dashboard shows
@@ -22,6 +24,7 @@ import java.math.BigDecimal;
  *   <li>per metric of {@code --percentile-metrics}: {@code tokenpulse_summary_latency_seconds{metric, quantile}}
  *       (the median as {@code quantile="0.5"} and each {@code --metric-percentiles} value, 99 as {@code "0.99"}),
  *       {@code tokenpulse_summary_latency_mean_seconds{metric}}, {@code tokenpulse_summary_latency_std_seconds{metric}};
+ *       a reasoning run adds its time to first output token as {@code metric="ttfo"};
  *   <li>{@code tokenpulse_summary_records_not_delivered}.
  * </ul>
  */
@@ -46,7 +49,12 @@ final class SummaryGauges {
         gauge(registry, "tokenpulse.summary.peak.output.tokens.per.second", runTags, null, s.getMaxOutputTokensPerS());
         gauge(registry, "tokenpulse.summary.peak.concurrent.requests", runTags, null, s.getMaxConcurrentRequests());
         gauge(registry, "tokenpulse.summary.records.not.delivered", runTags, null, s.getRecordsNotDelivered());
-        for (MetricSummary metric : s.getMetrics()) {
+        // a reasoning run's TTFO (extension) under metric="ttfo", like the selected metrics
+        List<MetricSummary> metrics = new ArrayList<>(s.getMetrics());
+        if (s.getReasoning() != null) {
+            metrics.add(s.getReasoning().getTtfo());
+        }
+        for (MetricSummary metric : metrics) {
             Tags tags = runTags.and("metric", metric.getMetric());
             gauge(
                     registry,

@@ -27,7 +27,9 @@ public record PercentileMetrics(List<Metric> metrics) {
 
     /**
      * Parses a comma-separated list such as {@code ttft,tpot,itl,e2el,token_latency}; an unknown name
-     * fails with the list of allowed ones.
+     * fails with the list of allowed ones. {@code ttfo} is refused with its own reason: vLLM has no
+     * such metric, and TokenPulse reports it by itself for reasoning runs, so a list with it would not
+     * run under vLLM.
      */
     public static PercentileMetrics parse(String commaSeparated) {
         if (commaSeparated.isBlank()) {
@@ -36,6 +38,11 @@ public record PercentileMetrics(List<Metric> metrics) {
         }
         return new PercentileMetrics(java.util.Arrays.stream(commaSeparated.split(",", -1))
                 .map(name -> {
+                    if (name.trim().equalsIgnoreCase(ReasoningResult.TTFO_KEY)) {
+                        throw new IllegalArgumentException("--percentile-metrics: ttfo is not one of vLLM's metrics;"
+                                + " TTFO is reported by itself (at --metric-percentiles) for runs where a request"
+                                + " thought: leave ttfo out");
+                    }
                     try {
                         return Metric.ofKey(name, Metric.SELECTABLE);
                     } catch (IllegalArgumentException e) {

@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * vLLM's order. Two parts have keys that depend on the run and are written in place: the
  * {@code --metadata} pairs (after {@code num_prompts}, where vLLM puts them) and the per-metric keys
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
- * left out unless {@link #withDetails} was called. Beyond vLLM's mid-2025 keys it writes
+ * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run). Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
@@ -67,6 +67,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> inputLens,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> outputLens,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> ttfts,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> ttfos,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<List<Double>> itls,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> generatedTexts,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> errors,
@@ -233,12 +234,21 @@ public record ResultJson(
                 .withMetricValues(values);
     }
 
-    /** This result with the {@code --save-detailed} lists, one entry per request in request order. */
+    /**
+     * This result with the {@code --save-detailed} lists, one entry per request in request order; a
+     * reasoning run ({@link #withReasoning} called first with its figures) adds {@code ttfos} after
+     * vLLM's {@code ttfts}: each request's time to first output token in seconds, 0 when no answer
+     * text arrived, as {@code ttfts} has 0 for a request without a first token.
+     */
     public ResultJson withDetails(List<RequestDetail> requests) {
         return with(b -> b.inputLens(
                         requests.stream().map(RequestDetail::inputLen).toList())
                 .outputLens(requests.stream().map(RequestDetail::outputLen).toList())
                 .ttfts(requests.stream().map(RequestDetail::ttftS).toList())
+                .ttfos(
+                        reasoning == null
+                                ? null
+                                : requests.stream().map(RequestDetail::ttfoS).toList())
                 .itls(requests.stream().map(RequestDetail::itlS).toList())
                 .generatedTexts(
                         requests.stream().map(RequestDetail::generatedText).toList())

@@ -88,6 +88,7 @@ public final class SummaryRecords {
                 request.getPromptLen(),
                 request.getSuccess() ? request.getOutputTokens() : 0,
                 request.getTtftNs() == null ? 0 : request.getTtftNs() / NS_PER_SECOND,
+                request.getTtfoNs() == null ? 0 : request.getTtfoNs() / NS_PER_SECOND,
                 request.getItlNs().stream().map(ns -> ns / NS_PER_SECOND).toList(),
                 request.getGeneratedText() == null ? "" : request.getGeneratedText(),
                 request.getError());

@@ -1,11 +1,14 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
+import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.ReasoningAccumulator;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.aggregator.metrics.ServerAccumulator;
 import io.tokenpulse.aggregator.records.RequestMetricsMapper;
@@ -20,6 +23,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -27,8 +31,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.Windowed;
 
 /**
- * The live window's accumulators (its requests', its server scrapes') and its {@link WindowMetrics}
- * record; the math is in {@code metrics}.
+ * The live window's accumulators (its requests', its server scrapes', its reasoning requests') and its
+ * {@link WindowMetrics} record; the math is in {@code metrics}.
  */
 final class WindowRecords {
     /**
@@ -44,12 +48,12 @@ final class WindowRecords {
 
     private WindowRecords() {}
 
-    /** One window's state: what its requests and its server scrapes added. */
-    record State(MetricsAccumulator requests, ServerAccumulator server) {}
+    /** One window's state: what its requests, its server scrapes and its requests' thinking added. */
+    record State(MetricsAccumulator requests, ServerAccumulator server, ReasoningAccumulator reasoning) {}
 
     /**
-     * The requests' accumulator as it always was, then the server's: a window stored before the
-     * server series existed still reads (with an empty server part).
+     * The requests' accumulator as it always was, then the server's, then the reasoning one's: a window
+     * stored before a later part existed still reads (with that part empty).
      */
     static Serde<State> serde() {
         return Serdes.serdeFrom((topic, state) -> state == null ? null : write(state), (topic, bytes) -> {
@@ -58,7 +62,13 @@ final class WindowRecords {
             }
             try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
                 MetricsAccumulator requests = MetricsAccumulator.readFrom(in);
-                return new State(requests, in.available() > 0 ? ServerAccumulator.read(in) : new ServerAccumulator());
+                ServerAccumulator server = in.available() > 0 ? ServerAccumulator.read(in) : new ServerAccumulator();
+                return new State(
+                        requests,
+                        server,
+                        in.available() > 0
+                                ? ReasoningAccumulator.readFrom(in)
+                                : new ReasoningAccumulator(WINDOW_EXACT_LIMIT));
             } catch (IOException e) {
                 throw new UncheckedIOException("corrupt window state: " + e.getMessage(), e);
             }
@@ -70,6 +80,7 @@ final class WindowRecords {
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             state.requests().writeTo(out);
             state.server().write(out);
+            state.reasoning().writeTo(out);
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory cannot fail", e);
         }
@@ -78,13 +89,18 @@ final class WindowRecords {
 
     /** Peak buckets are not shown per window, so any fixed origin does; goodput is a run figure. */
     static State empty() {
-        return new State(new MetricsAccumulator(0, GoodputSlo.NONE, WINDOW_EXACT_LIMIT), new ServerAccumulator());
+        return new State(
+                new MetricsAccumulator(0, GoodputSlo.NONE, WINDOW_EXACT_LIMIT),
+                new ServerAccumulator(),
+                new ReasoningAccumulator(WINDOW_EXACT_LIMIT));
     }
 
     /** Adds a request's metrics or a server scrape's delta ({@link ServerSeries}). */
     static State add(State window, SpecificRecord input) {
         if (input instanceof RequestMetrics request) {
-            window.requests().add(RequestMetricsMapper.values(request));
+            var values = RequestMetricsMapper.values(request);
+            window.requests().add(values);
+            window.reasoning().add(values, RequestMetricsMapper.reasoning(request));
         } else {
             window.server().add(ServerMetricMapper.sample((ServerMetric) input));
         }
@@ -107,18 +123,29 @@ final class WindowRecords {
                 .setRequestThroughput(rates.requestThroughput())
                 .setOutputThroughput(rates.outputThroughput())
                 .setTotalTokenThroughput(rates.totalTokenThroughput())
-                .setLatencies(WINDOW_METRICS.stream()
-                        .map(m -> latency(acc.stats(m, WINDOW_PERCENTILES)))
-                        .toList())
+                .setLatencies(latencies(state))
                 .build();
         // the server section's keys are the record's field names
         state.server().values().forEach((key, value) -> record.put(key, value));
         return record;
     }
 
-    private static WindowLatency latency(MetricStats stats) {
+    /** The window's metrics, then TTFO when a request finished in it thought (other runs' windows stay as they were). */
+    private static List<WindowLatency> latencies(State state) {
+        List<WindowLatency> latencies = new ArrayList<>();
+        for (Metric metric : WINDOW_METRICS) {
+            MetricStats stats = state.requests().stats(metric, WINDOW_PERCENTILES);
+            latencies.add(latency(metric.key(), stats.latency()));
+        }
+        state.reasoning()
+                .result(WINDOW_PERCENTILES)
+                .ifPresent(r -> latencies.add(latency(ReasoningResult.TTFO_KEY, r.ttfo())));
+        return latencies;
+    }
+
+    private static WindowLatency latency(String metric, LatencyStats stats) {
         return WindowLatency.newBuilder()
-                .setMetric(stats.metric().key())
+                .setMetric(metric)
                 .setCount(stats.count())
                 .setMeanMs(stats.meanMs())
                 .setMedianMs(stats.medianMs())

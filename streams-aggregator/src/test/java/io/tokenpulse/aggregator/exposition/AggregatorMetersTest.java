@@ -9,6 +9,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
@@ -72,6 +73,32 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_run_configured_requests_per_second{" + TAGS + "} 4.0")
                 .contains("tokenpulse_runs_active 1");
         assertThat(scrape).doesNotContain("request_id");
+    }
+
+    @Test
+    void aRequestThatThoughtAddsItsTtfoAndRunsWithoutThinkingHaveNoTtfoSeries() {
+        meters.onRunEvent(started(RUN, 4.0));
+        RequestMetrics answeredOnly = success(RUN, 0, 120 * MS, 1_120 * MS, List.of(20 * MS), 11);
+        answeredOnly.setTtfoNs(120 * MS); // every chat answer has a first answer token; it did not think
+        meters.onRequestMetrics(answeredOnly);
+        meters.onWindowMetrics(window(RUN, EPOCH_MS, 250.0, 2.5));
+        assertThat(registry.scrape()).doesNotContain("ttfo");
+
+        RequestMetrics thought = success(RUN, 1, 120 * MS, 1_120 * MS, List.of(20 * MS), 11);
+        thought.setTtfoNs(320 * MS);
+        thought.setReasoningEvents(4);
+        meters.onRequestMetrics(thought);
+        WindowMetrics withTtfo = window(RUN, EPOCH_MS + 10_000, 250.0, 2.5);
+        List<WindowLatency> latencies = new java.util.ArrayList<>(withTtfo.getLatencies());
+        latencies.add(new WindowLatency("ttfo", 1L, 320.0, 320.0, 320.0, 320.0, 0.0));
+        withTtfo.setLatencies(latencies);
+        meters.onWindowMetrics(withTtfo);
+
+        assertThat(registry.scrape())
+                .contains("tokenpulse_request_ttfo_seconds_count{" + TAGS + "} 1")
+                .contains("tokenpulse_request_ttfo_seconds_sum{" + TAGS + "} 0.32")
+                .contains("tokenpulse_window_ttfo_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.32")
+                .contains("tokenpulse_window_ttfo_mean_seconds{" + TAGS + "} 0.32");
     }
 
     @Test
@@ -153,6 +180,11 @@ class AggregatorMetersTest {
                         50.0,
                         4.0,
                         List.of(new PercentileValue(90.0, 58.0), new PercentileValue(99.9, 75.0)))))
+                .setReasoning(new ReasoningSummary(
+                        98L,
+                        300L,
+                        4_600L,
+                        new MetricSummary("ttfo", 98L, 80.0, 78.0, 6.0, List.of(new PercentileValue(99.0, 95.0)))))
                 .build();
 
         meters.onRunSummary(summary);
@@ -177,7 +209,9 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_summary_latency_mean_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model")
                         + "} 0.052")
                 .contains("tokenpulse_summary_latency_std_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model")
-                        + "} 0.004");
+                        + "} 0.004")
+                .contains("tokenpulse_summary_latency_seconds{"
+                        + TTFT_TAGS.replace("ttft", "ttfo").formatted("0.99") + "} 0.095");
     }
 
     @ParameterizedTest(name = "percentile {0} -> quantile {1}")

@@ -23,6 +23,7 @@ class SelectionParsingTest {
             value = {
                 "unknown name        | ttft,foo     | unknown metric 'foo': use one of ttft, tpot, itl, e2el, token_latency",
                 "extension not here  | queue_delay  | unknown metric 'queue_delay'",
+                "ttfo is automatic   | ttft,ttfo    | ttfo is not one of vLLM's metrics; TTFO is reported by itself",
                 "empty               | ' '          | --percentile-metrics is empty",
             })
     void unknownPercentileMetricListsTheAllowedOnes(String why, String input, String message) {

@@ -9,6 +9,7 @@ import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
+import io.tokenpulse.aggregator.metrics.RequestReasoning;
 import io.tokenpulse.aggregator.metrics.RequestTiming;
 import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.RunResult;
@@ -61,6 +62,10 @@ class GoldenReportTest {
     private static final List<String> TEXTS = List.of("Hello world", "\u00e9t\u00e9", "a\"b\n", "");
     private static final List<String> ERRORS = List.of("", "", "", "Internal Server Error");
 
+    /** Not a reasoning model: the golden file has no {@code ttfos}. */
+    private static final RequestReasoning NO_REASONING =
+            new RequestReasoning(java.util.OptionalLong.empty(), 0, java.util.OptionalInt.empty());
+
     private static final RunConfig CONFIG = new RunConfig(
             "20250515-134619", "vllm", "facebook/opt-125m", "facebook/opt-125m", 4, 4.0, 1.0, OptionalInt.of(2));
 
@@ -73,7 +78,7 @@ class GoldenReportTest {
         for (int i = 0; i < TIMINGS.size(); i++) {
             RequestValues values = RequestValues.of(TIMINGS.get(i));
             acc.add(values);
-            details.add(RequestDetail.of(values, TEXTS.get(i), ERRORS.get(i)));
+            details.add(RequestDetail.of(values, NO_REASONING, TEXTS.get(i), ERRORS.get(i)));
         }
         long scheduleStartNs = 0;
         RunResult result = RunResult.of(
@@ -150,6 +155,29 @@ class GoldenReportTest {
                 .as("other runs' files stay vLLM's")
                 .isEqualTo(plain.toJson())
                 .doesNotContain("reasoning", "ttfo");
+    }
+
+    @Test
+    void aReasoningRunsDetailedFileHasEachRequestsTtfoBesideItsTtftAndOtherRunsNone() {
+        RequestValues thought = RequestValues.of(TIMINGS.get(0));
+        RequestDetail answered = RequestDetail.of(
+                thought,
+                new RequestReasoning(java.util.OptionalLong.of(250 * MS), 2, java.util.OptionalInt.of(2)),
+                "",
+                "");
+        RequestDetail unanswered = RequestDetail.of(thought, NO_REASONING, "", "");
+        ResultJson plain = ResultJson.of(CONFIG, run().result(), Map.of());
+        ReasoningResult reasoning = new ReasoningResult(
+                1, 2, 1, new LatencyStats(1, 250, 250, 0, List.of(new PercentileValue(99, 250)), true));
+
+        String text = plain.withReasoning(Optional.of(reasoning))
+                .withDetails(List.of(answered, unanswered))
+                .toJson();
+
+        assertThat(text).containsPattern("\"ttfts\": \\[[^]]*], \"ttfos\": \\[0\\.25, 0\\.0], \"itls\"");
+        assertThat(plain.withDetails(List.of(answered)).toJson())
+                .as("a run where no request thought keeps vLLM's lists")
+                .doesNotContain("ttfos");
     }
 
     @Test

@@ -95,6 +95,17 @@ class AggregatorTopologyTest {
         assertThat(m.getTtfoNs()).isEqualTo(250 * MS);
         assertThat(m.getReasoningEvents()).isEqualTo(2);
         assertThat(m.getReasoningTokens()).isEqualTo(2);
+
+        // the live window shows TTFO after the other metrics (a run without thinking has none: the
+        // window test below)
+        List<WindowLatency> latencies = latestWindows(f.windowMetrics.readKeyValuesToList())
+                .get(ANCHOR_MS)
+                .getLatencies();
+        assertThat(latencies).extracting(WindowLatency::getMetric).endsWith("queue_delay", "ttfo");
+        WindowLatency ttfo = latencies.get(latencies.size() - 1);
+        assertThat(ttfo.getCount()).isEqualTo(1);
+        assertThat(ttfo.getMeanMs()).isEqualTo(250.0);
+        assertThat(ttfo.getP99Ms()).isEqualTo(250.0);
     }
 
     @Test

@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.aggregator.metrics.ReasoningResult;
+import io.tokenpulse.aggregator.metrics.RequestReasoning;
+import io.tokenpulse.aggregator.metrics.RequestTiming;
+import io.tokenpulse.aggregator.metrics.RequestValues;
 import io.tokenpulse.aggregator.metrics.ServerSample;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The window store's values across the server series' arrival. */
+/** The window store's values across the server series' and the reasoning part's arrival. */
 class WindowRecordsTest {
 
     @Test
@@ -20,11 +28,37 @@ class WindowRecordsTest {
 
         assertThat(read.requests().completed()).isZero();
         assertThat(read.server().values()).isEmpty();
+        assertThat(read.reasoning().result(List.of(99.0))).isEmpty();
     }
 
     @Test
-    void bothPartsSurviveTheStore() {
+    void aWindowStoredBeforeTheReasoningPartReadsWithoutTtfo() throws Exception {
         WindowRecords.State state = WindowRecords.empty();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            state.requests().writeTo(out);
+            state.server().write(out);
+        }
+
+        WindowRecords.State read = WindowRecords.serde().deserializer().deserialize("t", bytes.toByteArray());
+
+        assertThat(read.reasoning().result(List.of(99.0))).isEmpty();
+    }
+
+    @Test
+    void everyPartSurvivesTheStore() {
+        WindowRecords.State state = WindowRecords.empty();
+        // sent at 0, events at 100..400 ms: 4 output tokens, the answer from the third
+        RequestValues request = RequestValues.of(new RequestTiming(
+                true,
+                0,
+                0,
+                new long[] {100_000_000L, 200_000_000L, 300_000_000L, 400_000_000L},
+                400_000_000L,
+                400_000_000L,
+                5,
+                4));
+        state.reasoning().add(request, new RequestReasoning(OptionalLong.of(300_000_000L), 2, OptionalInt.of(2)));
         state.server()
                 .add(new ServerSample(
                         "http://s/metrics", 1, "vllm:num_requests_waiting", Map.of(), 3, null, List.of()));
@@ -34,5 +68,8 @@ class WindowRecordsTest {
 
         assertThat(read.server().values()).containsEntry("server_mean_waiting", 3.0);
         assertThat(read.requests().toBytes()).isEqualTo(state.requests().toBytes());
+        ReasoningResult reasoning = read.reasoning().result(List.of(99.0)).orElseThrow();
+        assertThat(reasoning.ttfo().meanMs()).isEqualTo(300.0);
+        assertThat(reasoning.answerTokens()).isEqualTo(2);
     }
 }
