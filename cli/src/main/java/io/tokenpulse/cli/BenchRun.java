@@ -164,6 +164,9 @@ final class BenchRun implements AutoCloseable {
                     .withStop(stop, plan.timeouts().drain())
                     .withFirstTokens(firstTokens)
                     .run(plan.load(), plan.dataset());
+        } catch (IllegalArgumentException e) {
+            // the sampled rows' images or clips are read before anything is sent: a broken one is the user's to fix
+            throw UserError.usage(e.getMessage());
         }
         if (!plan.serverMetrics().sources(plan.load().target().baseUrl()).isEmpty()) {
             // the last scrape is on its way to Kafka: the result reader reads it back after the summary
