@@ -74,7 +74,7 @@ final class BatchingEngine {
             List<Sequence> scheduled = new ArrayList<>();
             boolean stop = false;
             for (Sequence seq : List.copyOf(running)) {
-                if (!stop && seq.running && !seq.prefilling() && budget > 0) {
+                if (!stop && seq.inBatch && !seq.prefilling() && budget > 0) {
                     stop = !reserve(seq, seq.computed + 1, scheduled);
                     if (!stop) {
                         decodes.add(seq);
@@ -84,7 +84,7 @@ final class BatchingEngine {
                 }
             }
             for (Sequence seq : List.copyOf(running)) {
-                if (!stop && seq.running && seq.prefilling() && budget > 0) {
+                if (!stop && seq.inBatch && seq.prefilling() && budget > 0) {
                     int chunk = Math.min(seq.target - seq.computed, budget);
                     stop = !reserve(seq, seq.computed + chunk, scheduled);
                     if (!stop) {
@@ -112,7 +112,7 @@ final class BatchingEngine {
                 prefixCacheHits += cachedTokens;
                 next.computed = cachedTokens;
                 next.cachedBlocks = hit.size();
-                next.running = true;
+                next.inBatch = true;
                 running.add(next);
                 prefills.add(next);
                 chunks.add(chunk);
@@ -158,7 +158,7 @@ final class BatchingEngine {
         preemptions++;
         running.remove(seq);
         kv.free(seq.blocks);
-        seq.running = false;
+        seq.inBatch = false;
         seq.computed = 0;
         seq.cachedBlocks = 0;
         // recompute: the prompt and every token already sent, before the next one
@@ -189,7 +189,7 @@ final class BatchingEngine {
             return false;
         }
         kv.free(seq.blocks);
-        seq.running = false;
+        seq.inBatch = false;
         return true;
     }
 
@@ -213,7 +213,8 @@ final class BatchingEngine {
         int cachedBlocks;
 
         int emitted;
-        boolean running;
+        /** In the running batch (not waiting, not finished). */
+        boolean inBatch;
 
         Sequence(Generation generation, long[] blockHashes) {
             this.generation = generation;
