@@ -128,6 +128,7 @@ final class BenchCommand implements Callable<Integer> {
             "simulate_speedup",
             "simulate_fault",
             "simulate_reasoning_tokens",
+            "simulate_kv_cache_tokens",
             "metrics_port",
             "metrics_host",
             "bootstrap_servers",

@@ -5,6 +5,7 @@ import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.simulator.engine.EngineProfile;
+import io.tokenpulse.simulator.engine.EngineProfileBuilder;
 import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.TokenizerLoader;
@@ -91,6 +92,19 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--max-model-len", description = "Context length; longer prompts get 400 (default: 131072).")
     Integer maxModelLen;
+
+    @Option(
+            names = "--kv-cache-tokens",
+            paramLabel = "N",
+            description = "Default profile: tokens the KV cache holds, at least --max-model-len; running requests "
+                    + "beyond it are preempted and recomputed, as vLLM does (default: --max-model-len).")
+    Integer kvCacheTokens;
+
+    @Option(
+            names = "--no-prefix-cache",
+            description = "Default profile: no prefix caching (vLLM's --no-enable-prefix-caching): prompts that "
+                    + "share a prefix are prefilled in full every time.")
+    boolean noPrefixCache;
 
     @Option(
             names = "--speedup",
@@ -331,7 +345,12 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private EngineProfile engine() {
-        EngineProfile engine = EngineProfile.DEFAULT;
+        int contextLength = maxModelLen == null ? EngineProfile.DEFAULT.maxModelLen() : maxModelLen;
+        EngineProfile engine = EngineProfileBuilder.builder(EngineProfile.DEFAULT)
+                .maxModelLen(contextLength)
+                .kvCacheTokens(kvCacheTokens == null ? contextLength : kvCacheTokens)
+                .prefixCaching(!noPrefixCache)
+                .build();
         if (maxNumSeqs != null) {
             engine = engine.withMaxNumSeqs(maxNumSeqs);
         }

@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
+import io.tokenpulse.simulator.engine.EngineProfile;
+import io.tokenpulse.simulator.engine.EngineProfileBuilder;
 import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.time.Duration;
@@ -29,6 +31,14 @@ final class SimulateOptions {
     double simulateSpeedup;
 
     @Option(
+            names = "--simulate-kv-cache-tokens",
+            paramLabel = "N",
+            description = "With --simulate (default profile): the engine's KV cache holds N tokens, and so does its "
+                    + "context (at most 131072); running requests beyond it are preempted and recomputed "
+                    + "(simulate --kv-cache-tokens) (default: 131072).")
+    Integer simulateKvCacheTokens;
+
+    @Option(
             names = "--simulate-reasoning-tokens",
             paramLabel = "N",
             defaultValue = "0",
@@ -46,6 +56,23 @@ final class SimulateOptions {
                             + "draws too, and its failure stops the run as in vLLM. What each does to the run: docs/simulator.md.")
     List<String> simulateFaults = new ArrayList<>();
 
+    /** The calibrated engine, with a KV cache of --simulate-kv-cache-tokens (and no longer a context) when given. */
+    private SimulatorConfig defaultProfile(String servedName) {
+        if (simulateKvCacheTokens == null) {
+            return SimulatorConfig.defaultProfile(servedName, simulateSpeedup);
+        }
+        if (simulateKvCacheTokens < 2) {
+            throw UserError.usage("--simulate-kv-cache-tokens must be >= 2, got " + simulateKvCacheTokens);
+        }
+        return SimulatorConfig.batching(
+                servedName,
+                EngineProfileBuilder.builder(EngineProfile.DEFAULT)
+                        .maxModelLen(Math.min(EngineProfile.DEFAULT.maxModelLen(), simulateKvCacheTokens))
+                        .kvCacheTokens(simulateKvCacheTokens)
+                        .build()
+                        .speedUp(simulateSpeedup));
+    }
+
     /**
      * Starts the simulator when --simulate is given, else returns null (then no --simulate-* option
      * may be given). Bad options are usage errors.
@@ -62,6 +89,10 @@ final class SimulateOptions {
                 throw UserError.usage(
                         "--simulate-fault needs --simulate: faults are injected by the built-in simulator");
             }
+            if (simulateKvCacheTokens != null) {
+                throw UserError.usage(
+                        "--simulate-kv-cache-tokens needs --simulate: it sizes the built-in " + "simulator's KV cache");
+            }
             if (simulateReasoningTokens != 0) {
                 throw UserError.usage("--simulate-reasoning-tokens needs --simulate: the built-in simulator "
                         + "plays the reasoning model");
@@ -71,9 +102,13 @@ final class SimulateOptions {
         if (!(simulateSpeedup > 0)) {
             throw UserError.usage("--simulate-speedup must be > 0, got " + simulateSpeedup);
         }
+        if (simulateKvCacheTokens != null && !simulateProfile.equals("default")) {
+            throw UserError.usage("--simulate-kv-cache-tokens needs --simulate-profile default: the " + simulateProfile
+                    + " profile has no KV cache");
+        }
         SimulatorConfig config = switch (simulateProfile) {
             // Calibrated to vLLM's load sweep (seed 001): TTFT grows with queueing, TPOT with the batch.
-            case "default" -> SimulatorConfig.defaultProfile(servedName, simulateSpeedup);
+            case "default" -> defaultProfile(servedName);
             // Ground truth for the client's own error: fixed 50 ms TTFT and 20 ms between tokens.
             case "deterministic" ->
                 SimulatorConfig.deterministic(Duration.ofMillis(50), Duration.ofMillis(20))

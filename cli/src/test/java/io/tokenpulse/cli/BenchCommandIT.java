@@ -131,24 +131,44 @@ class BenchCommandIT {
         }
     }
 
+    /**
+     * Also the simulator's prefix cache and preemptions, end to end: 12 prompts on 2 shared prefixes
+     * (OPT's BOS and 63 prefix tokens: 4 blocks of 16) against the calibrated engine with a KV cache of
+     * 16 blocks, where each request grows to 113 tokens (8 blocks). The scrapes reach the section
+     * although the aggregator starts only after the load.
+     */
     @Test
-    void frugalStartsTheAggregatorWhenTheLoadEndsAndStillReportsTheWholeRun() {
+    void frugalStartsTheAggregatorWhenTheLoadEndsAndStillReportsTheWholeRun() throws Exception {
         ReplayCommandIT.Outcome run = ReplayCommandIT.execute(
                 "bench",
                 "--simulate",
-                "--simulate-profile",
-                "deterministic",
+                "--simulate-speedup",
+                "20",
+                "--simulate-kv-cache-tokens",
+                "256",
                 "--dataset-name",
-                "random",
+                "prefix_repetition",
+                "--prefix-repetition-prefix-len",
+                "64",
+                "--prefix-repetition-suffix-len",
+                "16",
+                "--prefix-repetition-num-prefixes",
+                "2",
+                "--prefix-repetition-output-len",
+                "32",
                 "--num-prompts",
                 "12",
-                "--random-input-len",
-                "16",
-                "--random-output-len",
-                "5",
                 "--ignore-eos",
                 "--disable-tqdm",
                 "--frugal",
+                "--server-metrics",
+                "--server-metrics-interval-ms",
+                "100",
+                "--save-result",
+                "--result-dir",
+                resultDir.toString(),
+                "--result-filename",
+                "frugal.json",
                 "--run-id",
                 "it-frugal",
                 "--data-dir",
@@ -158,10 +178,20 @@ class BenchCommandIT {
         String out = run.out();
         assertThat(run.code()).as(out + run.err()).isZero();
         assertThat(out).contains(" frugal=True,").contains("Successful requests:                     12");
-        // 12 requests x 5 events, counted by the client before the aggregator starts
-        assertThat(out.indexOf("Aggregating the run's 60 events now (--frugal)..."))
+        // 12 requests x 32 events, counted by the client before the aggregator starts
+        assertThat(out.indexOf("Aggregating the run's 384 events now (--frugal)..."))
                 .as(out)
                 .isNotNegative()
                 .isLessThan(out.indexOf("Serving Benchmark Result"));
+        assertThat(out)
+                .containsPattern("Server prefix cache hit rate: +0\\.[0-9]*[1-9]")
+                .containsPattern("Server preemptions: +[1-9]");
+        JsonNode json =
+                new ObjectMapper().readTree(resultDir.resolve("frugal.json").toFile());
+        // later requests of a prefix find its 4 blocks cached (64 of 81 prompt tokens), the prompt of the
+        // initial test request 5 (80: the last token is always computed). The gauges are not checked:
+        // the engine is busy for a fraction of a second, which scrapes on a loaded machine may miss.
+        assertThat(json.get("server_prefix_cache_hit_rate").asDouble()).isBetween(0.05, 80 / 81.0);
+        assertThat(json.get("server_preemptions").asDouble()).isPositive();
     }
 }

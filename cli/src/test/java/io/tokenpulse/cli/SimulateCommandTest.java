@@ -66,8 +66,31 @@ class SimulateCommandTest {
     }
 
     @Test
+    void theKvCacheFollowsTheContextLengthUnlessGivenAndPrefixCachingCanBeTurnedOff() {
+        EngineProfile calibrated = ((BatchingModel) parse().config().latencyModel()).profile();
+        assertThat(calibrated.kvCacheTokens()).isEqualTo(131_072);
+        assertThat(calibrated.prefixCaching()).isTrue();
+
+        SimulatorConfig shorter = parse("--max-model-len", "4096").config();
+        assertThat(shorter.maxModelLen()).isEqualTo(4096);
+        assertThat(((BatchingModel) shorter.latencyModel()).profile()).satisfies(profile -> {
+            assertThat(profile.maxModelLen()).isEqualTo(4096);
+            assertThat(profile.kvCacheTokens()).isEqualTo(4096);
+        });
+
+        EngineProfile small = ((BatchingModel)
+                        parse("--max-model-len", "512", "--kv-cache-tokens", "2048", "--no-prefix-cache")
+                                .config()
+                                .latencyModel())
+                .profile();
+        assertThat(small.kvCacheTokens()).isEqualTo(2048);
+        assertThat(small.prefixCaching()).isFalse();
+    }
+
+    @Test
     void badValuesAreOneLineUsageErrors() {
         for (List<String> args : List.of(
+                List.of("--kv-cache-tokens", "1000"),
                 List.of("--speedup", "0"),
                 List.of("--fault-500-rate", "1.5"),
                 List.of("--port", "70000"),

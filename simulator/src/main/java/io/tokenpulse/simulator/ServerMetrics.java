@@ -1,6 +1,7 @@
 package io.tokenpulse.simulator;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -16,9 +17,9 @@ import java.util.function.ToDoubleFunction;
  * The simulator's {@code GET /metrics}, in the Prometheus text format under vLLM's or SGLang's names
  * ({@link MetricsStyle}): running and waiting requests and KV cache use from the engine's own
  * queues ({@link LatencyModel#state}), TTFT, inter-token and end-to-end histograms (vLLM's buckets)
- * and token counters from the responses as they are sent. The simulator has no prefix cache, so
- * vLLM's prefix-cache counters count every prompt token as a query and none as a hit, SGLang's
- * {@code cache_hit_rate} is 0, and its scheduler never preempts ({@code vllm:num_preemptions} 0).
+ * and token counters from the responses as they are sent; vLLM's prefix-cache queries and hits (in
+ * tokens) and preemptions, or SGLang's {@code cache_hit_rate} (hits over queries since the start),
+ * from the engine's counters ({@link EngineState}).
  *
  * <p>Threading: the request callbacks run on any event loop; {@link #write} on any thread.
  */
@@ -46,30 +47,36 @@ final class ServerMetrics {
     private final Histogram e2e;
     private final Counter promptTokens;
     private final Counter generationTokens;
-    private final Counter prefixCacheQueries;
+    private final LatencyModel engine;
 
     ServerMetrics(MetricsStyle style, String model, LatencyModel engine) {
         this.model = model;
-        gauge(style.running, "Number of requests in model execution batches.", engine, EngineState::running);
-        gauge(style.waiting, "Number of requests waiting to be processed.", engine, EngineState::waiting);
-        gauge(style.kvCacheUsage, "KV-cache usage. 1 means 100 percent usage.", engine, EngineState::kvCacheUsage);
+        this.engine = engine;
+        gauge(style.running, "Number of requests in model execution batches.", EngineState::running);
+        gauge(style.waiting, "Number of requests waiting to be processed.", EngineState::waiting);
+        gauge(style.kvCacheUsage, "KV-cache usage. 1 means 100 percent usage.", EngineState::kvCacheUsage);
         ttft = histogram(style.ttft, "Histogram of time to first token in seconds.", TTFT_BUCKETS);
         itl = histogram(style.itl, "Histogram of inter-token latency in seconds.", ITL_BUCKETS);
         e2e = histogram(style.e2e, "Histogram of e2e request latency in seconds.", E2E_BUCKETS);
         promptTokens = counter(style.promptTokens, "Number of prefill tokens processed.");
         generationTokens = counter(style.generationTokens, "Number of generation tokens processed.");
         if (style == MetricsStyle.VLLM) {
-            prefixCacheQueries = counter("vllm:prefix_cache_queries", "Prefix cache queries, in terms of tokens.");
-            counter("vllm:prefix_cache_hits", "Prefix cache hits, in terms of tokens.");
-            counter("vllm:num_preemptions", "Cumulative number of preemption from the engine.");
+            counter(
+                    "vllm:prefix_cache_queries",
+                    "Prefix cache queries, in terms of tokens.",
+                    EngineState::prefixCacheQueries);
+            counter("vllm:prefix_cache_hits", "Prefix cache hits, in terms of tokens.", EngineState::prefixCacheHits);
+            counter(
+                    "vllm:num_preemptions",
+                    "Cumulative number of preemption from the engine.",
+                    EngineState::preemptions);
         } else {
-            prefixCacheQueries = null;
-            GaugeWithCallback.builder()
-                    .name("sglang:cache_hit_rate")
-                    .help("The prefix cache hit rate.")
-                    .labelNames("model_name")
-                    .callback(callback -> callback.call(0, model))
-                    .register(registry);
+            gauge(
+                    "sglang:cache_hit_rate",
+                    "The prefix cache hit rate.",
+                    state -> state.prefixCacheQueries() == 0
+                            ? 0
+                            : state.prefixCacheHits() / (double) state.prefixCacheQueries());
         }
     }
 
@@ -77,9 +84,6 @@ final class ServerMetrics {
     void requestStarted(int prompt) {
         inFlight.incrementAndGet();
         promptTokens.labelValues(model).inc(prompt);
-        if (prefixCacheQueries != null) {
-            prefixCacheQueries.labelValues(model).inc(prompt);
-        }
     }
 
     /** {@code tokens} more were sent, {@code sinceNs} after the previous event (or the request, for the first). */
@@ -104,12 +108,27 @@ final class ServerMetrics {
         writer.write(out, registry.scrape());
     }
 
-    private void gauge(String name, String help, LatencyModel engine, ToDoubleFunction<EngineState> value) {
+    private EngineState state() {
+        return engine.state(
+                inFlight.get(), (long) promptTokens.labelValues(model).get());
+    }
+
+    private void gauge(String name, String help, ToDoubleFunction<EngineState> value) {
         GaugeWithCallback.builder()
                 .name(name)
                 .help(help)
                 .labelNames("model_name")
-                .callback(callback -> callback.call(value.applyAsDouble(engine.state(inFlight.get())), model))
+                .callback(callback -> callback.call(value.applyAsDouble(state()), model))
+                .register(registry);
+    }
+
+    /** A counter the engine keeps; the text format adds {@code _total}. */
+    private void counter(String name, String help, ToDoubleFunction<EngineState> value) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames("model_name")
+                .callback(callback -> callback.call(value.applyAsDouble(state()), model))
                 .register(registry);
     }
 

@@ -110,6 +110,11 @@ final class StreamingResponse implements Generation {
     }
 
     @Override
+    public int[] promptIds() {
+        return request.promptIds();
+    }
+
+    @Override
     public int maxTokens() {
         return outputTokens;
     }

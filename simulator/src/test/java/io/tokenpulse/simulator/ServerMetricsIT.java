@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -53,8 +54,8 @@ class ServerMetricsIT {
 
             assertThat(maxRunning).isEqualTo(2);
             assertThat(maxWaiting).isEqualTo(2);
-            // 2 running sequences of at most 4 + 30 tokens in a cache of 131072
-            assertThat(maxKv).isGreaterThan(0).isLessThanOrEqualTo(68 / 131072.0);
+            // 2 running sequences of at most 4 + 30 tokens (3 blocks of 16) in a cache of 131072
+            assertThat(maxKv).isGreaterThan(0).isLessThanOrEqualTo(2 * 3 * 16 / 131072.0);
             String done = scrape(server);
             assertThat(value(done, "vllm:num_requests_running{model_name=\"m\"}"))
                     .isEqualTo(0);
@@ -79,21 +80,58 @@ class ServerMetricsIT {
 
     @Test
     @Timeout(60)
+    void aRepeatedPromptHitsThePrefixCacheAndASmallCachePreempts() throws Exception {
+        // 8 blocks of 16 tokens; a request of 40 + 40 tokens holds up to 5
+        EngineProfile engine = EngineProfile.DEFAULT
+                .withMaxModelLen(128)
+                .withKvCacheTokens(128)
+                .speedUp(10);
+        String prompt = String.join(" ", Collections.nCopies(40, "word"));
+        try (SimulatorServer server = SimulatorServer.start(SimulatorConfig.batching("m", engine))) {
+            assertThat(send(server, prompt, 2).join().statusCode()).isEqualTo(200);
+            assertThat(send(server, prompt, 2).join().statusCode()).isEqualTo(200);
+            String repeated = scrape(server);
+            assertThat(value(repeated, "vllm:prefix_cache_queries_total{model_name=\"m\"}"))
+                    .isEqualTo(2 * 40);
+            // the second finds the first's two full blocks (its last token is always computed)
+            assertThat(value(repeated, "vllm:prefix_cache_hits_total{model_name=\"m\"}"))
+                    .isEqualTo(32);
+            assertThat(value(repeated, "vllm:num_preemptions_total{model_name=\"m\"}"))
+                    .isEqualTo(0);
+
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                responses.add(send(server, prompt, 40));
+            }
+            for (var response : responses) {
+                assertThat(response.join().statusCode()).isEqualTo(200);
+            }
+            assertThat(value(scrape(server), "vllm:num_preemptions_total{model_name=\"m\"}"))
+                    .isPositive();
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void sglangStyleUsesSglangNames() throws Exception {
-        SimulatorConfig config = SimulatorConfig.deterministic(Duration.ofMillis(5), Duration.ZERO)
-                .withServedModelNames(List.of("m"))
+        SimulatorConfig config = SimulatorConfig.batching("m", EngineProfile.DEFAULT.speedUp(10))
                 .withMetricsStyle(MetricsStyle.named("sglang"));
+        String prompt = String.join(" ", Collections.nCopies(40, "word"));
         try (SimulatorServer server = SimulatorServer.start(config)) {
-            assertThat(send(server, "hello", 3).join().statusCode()).isEqualTo(200);
+            assertThat(value(scrape(server), "sglang:cache_hit_rate{model_name=\"m\"}"))
+                    .isEqualTo(0);
+            assertThat(send(server, prompt, 3).join().statusCode()).isEqualTo(200);
+            assertThat(send(server, prompt, 3).join().statusCode()).isEqualTo(200);
 
             String text = scrape(server);
             assertThat(value(text, "sglang:num_running_reqs{model_name=\"m\"}")).isEqualTo(0);
             assertThat(value(text, "sglang:num_queue_reqs{model_name=\"m\"}")).isEqualTo(0);
-            assertThat(value(text, "sglang:cache_hit_rate{model_name=\"m\"}")).isEqualTo(0);
+            // the second request's 32 cached tokens of the two requests' 80
+            assertThat(value(text, "sglang:cache_hit_rate{model_name=\"m\"}")).isEqualTo(32 / 80.0);
             assertThat(value(text, "sglang:time_to_first_token_seconds_count{model_name=\"m\"}"))
-                    .isEqualTo(1);
+                    .isEqualTo(2);
             assertThat(value(text, "sglang:generation_tokens_total{model_name=\"m\"}"))
-                    .isEqualTo(3);
+                    .isEqualTo(6);
             assertThat(text).doesNotContain("vllm:");
         }
     }

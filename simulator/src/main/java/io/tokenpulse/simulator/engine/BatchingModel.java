@@ -19,7 +19,7 @@ public final class BatchingModel implements LatencyModel {
     /** Confined to the engine thread: a step is planned or running. */
     private boolean stepping;
     /** Written by the engine thread after each change of its queues, read by /metrics. */
-    private volatile EngineState state = new EngineState(0, 0, 0);
+    private volatile EngineState state = new EngineState(0, 0, 0, 0, 0, 0);
 
     public BatchingModel(EngineProfile profile) {
         this(profile, new ThreadEngineClock());
@@ -68,7 +68,7 @@ public final class BatchingModel implements LatencyModel {
     }
 
     @Override
-    public EngineState state(int inFlight) {
+    public EngineState state(int inFlight, long promptTokens) {
         return state;
     }
 

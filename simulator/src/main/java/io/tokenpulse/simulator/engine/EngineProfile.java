@@ -23,6 +23,10 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  * @param chunkedPrefill      true: long prompts are split across steps and share steps with decodes;
  *                            false: a step prefills whole prompts only, and decodes wait for it
  * @param maxModelLen         context length: prompt plus output tokens may not exceed it
+ * @param kvCacheTokens       tokens the KV cache holds (vLLM's GPU blocks times the block size), at least one
+ *                            request of {@code maxModelLen}; running requests beyond it are preempted
+ * @param prefixCaching       true: full blocks of prompt tokens stay cached, and a prompt that starts with
+ *                            cached blocks skips their prefill (vLLM's automatic prefix caching)
  * @param largeBatchMs        extra cost of a step decoding many sequences: the real engine changes regime
  *                            between {@code largeBatchFromSeqs} and {@code largeBatchToSeqs} decoding
  *                            sequences (its decode throughput falls there), and the model ramps it in linearly
@@ -33,6 +37,8 @@ public record EngineProfile(
         int maxBatchedTokens,
         boolean chunkedPrefill,
         int maxModelLen,
+        int kvCacheTokens,
+        boolean prefixCaching,
         double frontendMs,
         double stepBaseMs,
         double prefillMsPerToken,
@@ -46,9 +52,14 @@ public record EngineProfile(
         double contextExponent)
         implements EngineProfileBuilder.With {
 
-    /** Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). */
+    /**
+     * Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). Its
+     * prompts share no prefix and its batches never outgrow the cache, so neither the prefix cache nor
+     * preemption changes those points ({@code BatchingModelTest}).
+     */
     public static final EngineProfile DEFAULT = new EngineProfile(
-            256, 512, true, 131_072, 175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859, 0.345);
+            256, 512, true, 131_072, 131_072, true, 175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859,
+            0.345);
 
     public EngineProfile {
         if (maxNumSeqs < 1) {
@@ -61,6 +72,11 @@ public record EngineProfile(
         }
         if (maxModelLen < 2) {
             throw new IllegalArgumentException("max-model-len must be >= 2, got " + maxModelLen);
+        }
+        if (kvCacheTokens < maxModelLen) {
+            throw new IllegalArgumentException("the KV cache (" + kvCacheTokens
+                    + " tokens) must hold one request of the context length (" + maxModelLen
+                    + " tokens), as vLLM requires: give it more tokens or lower the context length");
         }
         if (largeBatchFromSeqs < 0 || largeBatchToSeqs <= largeBatchFromSeqs) {
             throw new IllegalArgumentException("the large-batch ramp needs 0 <= from < to sequences, got "
@@ -102,6 +118,8 @@ public record EngineProfile(
                 maxBatchedTokens,
                 chunkedPrefill,
                 maxModelLen,
+                kvCacheTokens,
+                prefixCaching,
                 frontendMs / factor,
                 stepBaseMs / factor,
                 prefillMsPerToken / factor,

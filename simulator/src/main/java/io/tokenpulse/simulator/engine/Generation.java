@@ -17,6 +17,12 @@ public interface Generation {
     /** Approximate prompt length in tokens. */
     int promptTokens();
 
+    /**
+     * The prompt's token ids as the server sees them, for the prefix cache; empty when the prompt
+     * cannot be cached (an audio clip).
+     */
+    int[] promptIds();
+
     /** Tokens to generate: max_tokens or max_completion_tokens of the request. */
     int maxTokens();
 

@@ -15,12 +15,14 @@ public interface LatencyModel {
 
     /**
      * What the engine holds now, for the server's {@code /metrics}. A model without a scheduler has
-     * no queue and no KV cache: every request in flight runs.
+     * no queue, no KV cache and no prefix cache: every request in flight runs, every prompt token is
+     * a query and a miss, nothing is preempted.
      *
-     * @param inFlight requests the server is answering now
+     * @param inFlight     requests the server is answering now
+     * @param promptTokens prompt tokens of the requests it received so far
      */
-    default EngineState state(int inFlight) {
-        return new EngineState(inFlight, 0, 0);
+    default EngineState state(int inFlight, long promptTokens) {
+        return new EngineState(inFlight, 0, 0, promptTokens, 0, 0);
     }
 
     /** Called once when the server stops: releases the model's own threads, if it has any. */

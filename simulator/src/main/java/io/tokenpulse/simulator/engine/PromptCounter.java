@@ -2,26 +2,34 @@ package io.tokenpulse.simulator.engine;
 
 import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Counts prompt tokens as the server sees them: with the load generator's own tokenizer (and its
- * chat template for chat requests, as vLLM renders messages before tokenizing), or, when no
- * tokenizer is given, by whitespace-separated words.
+ * Tokenizes prompts as the server sees them: with the load generator's own tokenizer (and its chat
+ * template for chat requests, as vLLM renders messages before tokenizing), or, when no tokenizer is
+ * given, as whitespace-separated words (each word's id its hash code). The ids key the prefix cache;
+ * their number is the prompt's length.
  */
 public interface PromptCounter {
 
     /** Words separated by whitespace: a stand-in when no tokenizer is configured. */
     PromptCounter WHITESPACE = new PromptCounter() {
         @Override
-        public int countText(String text) {
+        public int[] textIds(String text) {
             String trimmed = text.strip();
-            return trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+            return trimmed.isEmpty()
+                    ? new int[0]
+                    : Arrays.stream(trimmed.split("\\s+"))
+                            .mapToInt(String::hashCode)
+                            .toArray();
         }
 
         @Override
-        public int countChat(List<ChatMessage> messages) {
-            return messages.stream().mapToInt(m -> countText(m.content())).sum();
+        public int[] chatIds(List<ChatMessage> messages) {
+            return messages.stream()
+                    .flatMapToInt(m -> Arrays.stream(textIds(m.content())))
+                    .toArray();
         }
 
         @Override
@@ -33,9 +41,15 @@ public interface PromptCounter {
     /** Words the simulator may spell every output token with; the first one the tokenizer counts as one token wins. */
     List<String> OUTPUT_WORD_CANDIDATES = List.of(" the", " a", " and", " of", " to", " is");
 
-    int countText(String text);
+    /** The token ids of a completions prompt, with the special tokens the server adds. */
+    int[] textIds(String text);
 
-    int countChat(List<ChatMessage> messages);
+    /** The token ids of chat messages, rendered by the chat template when the tokenizer has one. */
+    int[] chatIds(List<ChatMessage> messages);
+
+    default int countText(String text) {
+        return textIds(text).length;
+    }
 
     /**
      * A word that this tokenizer counts as exactly one token however often it is repeated, so that
@@ -58,20 +72,26 @@ public interface PromptCounter {
             }
 
             // A server tokenizes a completions prompt with its special tokens (OPT's and Llama's BOS),
-            // and a rendered chat template without them, as vLLM does.
+            // and a rendered chat template without them, as vLLM does. The special tokens are the same
+            // for every prompt: -1 stands for them.
             @Override
-            public int countText(String text) {
-                return tokenizer.countTokens(text) + tokenizer.numSpecialTokensToAdd();
+            public int[] textIds(String text) {
+                int[] ids = tokenizer.encode(text);
+                int special = tokenizer.numSpecialTokensToAdd();
+                int[] withSpecial = new int[special + ids.length];
+                Arrays.fill(withSpecial, 0, special, -1);
+                System.arraycopy(ids, 0, withSpecial, special, ids.length);
+                return withSpecial;
             }
 
             @Override
-            public int countChat(List<ChatMessage> messages) {
+            public int[] chatIds(List<ChatMessage> messages) {
                 if (tokenizer.hasChatTemplate()) {
-                    return tokenizer.countTokens(tokenizer.applyChatTemplate(messages, true));
+                    return tokenizer.encode(tokenizer.applyChatTemplate(messages, true));
                 }
                 return messages.stream()
-                        .mapToInt(m -> tokenizer.countTokens(m.content()))
-                        .sum();
+                        .flatMapToInt(m -> Arrays.stream(tokenizer.encode(m.content())))
+                        .toArray();
             }
         };
     }

@@ -8,6 +8,7 @@ import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ import java.util.List;
  * @param includeUsage    stream_options.include_usage: a usage-only event before [DONE]
  * @param continuousUsage stream_options.continuous_usage_stats: usage on every chunk too
  * @param promptTokens    prompt length by the server's {@link PromptCounter}, or the length of a token-id prompt
+ * @param promptIds       the prompt's token ids for the prefix cache (as many as promptTokens), or none for a
+ *                        prompt the cache cannot key on (an audio clip)
  * @param maxTokens       max_completion_tokens, else max_tokens (TGI: max_new_tokens), else the server's default
  * @param maxTokensGiven  whether the request set maxTokens itself
  * @param minTokens       tokens generated before a simulated EOS may stop the request (Triton's min_length), else 0
@@ -30,6 +33,7 @@ public record GenerationRequest(
         boolean includeUsage,
         boolean continuousUsage,
         int promptTokens,
+        int[] promptIds,
         int maxTokens,
         boolean maxTokensGiven,
         int minTokens,
@@ -38,9 +42,9 @@ public record GenerationRequest(
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public GenerationRequest {
-        if (promptTokens < 0 || maxTokens < 1 || minTokens < 0) {
-            throw new IllegalArgumentException(
-                    "bug: prompt " + promptTokens + ", max " + maxTokens + ", min " + minTokens);
+        if (promptTokens < 0 || promptIds.length > promptTokens || maxTokens < 1 || minTokens < 0) {
+            throw new IllegalArgumentException("bug: prompt " + promptTokens + " (" + promptIds.length + " ids), max "
+                    + maxTokens + ", min " + minTokens);
         }
     }
 
@@ -51,8 +55,7 @@ public record GenerationRequest(
         if (endpoint == Endpoint.TGI) {
             return tgi(root, defaultMaxTokens, counter);
         }
-        int promptTokens =
-                endpoint == Endpoint.CHAT ? chatPromptTokens(root, counter) : completionPromptTokens(root, counter);
+        int[] promptIds = endpoint == Endpoint.CHAT ? chatPromptIds(root, counter) : completionPromptIds(root, counter);
         int maxTokens = maxTokens(root, defaultMaxTokens);
         boolean maxTokensGiven = root.hasNonNull("max_completion_tokens") || root.hasNonNull("max_tokens");
         boolean stream = root.path("stream").asBoolean(false);
@@ -68,7 +71,8 @@ public record GenerationRequest(
                 stream,
                 includeUsage,
                 continuousUsage,
-                promptTokens,
+                promptIds.length,
+                promptIds,
                 maxTokens,
                 maxTokensGiven,
                 0,
@@ -98,10 +102,11 @@ public record GenerationRequest(
         if (topP.isNumber() && !(topP.doubleValue() > 0 && topP.doubleValue() < 1)) {
             throw new BadRequestException("`top_p` must be > 0.0 and < 1.0");
         }
-        int promptTokens = counter.countText(inputs.asText());
+        int[] promptIds = counter.textIds(inputs.asText());
         JsonNode truncate = parameters.path("truncate");
         if (!truncate.isMissingNode() && !truncate.isNull()) {
-            promptTokens = Math.min(promptTokens, positiveInt(truncate, "truncate"));
+            int keep = Math.min(promptIds.length, positiveInt(truncate, "truncate"));
+            promptIds = Arrays.copyOfRange(promptIds, promptIds.length - keep, promptIds.length);
         }
         JsonNode maxNew = parameters.path("max_new_tokens");
         boolean given = !maxNew.isMissingNode() && !maxNew.isNull();
@@ -112,7 +117,8 @@ public record GenerationRequest(
                 true,
                 false,
                 false,
-                promptTokens,
+                promptIds.length,
+                promptIds,
                 maxTokens,
                 given,
                 0,
@@ -137,13 +143,15 @@ public record GenerationRequest(
         int minTokens = min == null || min.isNull() || (min.isIntegralNumber() && min.intValue() == 0)
                 ? 0
                 : positiveInt(min, "min_length");
+        int[] promptIds = counter.textIds(text.asText());
         return new GenerationRequest(
                 Endpoint.TRITON,
                 model,
                 true,
                 false,
                 false,
-                counter.countText(text.asText()),
+                promptIds.length,
+                promptIds,
                 maxTokens,
                 given,
                 minTokens,
@@ -184,22 +192,26 @@ public record GenerationRequest(
         return node.intValue();
     }
 
-    private static int completionPromptTokens(JsonNode root, PromptCounter counter) throws BadRequestException {
+    private static int[] completionPromptIds(JsonNode root, PromptCounter counter) throws BadRequestException {
         JsonNode prompt = root.get("prompt");
         if (prompt == null || prompt.isNull()) {
             throw new BadRequestException("'prompt' is required");
         }
         if (prompt.isTextual()) {
-            return counter.countText(prompt.asText());
+            return counter.textIds(prompt.asText());
         }
         if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isIntegralNumber()) {
-            return prompt.size();
+            int[] ids = new int[prompt.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = prompt.get(i).asInt();
+            }
+            return ids;
         }
         throw new BadRequestException(
                 "'prompt' must be a string or a list of token ids (batched prompts are not supported)");
     }
 
-    private static int chatPromptTokens(JsonNode root, PromptCounter counter) throws BadRequestException {
+    private static int[] chatPromptIds(JsonNode root, PromptCounter counter) throws BadRequestException {
         JsonNode messages = root.get("messages");
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new BadRequestException("'messages' must be a non-empty list");
@@ -221,6 +233,6 @@ public record GenerationRequest(
             }
             chat.add(new ChatMessage(role, text.toString()));
         }
-        return counter.countChat(chat);
+        return counter.chatIds(chat);
     }
 }

@@ -85,6 +85,8 @@ public final class TranscriptionForm {
                 includeUsage,
                 includeUsage && flag(fields, "stream_continuous_usage_stats"),
                 promptTokens,
+                // vLLM does not prefix-cache encoder-decoder models such as Whisper
+                new int[0],
                 maxTokens,
                 max != null && !max.equals("None"),
                 0,

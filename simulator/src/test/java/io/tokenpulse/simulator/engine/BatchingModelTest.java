@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,7 +15,7 @@ class BatchingModelTest {
     /** Output tokens of the checks below that are not a seed point (all --ignore-eos). */
     private static final int OUTPUT_TOKENS = 60;
 
-    record Result(double meanTtftMs, double meanTpotMs) {}
+    record Result(double meanTtftMs, double meanTpotMs, EngineState end) {}
 
     static Result run(EngineProfile profile, int requests, int promptTokens) {
         return run(profile, requests, promptTokens, OUTPUT_TOKENS);
@@ -40,7 +41,8 @@ class BatchingModelTest {
                 generations.stream()
                         .mapToDouble(RecordingGeneration::tpotMs)
                         .average()
-                        .orElseThrow());
+                        .orElseThrow(),
+                model.state(0, 0));
     }
 
     /**
@@ -80,6 +82,9 @@ class BatchingModelTest {
             int requests, int promptTokens, int outputTokens, double seedTtftMs, double seedTpotMs) {
         Result result = run(EngineProfile.DEFAULT, requests, promptTokens, outputTokens);
 
+        // the seed's batches fit the KV cache: the calibrated path never preempts
+        assertThat(result.end().preemptions()).isZero();
+        assertThat(result.end().prefixCacheHits()).isZero();
         // 15 % on the engine's own clock leaves room for what HTTP and the client add end to end (target 25 %)
         assertThat(result.meanTtftMs()).as("mean TTFT ms").isCloseTo(seedTtftMs, within(seedTtftMs * 0.15));
         assertThat(result.meanTpotMs()).as("mean TPOT ms").isCloseTo(seedTpotMs, within(seedTpotMs * 0.15));
@@ -96,7 +101,8 @@ class BatchingModelTest {
         "128, 238",
     })
     void largeBatchCostRampsInBetweenItsBounds(int decodeSeqs, double stepMs) {
-        EngineProfile profile = new EngineProfile(256, 512, true, 131_072, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0);
+        EngineProfile profile =
+                new EngineProfile(256, 512, true, 131_072, 131_072, true, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0);
 
         assertThat(profile.stepNs(0, 0, decodeSeqs, 0) / 1e6).isCloseTo(stepMs, within(1e-6));
     }
@@ -169,5 +175,59 @@ class BatchingModelTest {
 
         assertThat(fast.meanTtftMs()).isCloseTo(normal.meanTtftMs() / 10, within(0.01));
         assertThat(fast.meanTpotMs()).isCloseTo(normal.meanTpotMs() / 10, within(0.01));
+    }
+
+    @Test
+    void aPromptWhoseLeadingBlocksAreCachedSkipsTheirPrefill() {
+        VirtualClock clock = new VirtualClock();
+        BatchingModel model = new BatchingModel(EngineProfile.DEFAULT, clock);
+        int[] prompt = IntStream.range(0, 2000).toArray();
+        int[] otherStart = prompt.clone();
+        otherStart[0] = -7;
+        RecordingGeneration first = new RecordingGeneration(prompt, 2, 0);
+        RecordingGeneration again = new RecordingGeneration(prompt, 2, 10_000_000_000L);
+        RecordingGeneration changedStart = new RecordingGeneration(otherStart, 2, 20_000_000_000L);
+        model.generate(first);
+        model.generate(again);
+        model.generate(changedStart);
+
+        clock.runUntilIdle();
+
+        // 1984 of 2000 tokens (124 blocks; the last token is always computed) hit: one small step
+        // instead of four 512-token ones
+        assertThat(again.ttftMs()).isLessThan(first.ttftMs() / 2);
+        // one changed token in the first block: no later block matches either
+        assertThat(changedStart.ttftMs()).isCloseTo(first.ttftMs(), within(first.ttftMs() * 0.01));
+        EngineState end = model.state(0, 0);
+        assertThat(end.prefixCacheQueries()).isEqualTo(3 * 2000);
+        assertThat(end.prefixCacheHits()).isEqualTo(1984);
+        assertThat(end.kvCacheUsage()).isZero();
+    }
+
+    @Test
+    void runningRequestsBeyondTheKvCacheArePreemptedNewestFirstAndRecomputed() {
+        VirtualClock clock = new VirtualClock();
+        // 16 blocks of 16 tokens; each request grows to 100 + 100 tokens (13 blocks)
+        BatchingModel model =
+                new BatchingModel(EngineProfile.DEFAULT.withMaxModelLen(256).withKvCacheTokens(256), clock);
+        List<RecordingGeneration> generations = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            RecordingGeneration generation = new RecordingGeneration(100, 100, i);
+            generations.add(generation);
+            model.generate(generation);
+        }
+
+        clock.runUntilIdle();
+
+        // every request still gets all its tokens, once each
+        assertThat(generations).allSatisfy(g -> assertThat(g.emitted()).isEqualTo(100));
+        EngineState end = model.state(0, 0);
+        assertThat(end.preemptions()).isPositive();
+        // a preempted request queries its prompt and the tokens it sent again
+        assertThat(end.prefixCacheQueries()).isGreaterThan(3 * 100);
+        assertThat(end.kvCacheUsage()).isZero();
+        // the oldest is never the one preempted: it finishes first, at the pace of an uncontended batch
+        assertThat(generations.get(0).tpotMs()).isLessThan(generations.get(2).tpotMs());
+        assertThat(generations.get(0).lastNs()).isLessThan(generations.get(1).lastNs());
     }
 }

@@ -71,6 +71,11 @@ class DeterministicModelTest {
         }
 
         @Override
+        public int[] promptIds() {
+            return new int[] {0};
+        }
+
+        @Override
         public int maxTokens() {
             return maxTokens;
         }

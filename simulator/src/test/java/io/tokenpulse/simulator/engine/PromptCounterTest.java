@@ -6,6 +6,7 @@ import io.tokenpulse.tokenizers.ChatMessage;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,11 @@ class PromptCounterTest {
         // GPT-2/OPT fallback: OPT's tokenizer adds one BOS token to every prompt.
         Tokenizer opt = TokenizerLoader.fromEnvironment().load("facebook/opt-125m");
         String text = "Pick as many lines as you can";
-        assertThat(PromptCounter.of(opt).countText(text)).isEqualTo(opt.countTokens(text) + 1);
+        int[] ids = PromptCounter.of(opt).textIds(text);
+        assertThat(ids).hasSize(opt.countTokens(text) + 1);
+        // the BOS is the same placeholder in every prompt, the text's own ids follow it
+        assertThat(ids[0]).isEqualTo(-1);
+        assertThat(Arrays.copyOfRange(ids, 1, ids.length)).isEqualTo(opt.encode(text));
     }
 
     @Test
@@ -25,8 +30,8 @@ class PromptCounterTest {
                 .load(Path.of("..", "..", "shared", "data", "tokenizers", "qwen3")
                         .toString());
         List<ChatMessage> messages = List.of(ChatMessage.user("Hello there"));
-        assertThat(PromptCounter.of(qwen).countChat(messages))
-                .isEqualTo(qwen.countTokens(qwen.applyChatTemplate(messages, true)));
+        assertThat(PromptCounter.of(qwen).chatIds(messages))
+                .isEqualTo(qwen.encode(qwen.applyChatTemplate(messages, true)));
         assertThat(qwen.numSpecialTokensToAdd()).isZero();
     }
 

@@ -5,13 +5,25 @@ import java.util.concurrent.ScheduledExecutorService;
 /** A {@link Generation} that keeps the (virtual) time of each token and derives TTFT and TPOT from them. */
 final class RecordingGeneration implements Generation {
 
+    private final int[] promptIds;
     private final int promptTokens;
     private final int maxTokens;
     private final long receivedNs;
     private final long[] tokenNs;
     private int emitted;
 
+    /** A prompt of {@code promptTokens} tokens the prefix cache cannot key on (no ids). */
     RecordingGeneration(int promptTokens, int maxTokens, long receivedNs) {
+        this(new int[0], promptTokens, maxTokens, receivedNs);
+    }
+
+    /** A prompt of these token ids. */
+    RecordingGeneration(int[] promptIds, int maxTokens, long receivedNs) {
+        this(promptIds, promptIds.length, maxTokens, receivedNs);
+    }
+
+    private RecordingGeneration(int[] promptIds, int promptTokens, int maxTokens, long receivedNs) {
+        this.promptIds = promptIds;
         this.promptTokens = promptTokens;
         this.maxTokens = maxTokens;
         this.receivedNs = receivedNs;
@@ -26,6 +38,11 @@ final class RecordingGeneration implements Generation {
     @Override
     public int promptTokens() {
         return promptTokens;
+    }
+
+    @Override
+    public int[] promptIds() {
+        return promptIds;
     }
 
     @Override
@@ -61,6 +78,10 @@ final class RecordingGeneration implements Generation {
 
     double ttftMs() {
         return (tokenNs[0] - receivedNs) / 1e6;
+    }
+
+    long lastNs() {
+        return tokenNs[maxTokens - 1];
     }
 
     /** vLLM's TPOT: (latency - TTFT) / (output tokens - 1). */

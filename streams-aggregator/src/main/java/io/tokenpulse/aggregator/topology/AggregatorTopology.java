@@ -180,6 +180,11 @@ public final class AggregatorTopology {
 
         // Exactly one summary per run (the summarizer deletes the run's state as it emits it).
         summaries.to(topics.runSummaries().name(), produced("run-summaries-sink", topics.runSummaries()));
+        // The run's scrape state goes once its last scrapes can no longer reach a window.
+        summaries.processValues(
+                () -> new ServerSeries.Cleanup(settings.windowSize().plus(settings.windowGrace())),
+                Named.as("server-series-cleanup"),
+                ServerSeries.cleanupStoreNames());
 
         return builder.build();
     }

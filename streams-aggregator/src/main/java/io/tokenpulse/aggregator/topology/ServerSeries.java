@@ -3,12 +3,19 @@ package io.tokenpulse.aggregator.topology;
 import io.tokenpulse.aggregator.metrics.ServerDeltas;
 import io.tokenpulse.aggregator.metrics.ServerSample;
 import io.tokenpulse.aggregator.records.ServerMetricMapper;
+import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.ServerMetric;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -18,11 +25,14 @@ import org.apache.kafka.streams.state.Stores;
  * to its window ({@link ServerDeltas}: gauges as scraped, counters and histograms their growth since
  * the series' previous scrape), with the scrape time as the record's timestamp, so a scrape counts in
  * the window of its time. Series outside the common set are dropped here (they stay raw on the
- * topic). Each series' last sample and each source's first scrape are kept per run.
+ * topic). Each series' last sample and each source's first scrape are kept per run, until
+ * {@link Cleanup} deletes them after the run's summary.
  */
 final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, ServerMetric> {
     static final String LAST_STORE = "server-series-last";
     static final String FIRST_SCRAPE_STORE = "server-first-scrapes";
+    /** Summarized runs whose series state is to be deleted, with when (wall clock, epoch ms). */
+    static final String DONE_STORE = "server-series-done";
 
     private FixedKeyProcessorContext<String, ServerMetric> context;
     private KeyValueStore<String, ServerMetric> last;
@@ -35,11 +45,17 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
                         Serdes.String(),
                         StoreSerdes.<ServerMetric>avro(ServerMetric.getClassSchema())),
                 Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(FIRST_SCRAPE_STORE), Serdes.String(), Serdes.Long()));
+                        Stores.persistentKeyValueStore(FIRST_SCRAPE_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(DONE_STORE), Serdes.String(), Serdes.Long()));
     }
 
     static String[] storeNames() {
         return new String[] {LAST_STORE, FIRST_SCRAPE_STORE};
+    }
+
+    static String[] cleanupStoreNames() {
+        return new String[] {LAST_STORE, FIRST_SCRAPE_STORE, DONE_STORE};
     }
 
     @Override
@@ -85,5 +101,62 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
                 firstScrapes.put(prefix + source, scrapeEpochNs);
             }
         };
+    }
+
+    /**
+     * Deletes a run's series state (tombstones on the stores' changelogs) once its summary is out and
+     * {@code linger} has passed: bench scrapes once more after its last request, and that scrape may
+     * arrive after the summary; its window still takes it until the window's grace ends, so the state
+     * is kept that long (window size plus grace). A scrape of the run arriving later still would
+     * start the run's state anew (its windows are closed by then).
+     */
+    static final class Cleanup implements FixedKeyProcessor<String, RunSummary, Void> {
+        private final Duration linger;
+        private ProcessingContext context;
+        private KeyValueStore<String, ServerMetric> last;
+        private KeyValueStore<String, Long> firstScrapes;
+        private KeyValueStore<String, Long> done;
+
+        Cleanup(Duration linger) {
+            this.linger = linger;
+        }
+
+        @Override
+        public void init(FixedKeyProcessorContext<String, Void> context) {
+            this.context = context;
+            last = context.getStateStore(LAST_STORE);
+            firstScrapes = context.getStateStore(FIRST_SCRAPE_STORE);
+            done = context.getStateStore(DONE_STORE);
+            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, this::deleteDue);
+        }
+
+        @Override
+        public void process(FixedKeyRecord<String, RunSummary> record) {
+            done.put(record.key(), context.currentSystemTimeMs() + linger.toMillis());
+        }
+
+        private void deleteDue(long nowMs) {
+            List<String> due = new ArrayList<>();
+            try (KeyValueIterator<String, Long> runs = done.all()) {
+                runs.forEachRemaining(run -> {
+                    if (run.value <= nowMs) {
+                        due.add(run.key);
+                    }
+                });
+            }
+            for (String runId : due) {
+                deleteRun(last, runId);
+                deleteRun(firstScrapes, runId);
+                done.delete(runId);
+            }
+        }
+
+        private static void deleteRun(KeyValueStore<String, ?> store, String runId) {
+            List<String> keys = new ArrayList<>();
+            try (KeyValueIterator<String, ?> entries = store.prefixScan(runId + "/", new StringSerializer())) {
+                entries.forEachRemaining(entry -> keys.add(entry.key));
+            }
+            keys.forEach(store::delete);
+        }
     }
 }

@@ -21,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
@@ -329,6 +330,38 @@ class AggregatorTopologyTest {
         WindowMetrics second = windows.get(ANCHOR_MS + 10_000);
         assertThat(second.getServerMeanRunning()).isZero();
         assertThat(second.getServerPreemptions()).isEqualTo(1.0); // 8 - 7, across the window boundary
+    }
+
+    @Test
+    void aRunsScrapeStateIsDeletedOnceItsLastScrapeCanNoLongerReachAWindow() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.scraped(RUN, ANCHOR_MS, "vllm:num_preemptions_total", 5);
+        f.scraped("r2", ANCHOR_MS, "vllm:num_preemptions_total", 1); // a run still going
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2000 * MS);
+        assertThat(f.summaries.readValuesToList()).hasSize(1);
+        // bench's last scrape comes after the summary: its growth still counts, from the series' state
+        f.scraped(RUN, ANCHOR_MS + 2_100, "vllm:num_preemptions_total", 7);
+        List<KeyValue<String, WindowMetrics>> windows = f.windowMetrics.readKeyValuesToList().stream()
+                .filter(window -> window.key.equals(RUN))
+                .toList();
+        assertThat(latestWindows(windows).get(ANCHOR_MS).getServerPreemptions()).isEqualTo(2.0);
+
+        // kept for the window size (10 s) plus its grace (30 s) after the summary
+        f.driver.advanceWallClockTime(Duration.ofSeconds(39));
+        assertThat(keys(ServerSeries.LAST_STORE)).contains(RUN + "/http://s/metrics vllm:num_preemptions_total{}");
+        f.driver.advanceWallClockTime(Duration.ofSeconds(41));
+        assertThat(keys(ServerSeries.LAST_STORE)).isNotEmpty().allMatch(key -> key.startsWith("r2/"));
+        assertThat(keys(ServerSeries.FIRST_SCRAPE_STORE)).containsExactly("r2/http://s/metrics");
+        assertThat(keys(ServerSeries.DONE_STORE)).isEmpty();
+    }
+
+    private List<String> keys(String store) {
+        KeyValueStore<String, Object> kv = f.driver.getKeyValueStore(store);
+        List<String> keys = new ArrayList<>();
+        try (var all = kv.all()) {
+            all.forEachRemaining(entry -> keys.add(entry.key));
+        }
+        return keys;
     }
 
     @Test
