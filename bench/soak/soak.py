@@ -17,6 +17,8 @@ FRESHNESS = "tokenpulse_aggregator_freshness_seconds"
 IN_FLIGHT = "tokenpulse_client_requests_in_flight"
 SENT = "tokenpulse_client_requests_sent_total"
 SCORED = "tokenpulse_requests_total"
+MAIN_RUN = "Initial test run completed"
+BLOCK = "============ Serving Benchmark Result"
 # What replay cannot know: when its file was written and the bench process's own CPU.
 NOT_REPLAYED = re.compile(r"^(date|client_\w*cpu\w*)$")
 
@@ -113,10 +115,14 @@ def main():
         if aggregate:
             watched["aggregate"] = aggregate.pid
         lines = []  # (monotonic time, line)
+        cpu_marks = {}  # line -> {name: CPU s} when bench printed it: from the main run's start to the block
 
         def read():
             for line in bench.stdout:
                 lines.append((time.monotonic(), line.rstrip("\n")))
+                for mark in (MAIN_RUN, BLOCK):
+                    if line.startswith(mark):
+                        cpu_marks[mark] = {name: cpu_s(pid) for name, pid in watched.items()}
                 print(line, end="", flush=True)
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
@@ -142,7 +148,6 @@ def main():
         live.halt.set()
         reader.join(5)
         sim_cpu = cpu_s(sim.pid)
-        agg_cpu = cpu_s(aggregate.pid) if aggregate else None
 
         result_path = os.path.join(out, "soak.json")
         replay_equal = None
@@ -177,8 +182,8 @@ def main():
         sys.exit(1)
     result = json.load(open(result_path))
     undelivered = [l for l in text if "not delivered" in l]
-    start_t = next(t for t, l in lines if l.startswith("Initial test run completed"))
-    block_t = next(t for t, l in lines if "Serving Benchmark Result" in l)
+    start_t = next(t for t, l in lines if l.startswith(MAIN_RUN))
+    block_t = next(t for t, l in lines if l.startswith(BLOCK))
     events = result["total_output_tokens"]  # the simulator streams one token per event
     warm = start_t + a.warmup_s  # the main run starts after the JVM, the platform and the initial test request
     in_flight_all = live.judged(start_t)
@@ -200,8 +205,8 @@ def main():
             cells.append("no sample after warm-up")
             verdicts.append((f"{name} RSS sampled after warm-up", False))
     print(f"| RSS after {a.warmup_s:.0f} s warm-up, min / median / max, spread | " + " | ".join(cells) + " |")
-    cpu = {"bench": samples["bench"][-1][2] if samples["bench"] else float("nan"), "aggregate": agg_cpu}
-    print("| CPU, µs per streamed event | " + " | ".join(
+    cpu = {name: cpu_marks[BLOCK][name] - cpu_marks[MAIN_RUN][name] for name in watched}
+    print("| CPU from the main run's start to the block, per streamed event | " + " | ".join(
         f"{cpu[name]:.1f} s, {1e6 * cpu[name] / events:.0f} µs" for name in watched) + " |")
     print()
     print(f"requests: {result['completed']} completed, {result['failed']} failed in {result['duration']:.1f} s;"
@@ -220,7 +225,8 @@ def main():
         print(f"freshness ({where}'s /metrics, {len(rows)} 1 s samples with requests in flight, {label}): median"
               f" {percentile(values, 50):.3f} s, P99 {percentile(values, 99):.3f} s, max {max(values):.3f} s;"
               f" requests finished and not yet scored: median {percentile(behind, 50):.0f}, P99"
-              f" {percentile(behind, 99):.0f}, max {max(behind, default=float('nan')):.0f}")
+              f" {percentile(behind, 99):.0f}, max {max(behind, default=float('nan')):.0f}"
+              f" (÷ {a.rate:g} req/s: P99 {percentile(behind, 99) / a.rate:.1f} s)")
     verdicts.append((f"freshness P99 <= {a.freshness_limit_s:g} s while requests are in flight after warm-up",
                      bool(fresh) and percentile(fresh, 99) <= a.freshness_limit_s))
     print(f"replay equal (without date and client CPU keys): {'yes' if replay_equal else 'no'}"
