@@ -124,6 +124,17 @@ def main():
     print("|---|---:|---:|---:|")
     hit_ttft = errors("in flight during the outage", sends, chunks, hit)
     errors("the others", sends, chunks, rest)
+    # the same requests by when their first event was sent: was it Kafka's absence, or the platform's
+    # JVM starting again on the same cores, that moved the client's timing?
+    first = {i: min(s for _, s, _, _ in e) for i, e in sends.items()}
+    phases = (("first event before the stop", None, down_ns), ("... while the platform was stopped", down_ns, restart_ns),
+              ("... while it was starting again", restart_ns, back_ns), ("... after it was back", back_ns, None))
+    for label, since, until in phases:
+        errors(label, sends, chunks, sorted(i for i, t in first.items()
+                                            if (since is None or t >= since) and (until is None or t < until)))
+    json.dump({"down_ns": down_ns, "restart_ns": restart_ns, "back_ns": back_ns, "in_flight": hit,
+               "ttft_err_ms": {i: pair(sends, chunks, [i])[0] for i in sends}, "first_sent_ns": first},
+              open(os.path.join(out, "outage.json"), "w"))
     verdicts = [
         ("bench exit code 0 and every request completed", bench.returncode == 0 and result.get("completed") == a.requests),
         ("chunk records = streamed token events, none twice, no holes",

@@ -193,7 +193,7 @@ def main():
 
     print("| what | " + " | ".join(watched) + " |")
     print("|---|" + "---:|" * len(watched))
-    judged = {name: [s[1] for s in rows if t0 + s[0] >= warm] for name, rows in samples.items()}
+    judged = {name: [s[1] for s in rows if warm <= t0 + s[0] <= block_t] for name, rows in samples.items()}
     cells = []
     for name in watched:
         if judged[name]:
@@ -204,7 +204,7 @@ def main():
         else:
             cells.append("no sample after warm-up")
             verdicts.append((f"{name} RSS sampled after warm-up", False))
-    print(f"| RSS after {a.warmup_s:.0f} s warm-up, min / median / max, spread | " + " | ".join(cells) + " |")
+    print(f"| RSS from {a.warmup_s:.0f} s into the main run to the block, min / median / max, spread | " + " | ".join(cells) + " |")
     cpu = {name: cpu_marks[BLOCK][name] - cpu_marks[MAIN_RUN][name] for name in watched}
     print("| CPU from the main run's start to the block, per streamed event | " + " | ".join(
         f"{cpu[name]:.1f} s, {1e6 * cpu[name] / events:.0f} µs" for name in watched) + " |")
