@@ -127,7 +127,8 @@ def main():
     # the same requests by when their first event was sent: was it Kafka's absence, or the platform's
     # JVM starting again on the same cores, that moved the client's timing?
     first = {i: min(s for _, s, _, _ in e) for i, e in sends.items()}
-    phases = (("first event before the stop", None, down_ns), ("... while the platform was stopped", down_ns, restart_ns),
+    phases = (("first event before the stop", None, down_ns),
+              ("... while the platform was stopped", down_ns, restart_ns),
               ("... while it was starting again", restart_ns, back_ns), ("... after it was back", back_ns, None))
     for label, since, until in phases:
         errors(label, sends, chunks, sorted(i for i, t in first.items()
@@ -136,7 +137,8 @@ def main():
                "ttft_err_ms": {i: pair(sends, chunks, [i])[0] for i in sends}, "first_sent_ns": first},
               open(os.path.join(out, "outage.json"), "w"))
     verdicts = [
-        ("bench exit code 0 and every request completed", bench.returncode == 0 and result.get("completed") == a.requests),
+        ("bench exit code 0 and every request completed",
+         bench.returncode == 0 and result.get("completed") == a.requests),
         ("chunk records = streamed token events, none twice, no holes",
          records == unique == expected and holes == 0),
         ("records went through the spool", bool(spooled) and spooled[-1] > 0),

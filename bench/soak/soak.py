@@ -73,7 +73,8 @@ def main():
     p.add_argument("--minutes", type=float, default=20.0)
     p.add_argument("--rate", type=float, default=4.0)
     p.add_argument("--sample-s", type=float, default=10.0, help="RSS and CPU sampling period")
-    p.add_argument("--warmup-s", type=float, default=120.0, help="RSS and freshness are judged from this long after the main run's start on")
+    p.add_argument("--warmup-s", type=float, default=120.0,
+                   help="RSS and freshness are judged from this long after the main run's start on")
     p.add_argument("--separate-aggregator", action="store_true",
                    help="platform, aggregate and bench as separate processes (issue 15 item 6)")
     p.add_argument("--rss-band-pct", type=float, default=10.0, help="allowed RSS spread around its median")
@@ -204,7 +205,8 @@ def main():
         else:
             cells.append("no sample after warm-up")
             verdicts.append((f"{name} RSS sampled after warm-up", False))
-    print(f"| RSS from {a.warmup_s:.0f} s into the main run to the block, min / median / max, spread | " + " | ".join(cells) + " |")
+    print(f"| RSS from {a.warmup_s:.0f} s into the main run to the block, min / median / max, spread | "
+          + " | ".join(cells) + " |")
     cpu = {name: cpu_marks[BLOCK][name] - cpu_marks[MAIN_RUN][name] for name in watched}
     print("| CPU from the main run's start to the block, per streamed event | " + " | ".join(
         f"{cpu[name]:.1f} s, {1e6 * cpu[name] / events:.0f} µs" for name in watched) + " |")
