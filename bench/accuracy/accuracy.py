@@ -9,7 +9,6 @@ client arrival of the first event - server send of it (wall clocks of two proces
 ITL error = |client gap - server gap| of the same two events (no clock offset in it).
 """
 import argparse
-import csv
 import json
 import os
 import shlex
@@ -19,49 +18,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (LAUNCHER, default_tokenizer, free_port, percentile, read_topics,  # noqa: E402
-                     start_simulator, stop)
+from tpbench import (LAUNCHER, default_tokenizer, free_port, pair, percentile, read_chunks,  # noqa: E402
+                     read_send_log, start_simulator, stop)
 
 PREFIX = "accuracy-"
-
-
-def read_send_log(path):
-    """{request index: [(event, sent_unix_ns, due_ns, sent_ns)]} for the main run's requests."""
-    sends = {}
-    with open(path) as f:
-        for row in csv.DictReader(f):
-            rid = row["request_id"]
-            if not rid.startswith(PREFIX) or not rid[len(PREFIX):].isdigit():
-                continue  # the initial test request and warm-ups
-            sends.setdefault(int(rid[len(PREFIX):]), []).append(
-                (int(row["event"]), int(row["sent_unix_ns"]), int(row["due_ns"]), int(row["sent_ns"])))
-    return sends
-
-
-def read_chunks(command, data_dir, run_id, topic_prefix, out):
-    """{request index: {seq: arrived_epoch_ns}} of the run, read back through a platform on data_dir."""
-    chunks = {}
-    for value in read_topics(command, data_dir, [topic_prefix + "chunks"], out, run_id):
-        if value["run_id"] == run_id:
-            chunks.setdefault(value["request_index"], {})[value["seq"]] = value["arrived_epoch_ns"]
-    return chunks
-
-
-def pair(sends, chunks):
-    """TTFT errors (ms, one per request), absolute ITL errors (ms, one per gap), the unpaired events."""
-    ttft, itl, missing = [], [], 0
-    for index, events in sends.items():
-        arrived = chunks.get(index, {})
-        sent = {e: unix for e, unix, _, _ in events}
-        if 0 in sent and 0 in arrived:
-            ttft.append((arrived[0] - sent[0]) / 1e6)
-        for seq in sorted(arrived):
-            if seq == 0:
-                continue
-            if seq in sent and seq - 1 in sent and seq - 1 in arrived:
-                itl.append(abs((arrived[seq] - arrived[seq - 1]) - (sent[seq] - sent[seq - 1])) / 1e6)
-        missing += sum(1 for seq in arrived if seq not in sent)
-    return ttft, itl, missing
 
 
 def run_point(a, streams, out):
@@ -88,8 +48,8 @@ def run_point(a, streams, out):
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"accuracy: bench exited {os.waitstatus_to_exitcode(status)}; see {log.name}")
     result = json.load(open(os.path.join(out, f"{run_id}.json")))
-    sends = read_send_log(send_log)
-    chunks = read_chunks(a.bench, data_dir, run_id, "tokenpulse.", out)
+    sends = read_send_log(send_log, PREFIX)
+    chunks, _ = read_chunks(a.bench, data_dir, run_id, out)
     ttft, itl, missing = pair(sends, chunks)
     sent_ns = [s for events in sends.values() for _, _, _, s in events]
     lateness = [(s - d) / 1e6 for events in sends.values() for _, _, d, s in events]
@@ -124,7 +84,7 @@ def main():
     p.add_argument("--out", default=None)
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
-    a.tokenizer = a.tokenizer or default_tokenizer()
+    a.tokenizer = default_tokenizer(a.tokenizer)
     out = a.out or tempfile.mkdtemp(prefix="tokenpulse-accuracy-")
     os.makedirs(out, exist_ok=True)
     subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar

@@ -1,15 +1,19 @@
-"""What the benchmark scripts under bench/ share: ports, readiness, /proc CPU and memory, a simulator.
+"""What the benchmark scripts under bench/ share: ports, readiness, /proc CPU and memory, a simulator,
+a platform, /metrics, and pairing a run's chunk records with the simulator's send log.
 
-Imported by bench/cpu/cpu.py, bench/soak/soak.py, bench/accuracy/accuracy.py and
-bench/trace/trace.py (they put this folder on sys.path); plain Python 3, no packages beyond the
-standard library (read_topics runs the example consumer, which needs Debian's Kafka and Avro ones).
+Imported by bench/cpu/cpu.py, bench/soak/soak.py, bench/accuracy/accuracy.py, bench/trace/trace.py and
+bench/outage/outage.py (they put this folder on sys.path); plain Python 3, no packages beyond the
+standard library (reading chunks back runs examples/python-consumer, which needs Debian's
+python3-confluent-kafka and python3-avro).
 """
+import csv
 import json
 import os
 import re
 import shlex
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 
@@ -17,58 +21,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LAUNCHER = os.path.join(ROOT, "tokenpulse")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CONSUMER = os.path.join(ROOT, "examples", "python-consumer", "consumer.py")
-USE_THEM = re.compile(r"^Use them with: (--bootstrap-servers \S+ --schema-registry-url \S+)")
-
-
-def default_tokenizer():
-    """../shared's Qwen3 folder when present, else gpt2."""
-    shared = os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
-    return shared if os.path.isdir(shared) else "gpt2"
-
-
-def percentile(values, q):
-    """numpy's default (linear) percentile, as vLLM's report uses."""
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    pos = (len(s) - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-def read_topics(command, data_dir, topics, out, name):
-    """The values of a finished bench's topics (e.g. "tokenpulse.chunks"), as dicts, read back from its data dir.
-
-    Starts `tokenpulse platform` on data_dir (logging to out/NAME.platform.log) and reads the topics
-    with examples/python-consumer/consumer.py until they are idle for 10 s.
-    """
-    log = open(os.path.join(out, f"{name}.platform.log"), "w")
-    platform = subprocess.Popen([*shlex.split(command), "platform", "--data-dir", data_dir,
-                                 "--kafka-port", str(free_port()), "--registry-port", str(free_port())],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        flags = None
-        deadline = time.time() + 180
-        for line in platform.stdout:
-            log.write(line)
-            m = USE_THEM.match(line)
-            if m:
-                flags = m.group(1).split()
-                break
-            if time.time() > deadline:
-                break
-        if flags is None:
-            raise SystemExit(f"the platform on {data_dir} did not start; see {log.name}")
-        topic_flags = [f for t in topics for f in ("--topic", t)]
-        records = subprocess.run(
-            ["/usr/bin/python3", CONSUMER, *flags, *topic_flags,
-             "--group-id", f"bench-{name}-{time.time_ns()}", "--idle-timeout", "10"],
-            capture_output=True, text=True, check=True).stdout
-    finally:
-        stop(platform)
-        log.close()
-    return [json.loads(line)["value"] for line in records.splitlines()]
+USE_THEM = re.compile(r"^Use them with: (--bootstrap-servers \S+ --schema-registry-url \S+)", re.MULTILINE)
 
 
 def free_port():
@@ -147,3 +100,185 @@ def stop(proc, timeout_s=30):
             proc.kill()
             proc.wait()
     return proc.returncode
+
+
+def workdir(out, prefix):
+    """(out or a new temporary folder, the environment for the processes started there): their own
+    HOME keeps the Streams state, the spool and the default data dir out of other runs' way."""
+    out = os.path.abspath(out or tempfile.mkdtemp(prefix=prefix))
+    os.makedirs(out, exist_ok=True)
+    subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar if needed
+    return out, dict(os.environ, HOME=os.path.join(out, "home"))
+
+
+def default_tokenizer(given):
+    """given, else ../shared's Qwen3 folder when present, else gpt2."""
+    shared = os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
+    return given or (shared if os.path.isdir(shared) else "gpt2")
+
+
+def load_average():
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def start_aggregate(connection, out, env, metrics_port):
+    """`tokenpulse aggregate` on the platform at connection, logging to out/aggregate.log, once running."""
+    log_path = os.path.join(out, "aggregate.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([LAUNCHER, "aggregate", *connection, "--metrics-port", str(metrics_port)],
+                                stdout=log, stderr=subprocess.STDOUT, env=env)
+    wait_for_line(log_path, re.compile("^Aggregator running", re.MULTILINE), 180, proc, "the aggregator")
+    return proc
+
+
+def percentile(values, q):
+    """numpy's default (linear) percentile, as vLLM's report uses."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    pos = (len(s) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def wait_for_line(path, pattern, timeout_s, proc, who):
+    """The first match of pattern (compiled regex) in the file path, which proc is writing.
+
+    Exits the script with one line when proc ends first or nothing matches within timeout_s.
+    """
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        with open(path) as f:
+            m = pattern.search(f.read())
+        if m:
+            return m
+        if proc.poll() is not None:
+            raise SystemExit(f"{who} exited {proc.returncode} before it was ready; see {path}")
+        time.sleep(0.2)
+    raise SystemExit(f"{who} was not ready within {timeout_s} s; see {path}")
+
+
+class Platform:
+    """`tokenpulse platform` in a process of its own on data_dir, with fixed ports, so that it can be
+    stopped and started again where its clients expect it. Logs to log_prefix.N.log (N = start)."""
+
+    def __init__(self, command, data_dir, log_prefix, env=None):
+        self.command = shlex.split(command)
+        self.data_dir = data_dir
+        self.log_prefix = log_prefix
+        self.env = env
+        self.kafka_port = free_port()
+        self.registry_port = free_port()
+        self.proc = None
+        self.starts = 0
+
+    def start(self, timeout_s=180):
+        """Starts it and returns its connection flags (--bootstrap-servers ... --schema-registry-url ...)."""
+        self.starts += 1
+        log = f"{self.log_prefix}.{self.starts}.log"
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen(
+                [*self.command, "platform", "--data-dir", self.data_dir, "--kafka-port", str(self.kafka_port),
+                 "--registry-port", str(self.registry_port)], stdout=out, stderr=subprocess.STDOUT, env=self.env)
+        return wait_for_line(log, USE_THEM, timeout_s, self.proc, "the platform").group(1).split()
+
+    def kill(self, signal):
+        """Sends signal (e.g. signal.SIGKILL) and waits for the process to end."""
+        self.proc.send_signal(signal)
+        self.proc.wait()
+
+    def stop(self):
+        return stop(self.proc) if self.proc else None
+
+
+def read_send_log(path, prefix):
+    """{request index: [(event, sent_unix_ns, due_ns, sent_ns)]} of the requests whose id is prefix + index
+    (the main run's; the initial test request and warm-ups have other ids)."""
+    sends = {}
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            rid = row["request_id"]
+            if not rid.startswith(prefix) or not rid[len(prefix):].isdigit():
+                continue
+            sends.setdefault(int(rid[len(prefix):]), []).append(
+                (int(row["event"]), int(row["sent_unix_ns"]), int(row["due_ns"]), int(row["sent_ns"])))
+    return sends
+
+
+def consume(flags, topics, name):
+    """The values (dicts) of topics (e.g. ["tokenpulse.chunks"]) on a running platform, read with
+    examples/python-consumer until they are idle for 10 s."""
+    topic_flags = [f for t in topics for f in ("--topic", t)]
+    records = subprocess.run(
+        ["/usr/bin/python3", CONSUMER, *flags, *topic_flags, "--group-id", f"bench-{name}-{time.time_ns()}",
+         "--idle-timeout", "10"], capture_output=True, text=True, check=True).stdout
+    return [json.loads(line)["value"] for line in records.splitlines()]
+
+
+def consume_chunks(flags, run_id, topic="tokenpulse.chunks"):
+    """({request index: {seq: arrived_epoch_ns}}, chunk records of the run) from a running platform."""
+    chunks, count = {}, 0
+    for value in consume(flags, [topic], run_id):
+        if value["run_id"] == run_id:
+            count += 1
+            chunks.setdefault(value["request_index"], {})[value["seq"]] = value["arrived_epoch_ns"]
+    return chunks, count
+
+
+def read_topics(command, data_dir, topics, out, name):
+    """consume of a finished run's topics, through a platform started on its data_dir."""
+    platform = Platform(command, data_dir, os.path.join(out, f"{name}.platform"))
+    try:
+        return consume(platform.start(), topics, name)
+    finally:
+        platform.stop()
+
+
+def read_chunks(command, data_dir, run_id, out, topic="tokenpulse.chunks"):
+    """consume_chunks of a run whose broker is down, through a platform started on its data_dir."""
+    platform = Platform(command, data_dir, os.path.join(out, f"{run_id}.platform"))
+    try:
+        return consume_chunks(platform.start(), run_id, topic)
+    finally:
+        platform.stop()
+
+
+def pair(sends, chunks, indices=None):
+    """TTFT errors (ms, one per request), absolute ITL errors (ms, one per gap), the unpaired events,
+    over the requests in indices (default: all sent).
+
+    TTFT error = client arrival of the first event - server send of it (wall clocks of two processes
+    on one host); ITL error = |client gap - server gap| of the same two events (no clock offset in it).
+    """
+    ttft, itl, missing = [], [], 0
+    for index in sends if indices is None else indices:
+        arrived = chunks.get(index, {})
+        sent = {e: unix for e, unix, _, _ in sends[index]}
+        if 0 in sent and 0 in arrived:
+            ttft.append((arrived[0] - sent[0]) / 1e6)
+        for seq in sorted(arrived):
+            if seq == 0:
+                continue
+            if seq in sent and seq - 1 in sent and seq - 1 in arrived:
+                itl.append(abs((arrived[seq] - arrived[seq - 1]) - (sent[seq] - sent[seq - 1])) / 1e6)
+        missing += sum(1 for seq in arrived if seq not in sent)
+    return ttft, itl, missing
+
+
+def scrape(url, timeout_s=5.0):
+    """{series as written (name{labels}): value} of a Prometheus /metrics page; None when it does not answer."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s) as r:
+            text = r.read().decode()
+    except OSError:
+        return None
+    series = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            try:
+                series[name] = float(value)
+            except ValueError:
+                pass
+    return series

@@ -99,7 +99,7 @@ def main():
     p.add_argument("--out", default=None)
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
-    a.tokenizer = a.tokenizer or default_tokenizer()
+    a.tokenizer = default_tokenizer(a.tokenizer)
     out = a.out or tempfile.mkdtemp(prefix="tokenpulse-trace-")
     os.makedirs(out, exist_ok=True)
     subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar
