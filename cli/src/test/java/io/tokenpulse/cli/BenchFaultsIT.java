@@ -18,6 +18,7 @@ import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
+import io.tokenpulse.simulator.engine.EngineProfile;
 import io.tokenpulse.simulator.faults.FaultPlan;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -257,11 +258,13 @@ class BenchFaultsIT {
         // 131 000 tokens "tok<i>€ " (the simulator's context holds 131 072): about 1.5 MiB of text in one
         // RequestFinished and one RequestMetrics record. `bench --simulate` spells tokens as one word of
         // the bench's tokenizer (7 bytes with the €, under 1 MiB), so this simulator counts by
-        // whitespace and spells "tok<i> ". The default profile sped up 1000 times takes seconds.
+        // whitespace and spells "tok<i> ". The default profile sped up 1000 times takes seconds, with a
+        // KV cache that holds both requests: in one context-sized cache they would preempt each other.
         FaultPlan faults =
                 FaultPlan.parse(List.of("tokens-per-event=5000", "split-utf8"), 0); // split-utf8: a € per token
+        EngineProfile twoContexts = EngineProfile.DEFAULT.speedUp(1000).withKvCacheTokens(2 * 131_072);
         try (SimulatorServer simulator = SimulatorServer.start(
-                SimulatorConfig.defaultProfile("facebook/opt-125m", 1000).withFaults(faults))) {
+                SimulatorConfig.batching("facebook/opt-125m", twoContexts).withFaults(faults))) {
             Bench run = bench(
                     "long-text",
                     2,
