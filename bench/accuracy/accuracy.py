@@ -14,11 +14,10 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (LAUNCHER, default_tokenizer, free_port, pair, percentile, read_chunks,  # noqa: E402
+from tpbench import (add_client_args, parse_client_args, free_port, pair, percentile, read_chunks,  # noqa: E402
                      read_send_log, start_simulator, stop)
 
 PREFIX = "accuracy-"
@@ -78,16 +77,8 @@ def main():
     p.add_argument("--gap-ms", type=float, default=20.0)
     p.add_argument("--output-len", type=int, default=100)
     p.add_argument("--input-len", type=int, default=32)
-    p.add_argument("--bench", default=LAUNCHER, help="the command that runs `bench` (default: ./tokenpulse)")
-    p.add_argument("--simulator", default=LAUNCHER, help="the command that runs `simulate` (default: ./tokenpulse)")
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
-    p.add_argument("--out", default=None)
-    p.add_argument("extra", nargs="*", help="further bench flags, after --")
-    a = p.parse_args()
-    a.tokenizer = default_tokenizer(a.tokenizer)
-    out = a.out or tempfile.mkdtemp(prefix="tokenpulse-accuracy-")
-    os.makedirs(out, exist_ok=True)
-    subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar
+    add_client_args(p)
+    a, out = parse_client_args(p, "tokenpulse-accuracy-")
     print(f"accuracy: results in {out}")
     try:
         import vllm  # noqa: F401

@@ -282,3 +282,27 @@ def scrape(url, timeout_s=5.0):
             except ValueError:
                 pass
     return series
+
+
+def add_client_args(parser):
+    """The flags every client-timing script takes: the commands for bench and simulate, the tokenizer,
+    the output folder and further bench flags after --."""
+    parser.add_argument("--bench", default=LAUNCHER, help="the command that runs `bench` (default: ./tokenpulse)")
+    parser.add_argument("--simulator", default=LAUNCHER,
+                        help="the command that runs `simulate` (default: ./tokenpulse)")
+    parser.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    parser.add_argument("--out", default=None)
+    parser.add_argument("extra", nargs="*", help="further bench flags, after --")
+
+
+def parse_client_args(parser, prefix):
+    """Parses the arguments (add_client_args') and prepares the run: the tokenizer's default, the
+    output folder (a new temporary one named prefix... unless --out), and the jar (built if needed).
+    Returns (args, out)."""
+    a = parser.parse_args()
+    a.tokenizer = default_tokenizer(a.tokenizer)
+    out = a.out or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(out, exist_ok=True)
+    subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar
+    return a, out
+

@@ -23,11 +23,10 @@ import re
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (LAUNCHER, default_tokenizer, free_port, percentile, read_topics,  # noqa: E402
+from tpbench import (add_client_args, parse_client_args, free_port, percentile, read_topics,  # noqa: E402
                      start_simulator, stop)
 
 PREFIX = "trace-"
@@ -93,16 +92,8 @@ def main():
     p.add_argument("--gap-ms", type=float, default=5.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit-ms", type=float, default=2.0, help="the P99 bound of the verdict")
-    p.add_argument("--bench", default=LAUNCHER, help="the command that runs `bench` (default: ./tokenpulse)")
-    p.add_argument("--simulator", default=LAUNCHER, help="the command that runs `simulate` (default: ./tokenpulse)")
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
-    p.add_argument("--out", default=None)
-    p.add_argument("extra", nargs="*", help="further bench flags, after --")
-    a = p.parse_args()
-    a.tokenizer = default_tokenizer(a.tokenizer)
-    out = a.out or tempfile.mkdtemp(prefix="tokenpulse-trace-")
-    os.makedirs(out, exist_ok=True)
-    subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar
+    add_client_args(p)
+    a, out = parse_client_args(p, "tokenpulse-trace-")
     run_id = f"trace-{time.strftime('%H%M%S')}"
     trace = os.path.join(out, f"{run_id}.trace.jsonl")
     times = write_trace(trace, a.rate, a.duration_s, a.input_len, a.output_len, a.seed)
