@@ -385,6 +385,7 @@ final class BenchCommand implements Callable<Integer> {
                                     result.load().warmupRequests(),
                                     result.load().warmConnections(),
                                     result.load().sendLagP99Ms(),
+                                    result.load().started(),
                                     result.load().ioThreadBusy()))),
                     result.server(),
                     out);

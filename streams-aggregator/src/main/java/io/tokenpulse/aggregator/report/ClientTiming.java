@@ -17,7 +17,8 @@ import java.util.Optional;
  * @param clientSendLagP99Ms  P99 of how late the client sent requests, beyond any wait for a
  *                            {@code --max-concurrency} slot, in ms
  * @param clientIoThreadBusy  the busiest HTTP I/O thread's CPU share of the run (0..1)
- * @param clientLimited       either is over its bound ({@link #MAX_SEND_LAG_P99_MS}, {@link #MAX_IO_THREAD_BUSY})
+ * @param clientLimited       either is over its bound ({@link #MAX_SEND_LAG_P99_MS}, {@link #MAX_IO_THREAD_BUSY});
+ *                            the send lag only counts from {@link #MIN_REQUESTS_FOR_LAG} requests on
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ClientTiming(
@@ -30,17 +31,29 @@ public record ClientTiming(
     /** Above this the schedule itself was not kept: the bound. */
     public static final double MAX_SEND_LAG_P99_MS = 10;
 
+    /**
+     * Below this many requests the P99 send lag is about the slowest single send, typically the first,
+     * cold one: printed, but no verdict on the client.
+     */
+    public static final int MIN_REQUESTS_FOR_LAG = 100;
+
     /** An I/O thread busy this much of the time queues the bytes it should be timing. */
     public static final double MAX_IO_THREAD_BUSY = 0.9;
 
-    /** The verdict from the two measurements (NaN ones never count against the client). */
-    public static ClientTiming of(int warmupRequests, int warmConnections, double sendLagP99Ms, double ioThreadBusy) {
+    /**
+     * The verdict from the two measurements (NaN ones never count against the client).
+     *
+     * @param sentRequests requests the schedule sent: the send lag's sample count
+     */
+    public static ClientTiming of(
+            int warmupRequests, int warmConnections, double sendLagP99Ms, long sentRequests, double ioThreadBusy) {
+        boolean lagging = sentRequests >= MIN_REQUESTS_FOR_LAG && sendLagP99Ms > MAX_SEND_LAG_P99_MS;
         return new ClientTiming(
                 warmupRequests,
                 warmConnections,
                 sendLagP99Ms,
                 ioThreadBusy,
-                sendLagP99Ms > MAX_SEND_LAG_P99_MS || ioThreadBusy > MAX_IO_THREAD_BUSY);
+                lagging || ioThreadBusy > MAX_IO_THREAD_BUSY);
     }
 
     /** The lines printed after the block, in its layout. */

@@ -8,7 +8,7 @@ class ClientTimingTest {
 
     @Test
     void aClientThatKeptItsScheduleWithASpareIoThreadIsNotTheBottleneck() {
-        ClientTiming timing = ClientTiming.of(2, 64, 0.4, 0.3);
+        ClientTiming timing = ClientTiming.of(2, 64, 0.4, 500, 0.3);
         assertThat(timing.clientLimited()).isFalse();
         assertThat(timing.warning()).isEmpty();
         assertThat(timing.lines())
@@ -20,16 +20,23 @@ class ClientTimingTest {
 
     @Test
     void eitherALateScheduleOrASaturatedIoThreadMakesItTheBottleneckWithOneWarningLine() {
-        assertThat(ClientTiming.of(0, 1, 10.5, 0.3).clientLimited()).isTrue();
-        assertThat(ClientTiming.of(0, 1, 1, 0.95).clientLimited()).isTrue();
-        assertThat(ClientTiming.of(0, 1, 10.5, 0.3).warning().orElseThrow())
+        assertThat(ClientTiming.of(0, 1, 10.5, 100, 0.3).clientLimited()).isTrue();
+        assertThat(ClientTiming.of(0, 1, 1, 20, 0.95).clientLimited()).isTrue();
+        assertThat(ClientTiming.of(0, 1, 10.5, 100, 0.3).warning().orElseThrow())
                 .startsWith("Warning: the client was the bottleneck (send lag P99 10.50 ms, bound 10 ms;")
                 .doesNotContain("\n");
     }
 
     @Test
+    void aLateSendInARunOfFewRequestsIsPrintedButNoVerdict() {
+        ClientTiming timing = ClientTiming.of(0, 4, 40, ClientTiming.MIN_REQUESTS_FOR_LAG - 1, 0.3);
+        assertThat(timing.clientLimited()).isFalse();
+        assertThat(timing.lines()).contains("Client send lag P99 (ms):                40.00");
+    }
+
+    @Test
     void unmeasuredValuesDoNotCountAgainstTheClient() {
-        assertThat(ClientTiming.of(0, 0, Double.NaN, Double.NaN).clientLimited())
+        assertThat(ClientTiming.of(0, 0, Double.NaN, 0, Double.NaN).clientLimited())
                 .isFalse();
     }
 }

@@ -199,7 +199,7 @@ class GoldenReportTest {
         ResultJson json = ResultJson.of(
                         CONFIG, run().result(), Map.of(), new ResultJson.Delivery(7, Map.of("BUFFER_FULL", 7L)))
                 .withClientCpu(ClientCpu.of(2_500_000_000L, 3_000_000_000L, 10_000_000_000L, 60_000))
-                .withClientTiming(ClientTiming.of(0, 8, 12.5, 0.25));
+                .withClientTiming(ClientTiming.of(0, 8, 12.5, 200, 0.25));
         assertThat(json.toJson())
                 .contains("{\"BUFFER_FULL\": 7}, \"client_startup_cpu_s\": 2.5, \"client_cpu_cores\": 0.3, "
                         + "\"client_cpu_us_per_event\": 50.0, \"client_warmup_requests\": 0, \"client_warm_connections\": 8, \"client_send_lag_p99_ms\": 12.5, "
