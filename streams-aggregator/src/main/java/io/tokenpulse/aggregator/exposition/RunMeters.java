@@ -17,8 +17,10 @@ import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -277,10 +279,13 @@ final class RunMeters {
      * The latest window's values as gauges: a window update older than the newest window seen is
      * ignored, for the client's figures (windows where requests finished) and the server's (windows
      * with scrapes of its /metrics) apart, so a scrape after the last request leaves the client's
-     * figures alone. A scrape during an update may mix two windows' values for one metric.
+     * figures alone. A latency the newest client window lacks (TTFO in a window where no request
+     * thought) reads NaN, not an older window's value. A scrape during an update may mix two windows'
+     * values for one metric.
      */
     private final class WindowGauges {
         private final Map<String, Cell> cells = new ConcurrentHashMap<>();
+        private final Set<String> latencyNames = new HashSet<>();
         private long latestStartMs = Long.MIN_VALUE;
         private long latestServerStartMs = Long.MIN_VALUE;
 
@@ -309,13 +314,23 @@ final class RunMeters {
             set(r, "tokenpulse.window.requests.per.second", null, null, w.getRequestThroughput());
             set(r, "tokenpulse.window.output.tokens.per.second", null, null, w.getOutputThroughput());
             set(r, "tokenpulse.window.total.tokens.per.second", null, null, w.getTotalTokenThroughput());
+            Set<String> absent = new HashSet<>(latencyNames);
             for (WindowLatency latency : w.getLatencies()) {
                 String name = "tokenpulse.window." + latency.getMetric().replace('_', '.');
-                set(r, name, "0.5", "seconds", latency.getMedianMs() / MS_PER_S);
-                set(r, name, "0.9", "seconds", latency.getP90Ms() / MS_PER_S);
-                set(r, name, "0.99", "seconds", latency.getP99Ms() / MS_PER_S);
-                set(r, name + ".mean", null, "seconds", latency.getMeanMs() / MS_PER_S);
+                latency(r, name, latency.getMedianMs(), latency.getP90Ms(), latency.getP99Ms(), latency.getMeanMs());
+                latencyNames.add(name);
+                absent.remove(name);
             }
+            for (String name : absent) {
+                latency(r, name, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            }
+        }
+
+        private void latency(Registered r, String name, double medianMs, double p90Ms, double p99Ms, double meanMs) {
+            set(r, name, "0.5", "seconds", medianMs / MS_PER_S);
+            set(r, name, "0.9", "seconds", p90Ms / MS_PER_S);
+            set(r, name, "0.99", "seconds", p99Ms / MS_PER_S);
+            set(r, name + ".mean", null, "seconds", meanMs / MS_PER_S);
         }
 
         private void set(Registered r, String name, String quantile, String baseUnit, double value) {

@@ -99,6 +99,13 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_request_ttfo_seconds_sum{" + TAGS + "} 0.32")
                 .contains("tokenpulse_window_ttfo_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.32")
                 .contains("tokenpulse_window_ttfo_mean_seconds{" + TAGS + "} 0.32");
+
+        // the next window had no request that thought: its TTFO is unknown, not the previous window's
+        meters.onWindowMetrics(window(RUN, EPOCH_MS + 20_000, 250.0, 2.5));
+        assertThat(registry.scrape())
+                .contains("tokenpulse_window_ttfo_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} NaN")
+                .contains("tokenpulse_window_ttfo_mean_seconds{" + TAGS + "} NaN")
+                .contains("tokenpulse_window_ttft_seconds{" + QUANTILE_TAGS.formatted("0.99") + "} 0.25");
     }
 
     @Test
