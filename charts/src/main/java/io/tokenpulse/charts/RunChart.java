@@ -14,7 +14,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * A PNG of one run over its run time, drawn from its window metrics (topic {@code window-metrics}, one
- * record per tumbling window): six panels, P50 and P99 of TTFT, TPOT, ITL and E2EL per window, output
+ * record per tumbling window): six panels, P50 and P99 of TTFT (and of TTFO in a run where a request
+ * thought), TPOT, ITL and E2EL per window, output
  * and total token throughput, and requests finished (and failed) per second against the configured
  * rate. A header line names the run from its {@link RunSummary} when one is given.
  *
@@ -74,14 +75,31 @@ public final class RunChart {
             throw new IllegalArgumentException(
                     "summary of run " + s.getRunId() + " given with windows of run " + series.runId());
         });
-        List<XYChart> panels = List.of(
-                latencyPanel(series, "ttft", "TTFT"),
+        return PanelGrid.png(header(series, summary), panels(series, summary), COLUMNS, size);
+    }
+
+    static List<XYChart> panels(WindowSeries series, Optional<RunSummary> summary) {
+        return List.of(
+                firstTokenPanel(series),
                 latencyPanel(series, "tpot", "TPOT"),
                 latencyPanel(series, "itl", "ITL"),
                 latencyPanel(series, "e2el", "E2EL"),
                 throughputPanel(series),
                 requestPanel(series, summary));
-        return PanelGrid.png(header(series, summary), panels, COLUMNS, size);
+    }
+
+    /** TTFT, with a reasoning run's TTFO beside it: the gap between the two is the thinking. */
+    private static XYChart firstTokenPanel(WindowSeries series) {
+        WindowSeries.Points ttfoMedian = series.latency("ttfo", WindowLatency::getMedianMs);
+        if (ttfoMedian.isEmpty()) {
+            return latencyPanel(series, "ttft", "TTFT");
+        }
+        XYChart chart = panel("TTFT and TTFO per window", "ms");
+        add(chart, "TTFT P50", series.latency("ttft", WindowLatency::getMedianMs));
+        add(chart, "TTFT P99", series.latency("ttft", WindowLatency::getP99Ms));
+        add(chart, "TTFO P50", ttfoMedian);
+        add(chart, "TTFO P99", series.latency("ttfo", WindowLatency::getP99Ms));
+        return chart;
     }
 
     /** The header line: which run, what load, how long. */

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +19,8 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
 class RunChartTest {
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -75,6 +79,32 @@ class RunChartTest {
         BufferedImage image = decode(RunChart.png(List.of(noSamples), Optional.empty(), RunChart.DEFAULT_SIZE));
 
         assertThat(image.getWidth()).isEqualTo(1500);
+    }
+
+    @Test
+    void aReasoningRunsTtfoIsDrawnBesideTtftAndOtherRunsKeepTheTtftPanel() {
+        assertThat(names(
+                        RunChart.panels(new WindowSeries(RUN), Optional.empty()).get(0)))
+                .containsExactly("P50", "P99");
+
+        List<WindowMetrics> thinking = RUN.stream()
+                .map(w -> {
+                    WindowMetrics copy = WindowMetrics.newBuilder(w).build();
+                    List<WindowLatency> latencies = new ArrayList<>(copy.getLatencies());
+                    latencies.add(new WindowLatency("ttfo", copy.getCompleted(), 400.0, 380.0, 500.0, 520.0, 0.0));
+                    copy.setLatencies(latencies);
+                    return copy;
+                })
+                .toList();
+        XYChart first =
+                RunChart.panels(new WindowSeries(thinking), Optional.empty()).get(0);
+        assertThat(first.getTitle()).isEqualTo("TTFT and TTFO per window");
+        assertThat(names(first)).containsExactly("TTFT P50", "TTFT P99", "TTFO P50", "TTFO P99");
+        assertThat(first.getSeries("TTFO P99").getYData()).containsExactly(520.0, 520.0, 520.0);
+    }
+
+    private static List<String> names(XYChart chart) {
+        return chart.getSeriesCollection().stream().map(XYSeries::getName).toList();
     }
 
     @Test
