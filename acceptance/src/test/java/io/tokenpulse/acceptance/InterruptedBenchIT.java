@@ -177,8 +177,9 @@ class InterruptedBenchIT {
         double startS = bench.secondsSinceStart();
         Tokenpulse.Result run = bench.finish(Duration.ofMinutes(3));
 
-        // A halted run leaves no lock and no Kafka Streams member behind that the next run waits for.
-        assertThat(startS).isLessThan(quickestStartS + 10);
+        // A halted run leaves no lock and no Kafka Streams member behind that the next run waits for
+        // (that wait is the 45 s session timeout). Scaled, as the starts slow down together on a busy machine.
+        assertThat(startS).isLessThan(quickestStartS * 1.5 + 10);
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout())
                 .containsPattern("Failed requests: +4 ")
