@@ -17,6 +17,7 @@ anchor error. The verdict is the issue's proof: P99 of the server lateness withi
 import argparse
 import csv
 import json
+import math
 import os
 import random
 import re
@@ -31,6 +32,12 @@ from tpbench import (add_client_args, parse_client_args, free_port, percentile, 
 
 PREFIX = "trace-"
 BENCH_LINE = re.compile(r"^Trace send lateness \(ms\): .*")
+TOTAL = "server_receipt_minus_trace_ms"
+# The request's way from its trace time to the server, in order; the first two add up to the third.
+STAGES = [("bench_sent_minus_trace_ms", "bench wrote it - trace time"),
+          ("server_receipt_minus_sent_ms", "server receipt - bench wrote it"),
+          (TOTAL, "server receipt - trace time"),
+          ("simulator_send_lag_ms", "simulator's own first-event lag")]
 
 
 def write_trace(path, rate, duration_s, input_len, output_len, seed):
@@ -51,18 +58,22 @@ def write_trace(path, rate, duration_s, input_len, output_len, seed):
 
 
 def read_receipts(path):
-    """{request index: received_unix_ns} of the main run's requests (the initial test request has another id)."""
+    """{request index: (received_unix_ns, the simulator's first-event send lag ns)} of the main run's
+    requests (the initial test request and warm-ups have other ids). The send lag (event 0 sent - due)
+    says how starved the simulator itself was: its due time counts from the receipt."""
     received = {}
     with open(path) as f:
         for row in csv.DictReader(f):
             rid = row["request_id"]
-            if rid.startswith(PREFIX) and rid[len(PREFIX):].isdigit():
-                received[int(rid[len(PREFIX):])] = int(row["received_unix_ns"])
+            if row["event"] == "0" and rid.startswith(PREFIX) and rid[len(PREFIX):].isdigit():
+                received[int(rid[len(PREFIX):])] = (int(row["received_unix_ns"]),
+                                                   int(row["sent_ns"]) - int(row["due_ns"]))
     return received
 
 
 def read_run(command, data_dir, run_id, out):
-    """(schedule_start_epoch_ns, {request index: (scheduled_offset_ns, sent_offset_ns)}) from bench's topics."""
+    """(schedule_start_epoch_ns, {request index: (scheduled_offset_ns, sent_offset_ns, connect_ns)}) from bench's
+    topics."""
     start, requests = None, {}
     for value in read_topics(command, data_dir, ["tokenpulse.runs", "tokenpulse.requests"], out, run_id):
         if value.get("run_id") != run_id:
@@ -71,7 +82,8 @@ def read_run(command, data_dir, run_id, out):
         if "schedule_start_epoch_ns" in event:
             start = event["schedule_start_epoch_ns"]
         elif "sent_offset_ns" in event and "success" not in event:  # RequestStarted, not RequestFinished
-            requests[value["request_index"]] = (event["scheduled_offset_ns"], event["sent_offset_ns"])
+            requests[value["request_index"]] = (event["scheduled_offset_ns"], event["sent_offset_ns"],
+                                                 event["connect_ns"])
     if start is None:
         raise SystemExit(f"trace: no RunStarted of {run_id} in {data_dir}")
     return start, requests
@@ -92,6 +104,7 @@ def main():
     p.add_argument("--gap-ms", type=float, default=5.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit-ms", type=float, default=2.0, help="the P99 bound of the verdict")
+    p.add_argument("--head-s", type=float, default=3.0, help="the first seconds of the run, split from the rest")
     add_client_args(p)
     a, out = parse_client_args(p, "tokenpulse-trace-")
     run_id = f"trace-{time.strftime('%H%M%S')}"
@@ -122,40 +135,61 @@ def main():
 
     received = read_receipts(send_log)
     start_ns, requests = read_run(a.bench, data_dir, run_id, out)
-    server_ms, bench_ms, schedule_err_us, unpaired, rows = [], [], [], 0, []
+    rows, schedule_err_us, unpaired = [], [], 0
     for i, ms in enumerate(times):
         trace_offset_ns = round((ms - times[0]) * a.trace_time_scale * 1e6)
         if i not in received or i not in requests:
             unpaired += 1
             continue
-        scheduled_ns, sent_ns = requests[i]
-        server_ms.append((received[i] - (start_ns + trace_offset_ns)) / 1e6)
-        bench_ms.append((sent_ns - scheduled_ns) / 1e6)
+        (received_ns, sim_lag_ns), (scheduled_ns, sent_ns, connect_ns) = received[i], requests[i]
         schedule_err_us.append(abs(scheduled_ns - trace_offset_ns) / 1e3)
-        rows.append((i, ms, bench_ms[-1], server_ms[-1]))
-    if not server_ms:
+        rows.append({"request_index": i, "trace_ms": ms, "run_ms": trace_offset_ns / 1e6,
+                     "bench_sent_minus_trace_ms": (sent_ns - scheduled_ns) / 1e6,
+                     "server_receipt_minus_sent_ms": (received_ns - (start_ns + sent_ns)) / 1e6,
+                     "server_receipt_minus_trace_ms": (received_ns - (start_ns + trace_offset_ns)) / 1e6,
+                     "simulator_send_lag_ms": sim_lag_ns / 1e6, "connect_ms": connect_ns / 1e6})
+    if not rows:
         raise SystemExit(f"trace: no request paired; see {send_log} and {bench_log}")
-    server, client = stats(server_ms), stats(bench_ms)
-    within = server["p99"] <= a.limit_ms
-    result = {"requests": len(times), "paired": len(server_ms), "unpaired": unpaired, "rate": a.rate,
+    total = stats([r[TOTAL] for r in rows])
+    head = [r for r in rows if r["run_ms"] < a.head_s * 1000]
+    rest = [r for r in rows if r["run_ms"] >= a.head_s * 1000]
+    within = total["p99"] <= a.limit_ms
+    result = {"requests": len(times), "paired": len(rows), "unpaired": unpaired, "rate": a.rate,
               "duration_s": a.duration_s, "load_before": load_before, "load_after": load_after,
-              "server_receipt_minus_trace_ms": server, "bench_sent_minus_scheduled_ms": client,
+              "bench_handoff_line": bench_line,
+              "stages_ms": {name: stats([r[name] for r in rows]) for name, _ in STAGES},
+              "head_s": a.head_s,
+              "head_stages_ms": {name: stats([r[name] for r in head]) for name, _ in STAGES},
+              "rest_stages_ms": {name: stats([r[name] for r in rest]) for name, _ in STAGES},
+              "connects_during_run": sum(1 for r in rows if r["connect_ms"] > 0),
               "max_schedule_minus_trace_us": max(schedule_err_us), "limit_ms": a.limit_ms, "within": within}
     json.dump(result, open(os.path.join(out, "trace.json"), "w"), indent=1)
     with open(os.path.join(out, "requests.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["request_index", "trace_ms", "bench_sent_minus_trace_ms", "server_receipt_minus_trace_ms"])
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
         w.writerows(rows)
     print(f"bench's own line: {bench_line}")
-    print(f"paired {len(server_ms)} of {len(times)} requests; load average {load_before:.1f} before, "
-          f"{load_after:.1f} after; bench's schedule vs the trace: max {max(schedule_err_us):.1f} µs apart")
-    print(f"server receipt - trace time (ms): median {server['median']:.3f}, P99 {server['p99']:.3f}, "
-          f"max {server['max']:.3f}")
-    print(f"bench sent - trace time (ms):     median {client['median']:.3f}, P99 {client['p99']:.3f}, "
-          f"max {client['max']:.3f}")
+    print(f"paired {len(rows)} of {len(times)} requests; load average {load_before:.1f} before, "
+          f"{load_after:.1f} after; bench's schedule vs the trace: max {max(schedule_err_us):.1f} µs apart; "
+          f"{result['connects_during_run']} requests opened a connection when sent")
+    print_split(rows, head, rest, a.head_s)
     verdict = "within" if within else "NOT within"
-    print(f"verdict: P99 {server['p99']:.3f} ms is {verdict} {a.limit_ms:g} ms at {a.rate:g} req/s"
+    rest_p99 = stats([r[TOTAL] for r in rest])["p99"] if rest else float("nan")
+    print(f"verdict: server receipt - trace time P99 {total['p99']:.3f} ms is {verdict} {a.limit_ms:g} ms at "
+          f"{a.rate:g} req/s (after the first {a.head_s:g} s: P99 {rest_p99:.3f} ms)"
           + ("" if load_before < 1.5 else f" (load average {load_before:.1f}: not a quiet machine)"))
+
+
+def print_split(rows, head, rest, head_s):
+    """One line per stage: median / P99 over the run, then P99 of each of the first head_s seconds and the rest."""
+    seconds = [[r for r in head if int(r["run_ms"] // 1000) == s] for s in range(math.ceil(head_s))]
+    columns = [f"{s}-{s + 1} s" for s in range(len(seconds))] + ["rest"]
+    print(f"{'stage (ms)':<34}{'median':>9}{'P99':>9}   P99 by second of the run: " + ", ".join(columns))
+    for name, label in STAGES:
+        whole = stats([r[name] for r in rows])
+        parts = [stats([r[name] for r in group])["p99"] for group in (*seconds, rest)]
+        print(f"{label:<34}{whole['median']:>9.3f}{whole['p99']:>9.3f}   "
+              + ", ".join("-" if p != p else f"{p:.3f}" for p in parts))
 
 
 if __name__ == "__main__":
