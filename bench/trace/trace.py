@@ -27,11 +27,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (add_client_args, parse_client_args, free_port, percentile, read_topics,  # noqa: E402
-                     start_simulator, stop)
+from tpbench import (add_client_args, cpu_s, parse_client_args, free_port, percentile,  # noqa: E402
+                     read_topics, start_simulator, stop, thread_cpu)
 
 PREFIX = "trace-"
 BENCH_LINE = re.compile(r"^Trace send lateness \(ms\): .*")
+BENCH_CPU = "Client CPU during the run (cores):"
+SAFEPOINT = re.compile(r"^\[(\d+)ms\] Safepoint \"(\w+)\".* Total: (\d+) ns")
 TOTAL = "server_receipt_minus_trace_ms"
 # The request's way from its trace time to the server, in order; the first two add up to the third.
 STAGES = [("bench_sent_minus_trace_ms", "bench wrote it - trace time"),
@@ -89,6 +91,28 @@ def read_run(command, data_dir, run_id, out):
     return start, requests
 
 
+def read_pauses(path):
+    """[(start ms, end ms, whether GC)] of one JVM's safepoint pauses, wall clock; the log line is written
+    at the end of the pause and says how long it lasted, reaching the safepoint included."""
+    pauses = []
+    if os.path.exists(path):
+        for line in open(path):
+            m = SAFEPOINT.match(line)
+            if m:
+                end_ms = int(m.group(1))
+                pauses.append((end_ms - int(m.group(3)) / 1e6, end_ms, m.group(2).startswith(("G1", "Z")) or "Collect" in m.group(2)))
+    return pauses
+
+
+def thread_groups(before, after):
+    """[(thread name without its number, CPU s between the two thread_cpu readings)], most first."""
+    groups = {}
+    for tid, (comm, cpu) in after.items():
+        name = re.sub(r"[-#]?\d+$", "", comm).strip()
+        groups[name] = groups.get(name, 0) + cpu - before.get(tid, (comm, 0))[1]
+    return sorted(groups.items(), key=lambda g: -g[1])
+
+
 def stats(values):
     return {"median": percentile(values, 50), "p99": percentile(values, 99), "max": max(values) if values else None}
 
@@ -105,6 +129,9 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit-ms", type=float, default=2.0, help="the P99 bound of the verdict")
     p.add_argument("--head-s", type=float, default=3.0, help="the first seconds of the run, split from the rest")
+    p.add_argument("--warmups", type=int, default=200,
+                   help="bench's --num-warmups: requests before the timed run, which warm the simulator's JVM as a"
+                        " served model is warm (0: none)")
     add_client_args(p)
     a, out = parse_client_args(p, "tokenpulse-trace-")
     run_id = f"trace-{time.strftime('%H%M%S')}"
@@ -113,6 +140,10 @@ def main():
     print(f"trace: {len(times)} requests over {a.duration_s:g} s at {a.rate:g} req/s; results in {out}", flush=True)
 
     send_log = os.path.join(out, f"{run_id}.sends.csv")
+    # Each JVM started from here logs its safepoint pauses (GC included) with wall-clock ms, to tell
+    # which late requests were due while the bench or simulator JVM stood still.
+    os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "")
+                                       + f" -Xlog:safepoint:file={out}/{run_id}.pauses-%p.log:timemillis").strip()
     sim, port = start_simulator(out, run_id, a.simulator, "--profile", "deterministic", "--ttft-ms", str(a.ttft_ms),
                                 "--gap-ms", str(a.gap_ms), "--model", "sim-model", "--send-log", send_log)
     data_dir = os.path.join(out, f"{run_id}.platform")
@@ -120,22 +151,32 @@ def main():
            "--tokenizer", a.tokenizer, "--dataset-name", "trace", "--dataset-path", trace,
            "--trace-time-scale", str(a.trace_time_scale), "--num-prompts", str(len(times)), "--ignore-eos",
            "--disable-tqdm", "--request-id-prefix", PREFIX, "--run-id", run_id, "--data-dir", data_dir,
-           "--metrics-port", str(free_port()), *a.extra]
+           "--metrics-port", str(free_port()), "--num-warmups", str(a.warmups), *a.extra]
     load_before = os.getloadavg()[0]
     bench_log = os.path.join(out, f"{run_id}.bench.log")
+    sim_cpu_before = cpu_s(sim.pid)
+    sim_threads_before = thread_cpu(sim.pid)[1]
     try:
         with open(bench_log, "w") as log:
-            code = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
+            bench = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+            code = bench.wait()
+        sim_cpu_s = cpu_s(sim.pid) - sim_cpu_before
+        sim_threads = thread_groups(sim_threads_before, thread_cpu(sim.pid)[1])
     finally:
+        del os.environ["JAVA_TOOL_OPTIONS"]
         stop(sim)  # its shutdown hook writes the rest of the send log
     load_after = os.getloadavg()[0]
     if code != 0:
         raise SystemExit(f"trace: bench exited {code}; see {bench_log}")
-    bench_line = next((line.strip() for line in open(bench_log) if BENCH_LINE.match(line)), "(no send-lateness line)")
+    bench_lines = open(bench_log).read().splitlines()
+    bench_line = next((line.strip() for line in bench_lines if BENCH_LINE.match(line)), "(no send-lateness line)")
+    bench_cpu = next((line.split(":")[1].strip() for line in bench_lines if line.startswith(BENCH_CPU)), "?")
+    pauses = {who: read_pauses(os.path.join(out, f"{run_id}.pauses-{pid}.log"))
+              for who, pid in (("bench", bench.pid), ("simulator", sim.pid))}
 
     received = read_receipts(send_log)
     start_ns, requests = read_run(a.bench, data_dir, run_id, out)
-    rows, schedule_err_us, unpaired = [], [], 0
+    rows, spans, schedule_err_us, unpaired = [], [], [], 0
     for i, ms in enumerate(times):
         trace_offset_ns = round((ms - times[0]) * a.trace_time_scale * 1e6)
         if i not in received or i not in requests:
@@ -143,6 +184,9 @@ def main():
             continue
         (received_ns, sim_lag_ns), (scheduled_ns, sent_ns, connect_ns) = received[i], requests[i]
         schedule_err_us.append(abs(scheduled_ns - trace_offset_ns) / 1e3)
+        due_ns = start_ns + trace_offset_ns
+        # when each of the two stages began and ended, wall-clock ms, for the pauses
+        spans.append(((due_ns / 1e6, (start_ns + sent_ns) / 1e6), ((start_ns + sent_ns) / 1e6, received_ns / 1e6)))
         rows.append({"request_index": i, "trace_ms": ms, "run_ms": trace_offset_ns / 1e6,
                      "bench_sent_minus_trace_ms": (sent_ns - scheduled_ns) / 1e6,
                      "server_receipt_minus_sent_ms": (received_ns - (start_ns + sent_ns)) / 1e6,
@@ -163,7 +207,6 @@ def main():
               "rest_stages_ms": {name: stats([r[name] for r in rest]) for name, _ in STAGES},
               "connects_during_run": sum(1 for r in rows if r["connect_ms"] > 0),
               "max_schedule_minus_trace_us": max(schedule_err_us), "limit_ms": a.limit_ms, "within": within}
-    json.dump(result, open(os.path.join(out, "trace.json"), "w"), indent=1)
     with open(os.path.join(out, "requests.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
@@ -173,6 +216,25 @@ def main():
           f"{load_after:.1f} after; bench's schedule vs the trace: max {max(schedule_err_us):.1f} µs apart; "
           f"{result['connects_during_run']} requests opened a connection when sent")
     print_split(rows, head, rest, a.head_s)
+    run_ms = (start_ns / 1e6, max(end for _, (_, end) in spans))
+    for stage, (who, column) in enumerate((("bench", STAGES[0][0]), ("simulator", STAGES[1][0]))):
+        during = [p for p in pauses[who] if p[0] < run_ms[1] and p[1] > run_ms[0]]
+        late = [spans[k][stage] for k, r in enumerate(rows) if r[column] > a.limit_ms]
+        hit = sum(1 for lo, hi in late if any(p[0] < hi and p[1] > lo for p in during))
+        longest = max((p[1] - p[0] for p in during), default=0)
+        result[f"{who}_pauses"] = {"count": len(during), "gc": sum(1 for p in during if p[2]),
+                                   "total_ms": sum(p[1] - p[0] for p in during), "max_ms": longest,
+                                   "late": len(late), "late_in_a_pause": hit}
+        print(f"{who} JVM pauses in the run: {len(during)} ({result[f'{who}_pauses']['gc']} GC), "
+              f"{result[f'{who}_pauses']['total_ms']:.0f} ms in all, longest {longest:.1f} ms; of the {len(late)} "
+              f"requests over {a.limit_ms:g} ms in '{STAGES[stage][1]}', {hit} overlap one")
+    print(f"CPU: bench {bench_cpu} cores during the run (its own line); simulator {sim_cpu_s:.1f} s in all, "
+          f"{sim_cpu_s / (run_ms[1] - run_ms[0]) * 1000:.2f} cores over the run, "
+          f"{sim_cpu_s / len(times) * 1000:.2f} ms per trace request (warm-ups included); its threads: "
+          + ", ".join(f"{name} {cpu:.1f} s" for name, cpu in sim_threads[:4]))
+    result["simulator_cpu_s"] = sim_cpu_s
+    result["simulator_thread_cpu_s"] = dict(sim_threads)
+    json.dump(result, open(os.path.join(out, "trace.json"), "w"), indent=1)
     verdict = "within" if within else "NOT within"
     rest_p99 = stats([r[TOTAL] for r in rest])["p99"] if rest else float("nan")
     print(f"verdict: server receipt - trace time P99 {total['p99']:.3f} ms is {verdict} {a.limit_ms:g} ms at "
