@@ -34,6 +34,8 @@ PREFIX = "trace-"
 BENCH_LINE = re.compile(r"^Trace send lateness \(ms\): .*")
 BENCH_CPU = "Client CPU during the run (cores):"
 SAFEPOINT = re.compile(r"^\[(\d+)ms\] Safepoint \"(\w+)\".* Total: (\d+) ns")
+# The launcher's options for a client command (./tokenpulse): C1 alone.
+C1_ONLY = "-Xms256m -Xmx2g -XX:+UseG1GC -XX:TieredStopAtLevel=1"
 TOTAL = "server_receipt_minus_trace_ms"
 # The request's way from its trace time to the server, in order; the first two add up to the third.
 STAGES = [("bench_sent_minus_trace_ms", "bench wrote it - trace time"),
@@ -129,6 +131,9 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit-ms", type=float, default=2.0, help="the P99 bound of the verdict")
     p.add_argument("--head-s", type=float, default=3.0, help="the first seconds of the run, split from the rest")
+    p.add_argument("--simulator-jit", choices=("c1", "c2"), default="c1",
+                   help="the simulator JVM's compilers: c1 alone (default; bench's own setting) or c1 and c2 (the"
+                        " launcher's for servers); c2 compiled for 3.6 of the simulator's 8.8 CPU s in a 10 s run")
     p.add_argument("--warmups", type=int, default=200,
                    help="bench's --num-warmups: requests before the timed run, which warm the simulator's JVM as a"
                         " served model is warm (0: none)")
@@ -144,7 +149,11 @@ def main():
     # which late requests were due while the bench or simulator JVM stood still.
     os.environ["JAVA_TOOL_OPTIONS"] = (os.environ.get("JAVA_TOOL_OPTIONS", "")
                                        + f" -Xlog:safepoint:file={out}/{run_id}.pauses-%p.log:timemillis").strip()
-    sim, port = start_simulator(out, run_id, a.simulator, "--profile", "deterministic", "--ttft-ms", str(a.ttft_ms),
+    # The launcher gives `simulate` both compilers (long-running servers); in a short run on a shared
+    # machine C2's compiling is CPU taken from the client and the requests it serves.
+    simulator = (a.simulator if a.simulator_jit == "c2"
+                 else f"env TOKENPULSE_JAVA_OPTS='{C1_ONLY}' {a.simulator}")
+    sim, port = start_simulator(out, run_id, simulator, "--profile", "deterministic", "--ttft-ms", str(a.ttft_ms),
                                 "--gap-ms", str(a.gap_ms), "--model", "sim-model", "--send-log", send_log)
     data_dir = os.path.join(out, f"{run_id}.platform")
     cmd = [*shlex.split(a.bench), "bench", "--base-url", f"http://127.0.0.1:{port}", "--model", "sim-model",
@@ -199,8 +208,8 @@ def main():
     rest = [r for r in rows if r["run_ms"] >= a.head_s * 1000]
     within = total["p99"] <= a.limit_ms
     result = {"requests": len(times), "paired": len(rows), "unpaired": unpaired, "rate": a.rate,
-              "duration_s": a.duration_s, "load_before": load_before, "load_after": load_after,
-              "bench_handoff_line": bench_line,
+              "duration_s": a.duration_s, "warmups": a.warmups, "simulator_jit": a.simulator_jit,
+              "load_before": load_before, "load_after": load_after, "bench_handoff_line": bench_line,
               "stages_ms": {name: stats([r[name] for r in rows]) for name, _ in STAGES},
               "head_s": a.head_s,
               "head_stages_ms": {name: stats([r[name] for r in head]) for name, _ in STAGES},
