@@ -206,7 +206,10 @@ public final class LoadGenerator {
             int warmConnections = WarmPool.open(
                     client,
                     settings.target().baseUrl(),
-                    WarmPool.size(workload.arrivals(), workload.maxConcurrency(), plan.plannedSize(), testLatencyNs));
+                    plan.ownTimes()
+                            ? WarmPool.sizeForTimes(plan.plannedOffsetsNs(), workload.maxConcurrency(), testLatencyNs)
+                            : WarmPool.size(
+                                    workload.arrivals(), workload.maxConcurrency(), plan.plannedSize(), testLatencyNs));
             try (ClientHealth health = ClientHealth.register(
                     registry,
                     settings.runId(),

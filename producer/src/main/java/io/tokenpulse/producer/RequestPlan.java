@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
+import java.util.stream.IntStream;
 
 /**
  * The requests one shard sends, in schedule order, with their offsets. Every shard draws the
@@ -30,12 +31,21 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     private final boolean cycle;
     private final int plannedSize;
     private final boolean ownTimes;
+    /** The offsets of the requests this shard sends, in order; null in duration mode. */
+    private final long[] ownedOffsetsNs;
+
     private int nextIndex;
     private PlannedRequest next;
 
     private RequestPlan(
-            Shard shard, PrimitiveIterator.OfLong offsetsNs, SampledRequest[] samples, boolean cycle, int plannedSize) {
+            Shard shard,
+            PrimitiveIterator.OfLong offsetsNs,
+            SampledRequest[] samples,
+            boolean cycle,
+            int plannedSize,
+            long[] ownedOffsetsNs) {
         this.shard = shard;
+        this.ownedOffsetsNs = ownedOffsetsNs;
         this.offsetsNs = offsetsNs;
         this.samples = samples;
         this.cycle = cycle;
@@ -56,7 +66,11 @@ final class RequestPlan implements Iterator<PlannedRequest> {
                 Arrays.stream(offsetsNs).iterator(),
                 samples.toArray(SampledRequest[]::new),
                 false,
-                shard.sizeOf(samples.size()));
+                shard.sizeOf(samples.size()),
+                IntStream.range(0, offsetsNs.length)
+                        .filter(shard::owns)
+                        .mapToLong(i -> offsetsNs[i])
+                        .toArray());
     }
 
     /** Requests until {@code durationNs}, cycling through {@code samples}. */
@@ -73,7 +87,8 @@ final class RequestPlan implements Iterator<PlannedRequest> {
                 ArrivalSchedule.forDuration(arrivals, durationNs),
                 samples.toArray(SampledRequest[]::new),
                 true,
-                -1);
+                -1,
+                null);
     }
 
     /** Whether the samples bring their own send times; all or none do. */
@@ -97,6 +112,18 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     /** Whether requests go at their samples' own times (trace replay) rather than on the arrival schedule. */
     boolean ownTimes() {
         return ownTimes;
+    }
+
+    /**
+     * The offsets (ns after the schedule start) of the requests this shard will send, in order.
+     *
+     * @throws IllegalStateException in duration mode, where they are drawn as the run goes
+     */
+    long[] plannedOffsetsNs() {
+        if (ownedOffsetsNs == null) {
+            throw new IllegalStateException("bug: a duration run's offsets are not planned ahead");
+        }
+        return ownedOffsetsNs.clone();
     }
 
     /** Requests this shard will send, or -1 when the duration decides. */

@@ -40,6 +40,38 @@ final class WarmPool {
                 : Double.isInfinite(rate)
                         ? plannedRequests
                         : (long) Math.ceil(rate * LATENCY_MARGIN * testLatencyNs / 1e9);
+        return bounded(expected, plannedRequests);
+    }
+
+    /**
+     * As {@link #size}, for requests sent at their own times (trace replay, where {@code --request-rate}
+     * does not apply and stays at its default, infinite): {@code --max-concurrency} when given, else the
+     * most requests due within twice the test request's latency, the trace's own bursts included. Sized
+     * as an infinite rate, a 200 req/s trace that keeps about 10 requests in flight opened 1 024
+     * connections, each accepted by the server before the run and left to expire.
+     *
+     * @param offsetsNs when the requests are due, in order
+     */
+    static int sizeForTimes(long[] offsetsNs, Integer maxConcurrency, long testLatencyNs) {
+        long expected = maxConcurrency != null
+                ? maxConcurrency
+                : mostDueWithin(offsetsNs, (long) (LATENCY_MARGIN * testLatencyNs));
+        return bounded(expected, offsetsNs.length);
+    }
+
+    /** The most offsets (in order) less than {@code windowNs} apart from the first of them. */
+    private static int mostDueWithin(long[] offsetsNs, long windowNs) {
+        int most = 0;
+        for (int first = 0, last = 0; last < offsetsNs.length; last++) {
+            while (offsetsNs[last] - offsetsNs[first] >= windowNs && first < last) {
+                first++;
+            }
+            most = Math.max(most, last - first + 1);
+        }
+        return most;
+    }
+
+    private static int bounded(long expected, int plannedRequests) {
         return (int) Math.max(1, Math.min(Math.min(expected, plannedRequests), MAX_CONNECTIONS));
     }
 

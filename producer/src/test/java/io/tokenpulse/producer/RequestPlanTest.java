@@ -54,6 +54,7 @@ class RequestPlanTest {
         RequestPlan plan = RequestPlan.fixed(FIVE_PER_SECOND, new Shard(1, 2), samples);
 
         assertThat(plan.ownTimes()).isTrue();
+        assertThat(plan.plannedOffsetsNs()).as("the shard's own").containsExactly(7_000_000L, 90_000_000L);
         assertThat(drain(plan)).extracting(PlannedRequest::offsetNs).containsExactly(7_000_000L, 90_000_000L);
         assertThat(RequestPlan.fixed(FIVE_PER_SECOND, new Shard(0, 1), samples(3))
                         .ownTimes())
