@@ -242,7 +242,7 @@ def main():
     verdicts.append((f"freshness P99 <= {a.freshness_limit_s:g} s while requests are in flight in the first"
                      f" {a.first_s:.0f} s (a freshly started aggregator)",
                      bool(fresh_first) and percentile(fresh_first, 99) <= a.freshness_limit_s))
-    print(f"replay equal (without date and client CPU keys): {'yes' if replay_equal else 'no'}"
+    print(f"replay equal (without date and the client_ keys): {'yes' if replay_equal else 'no'}"
           + ("" if replay_equal else f"; differs in {', '.join(differing[:10])}"))
     verdicts.append(("replay's result file equals bench's", bool(replay_equal)))
     for what, ok in verdicts:
