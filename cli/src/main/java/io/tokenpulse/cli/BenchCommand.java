@@ -386,7 +386,6 @@ final class BenchCommand implements Callable<Integer> {
                                     result.load().warmConnections(),
                                     result.load().sendLagP99Ms(),
                                     result.load().ioThreadBusy()))),
-                    result.server(),
                     out);
             if (plan.chart() != null) {
                 ChartFile.save(
@@ -398,7 +397,7 @@ final class BenchCommand implements Callable<Integer> {
                         out);
             }
             if (plan.html() != null) {
-                ScoredRun scored = new ScoredRun(result.summary(), result.requests(), result.server());
+                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
                 ReportFile.write(
                         plan.html(),
                         ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),
