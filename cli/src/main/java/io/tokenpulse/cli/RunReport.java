@@ -152,7 +152,7 @@ final class RunReport {
         }
         client.ifPresent(c -> out.print(c.lines()));
         // the summary's server section, from the scrapes of the server's /metrics
-        Map<String, Double> server = ServerScoring.values(summary);
+        Map<String, Double> server = ServerScoring.values(summary.getServer());
         out.print(ServerLines.of(server));
         if (options.anyFile()) {
             ResultJson json = resultJson(

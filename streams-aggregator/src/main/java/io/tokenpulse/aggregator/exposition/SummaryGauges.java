@@ -78,7 +78,7 @@ final class SummaryGauges {
             gauge(registry, "tokenpulse.summary.latency.mean", tags, "seconds", metric.getMeanMs() / MS_PER_S);
             gauge(registry, "tokenpulse.summary.latency.std", tags, "seconds", metric.getStdMs() / MS_PER_S);
         }
-        ServerScoring.values(s).forEach((key, value) -> {
+        ServerScoring.values(s.getServer()).forEach((key, value) -> {
             String name = key.equals("server_ttft_gap_ms") ? "server.ttft.gap" : RunMeters.SERVER_GAUGES.get(key);
             boolean ms = key.endsWith("_ms");
             gauge(

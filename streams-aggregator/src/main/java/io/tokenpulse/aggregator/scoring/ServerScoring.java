@@ -76,11 +76,10 @@ public final class ServerScoring {
 
     /**
      * The section's {@code server_*} keys and values in the result file's order (the record's field
-     * order), only those the scraped engines exposed; empty for a run without a section.
+     * order), only those the scraped engines exposed; empty for a run without a section (null).
      */
-    public static Map<String, Double> values(RunSummary summary) {
+    public static Map<String, Double> values(ServerSummary server) {
         Map<String, Double> values = new LinkedHashMap<>();
-        ServerSummary server = summary.getServer();
         if (server != null) {
             for (Schema.Field field : server.getSchema().getFields()) {
                 if (server.get(field.pos()) instanceof Double value) {
