@@ -387,7 +387,6 @@ final class BenchCommand implements Callable<Integer> {
                                     result.load().sendLagP99Ms(),
                                     result.load().started(),
                                     result.load().ioThreadBusy()))),
-                    result.server(),
                     out);
             if (plan.chart() != null) {
                 ChartFile.save(
@@ -399,7 +398,7 @@ final class BenchCommand implements Callable<Integer> {
                         out);
             }
             if (plan.html() != null) {
-                ScoredRun scored = new ScoredRun(result.summary(), result.requests(), result.server());
+                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
                 ReportFile.write(
                         plan.html(),
                         ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),

@@ -14,6 +14,7 @@ import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.producer.scrape.RunScrapes;
 import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -72,24 +73,19 @@ final class BenchRun implements AutoCloseable {
      * What the run produced, for the command to print: the summary and request metrics as the
      * aggregator wrote them, the load generator's own counts, and this process's CPU.
      *
+     * @param summary the run's summary, with its server section when it scraped --server-metrics/--scrape-url
      * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
      *     from what it stored (then marked incomplete); empty for a whole run
-     * @param server the server section scored from the run's scrapes of --server-metrics/--scrape-url as
-     *     stored on the topic, as {@code replay} scores it (empty without)
      */
     record Result(
             RunSummary summary,
             List<RequestMetrics> requests,
             LoadResult load,
             ClientCpu cpu,
-            Optional<String> noSummary,
-            Map<String, Double> server) {}
+            Optional<String> noSummary) {}
 
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
-
-    /** How long the run's last scrapes may take to reach Kafka after the load. */
-    private static final Duration SCRAPES_FLUSH = Duration.ofSeconds(10);
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
     static final Duration CHART_WAIT = Duration.ofSeconds(10);
@@ -157,20 +153,19 @@ final class BenchRun implements AutoCloseable {
             throws InterruptedException {
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
-        try (ServerScraper scraper = startScraper()) {
-            load = new LoadGenerator(publisher, tokenizer, out)
+        RunScrapes scrapes = startScrapes();
+        try (ServerScraper scraper = scrapes == null ? null : scrapes.scraper()) {
+            LoadGenerator generator = new LoadGenerator(publisher, tokenizer, out)
                     .withMeters(host.registry())
                     .withHttp(plan.timeouts().http())
                     .withStop(stop, plan.timeouts().drain())
-                    .withFirstTokens(firstTokens)
+                    .withFirstTokens(firstTokens);
+            // the shard takes the last scrape before its RunFinished, which announces the records
+            load = (scrapes == null ? generator : generator.withServerScrapes(scrapes))
                     .run(plan.load(), plan.dataset());
         } catch (IllegalArgumentException e) {
             // the sampled rows' images or clips are read before anything is sent: a broken one is the user's to fix
             throw UserError.usage(e.getMessage());
-        }
-        if (!plan.serverMetrics().sources(plan.load().target().baseUrl()).isEmpty()) {
-            // the last scrape is on its way to Kafka: the result reader reads it back after the summary
-            publisher.flush(SCRAPES_FLUSH);
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);
@@ -180,28 +175,24 @@ final class BenchRun implements AutoCloseable {
             return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
         }
         host.summarized();
-        return new Result(
-                summary.get(),
-                results.requests(),
-                load,
-                cpu,
-                Optional.empty(),
-                ServerScoring.section(
-                        results.serverMetrics(), summary.get().getMetrics(), load.scheduleStartEpochNs()));
+        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
     }
 
     /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
-    private ServerScraper startScraper() {
+    private RunScrapes startScrapes() {
         List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
         if (sources.isEmpty()) {
             return null;
         }
-        return ServerScraper.start(
-                sources,
-                plan.serverMetrics().interval(),
-                plan.load().target().insecure(),
-                new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric),
-                host.registry());
+        ScrapeRecords records = new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric);
+        return new RunScrapes(
+                ServerScraper.start(
+                        sources,
+                        plan.serverMetrics().interval(),
+                        plan.load().target().insecure(),
+                        records,
+                        host.registry()),
+                records);
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
@@ -220,13 +211,9 @@ final class BenchRun implements AutoCloseable {
                     stored.requests(),
                     RunScoring.Options.storedIn(runId, shards.config()),
                     stored.missing().orElse("the run summary"));
-            return new Result(
-                    summary,
-                    stored.requests(),
-                    load,
-                    cpu,
-                    Optional.of(why),
+            summary.setServer(
                     ServerScoring.section(stored.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
+            return new Result(summary, stored.requests(), load, cpu, Optional.of(why));
         });
     }
 

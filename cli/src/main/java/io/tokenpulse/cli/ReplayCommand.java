@@ -91,7 +91,7 @@ final class ReplayCommand implements Callable<Integer> {
                             selection != null ? selection : stored.selection(),
                             percentiles != null ? percentiles : stored.percentiles(),
                             slo != null ? slo : stored.goodput()));
-            RunReport.print(run.summary(), run.requests(), report, Optional.empty(), run.server(), out);
+            RunReport.print(run.summary(), run.requests(), report, Optional.empty(), out);
             return 0;
         }
     }

@@ -7,6 +7,7 @@ import io.tokenpulse.aggregator.report.ResultJson;
 import io.tokenpulse.aggregator.report.RunConfig;
 import io.tokenpulse.aggregator.report.ServerLines;
 import io.tokenpulse.aggregator.report.SummaryRecords;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.IOException;
@@ -114,14 +115,12 @@ final class RunReport {
      *
      * @param requests the run's request metrics in request-index order; used only with --save-detailed
      * @param client   what this process measured about itself ({@code bench}), empty for a stored run
-     * @param server   the server section from bench's scrapes of /metrics ({@code server_*} keys), empty without
      */
     static void print(
             RunSummary summary,
             List<RequestMetrics> requests,
             ResultOptions options,
             Optional<ClientReport> client,
-            Map<String, Double> server,
             PrintStream out)
             throws IOException {
         RunConfig config = SummaryRecords.config(summary);
@@ -152,6 +151,8 @@ final class RunReport {
                     + "; the figures above cover what the aggregator stored.");
         }
         client.ifPresent(c -> out.print(c.lines()));
+        // the summary's server section, from the scrapes of the server's /metrics
+        Map<String, Double> server = ServerScoring.values(summary.getServer());
         out.print(ServerLines.of(server));
         if (options.anyFile()) {
             ResultJson json = resultJson(

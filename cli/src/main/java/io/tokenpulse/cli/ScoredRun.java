@@ -19,10 +19,10 @@ import java.util.function.UnaryOperator;
  * A stored run scored again from its records in Kafka ({@link StoredRun}, {@link RunScoring}): what
  * {@code replay}, {@code compare --run-id} and {@code report --run-id} read.
  *
+ * @param summary  the run's summary, with the server section scored from its stored scrapes (null without)
  * @param requests the run's request metrics in request-index order
- * @param server   the server section scored from the run's stored scrapes ({@code server_*} keys), empty without
  */
-record ScoredRun(RunSummary summary, List<RequestMetrics> requests, Map<String, Double> server) {
+record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
 
     /**
      * Reads and scores the run.
@@ -54,10 +54,9 @@ record ScoredRun(RunSummary summary, List<RequestMetrics> requests, Map<String, 
         RunSummary summary = missing.isPresent()
                 ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), scoring, missing.get())
                 : RunScoring.summarize(runId, shards, run.requests()::stream, scoring);
-        return new ScoredRun(
-                summary,
-                run.requests(),
+        summary.setServer(
                 ServerScoring.section(run.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
+        return new ScoredRun(summary, run.requests());
     }
 
     /** The run's result file with the per-request lists (what --save-detailed writes), as JSON. */

@@ -15,6 +15,7 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
@@ -211,6 +212,14 @@ class DashboardsTest {
                     .setErrors(Map.of("HTTP 503", 1L))
                     .setShards(1)
                     .setRecordsNotDelivered(0)
+                    .setServer(ServerSummary.newBuilder()
+                            .setServerMeanRunning(1.0)
+                            .setServerMaxWaiting(0.0)
+                            .setServerPeakKvCacheUsage(0.5)
+                            .setServerPrefixCacheHitRate(0.0)
+                            .setServerPreemptions(0.0)
+                            .setServerTtftGapMs(1.0)
+                            .build())
                     .build());
             return registry.scrape()
                     .lines()

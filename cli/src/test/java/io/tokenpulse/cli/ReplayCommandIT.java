@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.results.StoredWindows;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
@@ -25,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -327,8 +331,24 @@ class ReplayCommandIT {
                     true);
             Properties client = new Properties();
             client.put("bootstrap.servers", platform.bootstrapServers());
-            List<ServerMetric> records =
-                    StoredRun.read(topics, client, "r1", Duration.ofSeconds(10)).serverMetrics();
+            StoredRun stored = StoredRun.read(topics, client, "r1", Duration.ofSeconds(10));
+            List<ServerMetric> records = stored.serverMetrics();
+            // RunFinished announced every record of the scrapes (the last one taken before it, the dead
+            // endpoint's none), and the run-summaries record carries the section the block printed
+            assertThat(stored.storedShards().orElseThrow().serverMetricRecords())
+                    .hasValue(records.size());
+            RunSummary summary;
+            try (RunResults results = RunResults.open(topics, client, "r1", Instant.EPOCH, false)) {
+                summary = results.awaitSummary(Duration.ofSeconds(10)).orElseThrow();
+            }
+            Map<String, Double> section = ServerScoring.values(summary.getServer());
+            assertThat(section).containsKeys("server_max_running", "server_mean_ttft_ms", "server_ttft_gap_ms");
+            section.forEach((key, value) ->
+                    assertThat(benchJson.get(key).asDouble()).as(key).isEqualTo(value));
+            assertThat(benchJson.fieldNames())
+                    .toIterable()
+                    .filteredOn(key -> key.startsWith("server_"))
+                    .containsExactlyElementsOf(section.keySet());
             Map<String, List<ServerMetric>> byName = records.stream().collect(Collectors.groupingBy(r -> r.getName()));
             assertThat(records).allSatisfy(r -> {
                 assertThat(r.getRunId()).isEqualTo("r1");

@@ -51,7 +51,7 @@ class ServerMetricsMappingTest {
         scrapes.onScrape(SOURCE, 1, PrometheusText.parse("process_start_time_seconds 1\n"));
         scrapes.onScrape(SOURCE, 2, PrometheusText.parse(resource(file)));
 
-        Map<String, Double> values = ServerScoring.section(records, List.of(), 1);
+        Map<String, Double> values = ServerScoring.values(ServerScoring.section(records, List.of(), 1));
 
         Map<String, Double> wanted = expand(expected);
         assertThat(values.keySet()).containsExactlyInAnyOrderElementsOf(wanted.keySet());

@@ -18,6 +18,7 @@ import io.tokenpulse.producer.http.StreamRequest;
 import io.tokenpulse.producer.http.StreamingHttpClient;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublishCounts;
+import io.tokenpulse.producer.scrape.RunScrapes;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.PrintStream;
@@ -86,6 +87,8 @@ public final class LoadGenerator {
     private final Duration drainTimeout;
     private final CompletionStage<?> stop;
     private final FirstTokenListener firstTokens;
+    /** The run's scrapes of the server's /metrics, ended before RunFinished; null when not scraping. */
+    private final RunScrapes scrapes;
 
     /**
      * @param publisher an open publisher; left open (the caller closes it)
@@ -101,7 +104,8 @@ public final class LoadGenerator {
                 HttpClientSettings.defaults(),
                 DEFAULT_DRAIN_TIMEOUT,
                 new CompletableFuture<>(),
-                FirstTokenListener.NONE);
+                FirstTokenListener.NONE,
+                null);
     }
 
     private LoadGenerator(
@@ -112,7 +116,8 @@ public final class LoadGenerator {
             HttpClientSettings http,
             Duration drainTimeout,
             CompletionStage<?> stop,
-            FirstTokenListener firstTokens) {
+            FirstTokenListener firstTokens,
+            RunScrapes scrapes) {
         this.publisher = publisher;
         this.tokenizer = tokenizer;
         this.out = out;
@@ -121,16 +126,18 @@ public final class LoadGenerator {
         this.drainTimeout = drainTimeout;
         this.stop = stop;
         this.firstTokens = firstTokens;
+        this.scrapes = scrapes;
     }
 
     /** This generator exposing the client's health (schedule lag, requests in flight, chunk and publisher counts) in {@code meters}. */
     public LoadGenerator withMeters(MeterRegistry meters) {
-        return new LoadGenerator(publisher, tokenizer, out, meters, http, drainTimeout, stop, firstTokens);
+        return new LoadGenerator(publisher, tokenizer, out, meters, http, drainTimeout, stop, firstTokens, scrapes);
     }
 
     /** This generator with other HTTP client settings (timeouts, I/O threads). */
     public LoadGenerator withHttp(HttpClientSettings settings) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, settings, drainTimeout, stop, firstTokens);
+        return new LoadGenerator(
+                publisher, tokenizer, out, registry, settings, drainTimeout, stop, firstTokens, scrapes);
     }
 
     /**
@@ -138,12 +145,20 @@ public final class LoadGenerator {
      * in flight then finish for at most {@code drainTimeout} before cancelling them.
      */
     public LoadGenerator withStop(CompletionStage<?> stop, Duration drainTimeout) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, firstTokens);
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, firstTokens, scrapes);
     }
 
     /** This generator telling {@code listener} each request's time to first token as it arrives. */
     public LoadGenerator withFirstTokens(FirstTokenListener listener) {
-        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, listener);
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, listener, scrapes);
+    }
+
+    /**
+     * This generator ending {@code scrapes} when its run finishes, before RunFinished, which then
+     * announces how many server-metrics records the run published ({@code server_metric_records}).
+     */
+    public LoadGenerator withServerScrapes(RunScrapes scrapes) {
+        return new LoadGenerator(publisher, tokenizer, out, registry, http, drainTimeout, stop, firstTokens, scrapes);
     }
 
     /**
@@ -469,7 +484,10 @@ public final class LoadGenerator {
         private LoadResult finish(Anchor anchor, CompletableFuture<Void> started, double sendLagP99Ms, double ioBusy) {
             long lastNs = tally.lastFinishedNs(anchor.startNs());
             RunTally.Counts counts = tally.counts();
-            RunEvent finished = RunRecords.finished(settings, anchor, lastNs, counts, awaitDelivery(), interrupted);
+            // the last scrape first: the delivery wait below covers its records, RunFinished counts them
+            Long serverMetricRecords = scrapes == null ? null : scrapes.finish();
+            RunEvent finished = RunRecords.finished(
+                    settings, anchor, lastNs, counts, awaitDelivery(), interrupted, serverMetricRecords);
             List<String> lost = new ArrayList<>();
             undelivered("RunStarted", started).ifPresent(lost::add);
             undelivered("RunFinished", deliverRunFinished(finished)).ifPresent(lost::add);

@@ -47,6 +47,7 @@ final class RunRecords {
      *
      * @param lastNs monotonic time the shard's last request finished
      * @param interrupted the shard was stopped before its schedule ended
+     * @param serverMetricRecords the server-metrics records the run's scrapes published, null without scraping
      */
     static RunEvent finished(
             LoadSettings settings,
@@ -54,7 +55,8 @@ final class RunRecords {
             long lastNs,
             RunTally.Counts counts,
             PublishCounts delivery,
-            boolean interrupted) {
+            boolean interrupted,
+            Long serverMetricRecords) {
         return event(
                 settings,
                 RunFinished.newBuilder()
@@ -66,6 +68,7 @@ final class RunRecords {
                         .setRecordsNotDelivered(delivery.notDelivered())
                         .setRecordsNotDeliveredByReason(delivery.failedByReason())
                         .setInterrupted(interrupted)
+                        .setServerMetricRecords(serverMetricRecords)
                         .build());
     }
 

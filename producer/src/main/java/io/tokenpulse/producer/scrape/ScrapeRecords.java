@@ -5,13 +5,19 @@ import io.tokenpulse.schemas.avro.ServerMetricBucket;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-/** A {@link ServerScraper.Listener} that turns each scraped series into a {@link ServerMetric} record of the run. */
+/**
+ * A {@link ServerScraper.Listener} that turns each scraped series into a {@link ServerMetric} record of
+ * the run and counts them (the shard's RunFinished announces the count, so the aggregator's summary
+ * can wait for them).
+ */
 public final class ScrapeRecords implements ServerScraper.Listener {
 
     private final String runId;
     private final Consumer<ServerMetric> sink;
+    private final AtomicLong published = new AtomicLong();
 
     /** @param sink e.g. the run's {@code EventPublisher::publishServerMetric} */
     public ScrapeRecords(String runId, Consumer<ServerMetric> sink) {
@@ -36,6 +42,12 @@ public final class ScrapeRecords implements ServerScraper.Listener {
                             .map(b -> new ServerMetricBucket(b.le(), b.count()))
                             .toList())
                     .build());
+            published.incrementAndGet();
         }
+    }
+
+    /** Records handed to the sink so far. */
+    public long published() {
+        return published.get();
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -53,6 +54,10 @@ public final class ServerScraper implements AutoCloseable {
     private final LongAdder failed = new LongAdder();
     private final Counter succeededMeter;
     private final Counter failedMeter;
+    /** The periodic scrapes; cancelled (not interrupted) by {@link #close}. */
+    private ScheduledFuture<?> periodic;
+    /** Set by {@link #close}, under this object's lock: no scrape reaches the listener after it. */
+    private boolean closed;
 
     private ServerScraper(
             List<URI> sources, Duration interval, boolean insecure, Listener listener, MeterRegistry meters) {
@@ -84,7 +89,8 @@ public final class ServerScraper implements AutoCloseable {
             throw new IllegalArgumentException("bug: sources " + sources + ", interval " + interval);
         }
         ServerScraper scraper = new ServerScraper(sources, interval, insecure, listener, meters);
-        scraper.thread.scheduleAtFixedRate(scraper::scrapeAll, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        scraper.periodic =
+                scraper.thread.scheduleAtFixedRate(scraper::scrapeAll, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
         return scraper;
     }
 
@@ -96,9 +102,20 @@ public final class ServerScraper implements AutoCloseable {
         return failed.sum();
     }
 
-    /** Stops after one last scrape, so that the run's end is covered too. */
+    /**
+     * Stops after one last scrape, so that the run's end is covered too; once it returns, the listener
+     * is never called again (the shard then announces how many records its scrapes published). A
+     * second call does nothing.
+     */
     @Override
     public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        // a scrape under way finishes first (one thread), then the last one runs
+        periodic.cancel(false);
         try {
             thread.submit(this::scrapeAll).get(timeout.toMillis() * sources.size() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -106,6 +123,9 @@ public final class ServerScraper implements AutoCloseable {
         } catch (Exception e) {
             LOG.debug("last server-metrics scrape did not finish", e);
         } finally {
+            synchronized (this) {
+                closed = true;
+            }
             thread.shutdownNow();
         }
     }
@@ -137,7 +157,13 @@ public final class ServerScraper implements AutoCloseable {
                             ? "an HTML page, not Prometheus metrics"
                             : null;
             if (problem == null) {
-                listener.onScrape(source, epochNs, PrometheusText.parse(response.body()));
+                List<Series> series = PrometheusText.parse(response.body());
+                synchronized (this) {
+                    if (closed) {
+                        return; // a scrape that outlived close(): the run's count is already announced
+                    }
+                    listener.onScrape(source, epochNs, series);
+                }
                 succeeded.increment();
                 succeededMeter.increment();
                 return;

@@ -57,7 +57,7 @@ class ServerScraperTest {
         List<URI> order = new CopyOnWriteArrayList<>();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-        try (ServerScraper scraper = ServerScraper.start(
+        ServerScraper scraper = ServerScraper.start(
                 sources,
                 Duration.ofMillis(100),
                 false,
@@ -65,11 +65,17 @@ class ServerScraperTest {
                     scraped.put(source, series);
                     order.add(source);
                 },
-                meters)) {
-            while (scraper.failed() < 4) {
-                Thread.sleep(20); // polls until a round of the four bad endpoints failed
-            }
+                meters);
+        while (scraper.failed() < 4) {
+            Thread.sleep(20); // polls until a round of the four bad endpoints failed
         }
+        int beforeClose = order.size();
+        scraper.close();
+        // one last scrape, and none after: the shard's RunFinished announces what was published by then
+        assertThat(order).hasSizeGreaterThan(beforeClose);
+        int afterClose = order.size();
+        scraper.close();
+        assertThat(order).hasSize(afterClose);
 
         assertThat(scraped).containsOnlyKeys(URI.create(base + "/good"));
         assertThat(scraped.get(URI.create(base + "/good")))

@@ -11,6 +11,7 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.util.List;
@@ -65,6 +66,7 @@ final class SampleRecords {
                 .setRequestsFailed(2)
                 .setChunkEvents(256_000)
                 .setRecordsNotDelivered(0)
+                .setServerMetricRecords(5_400L)
                 .build();
     }
 
@@ -225,6 +227,11 @@ final class SampleRecords {
                 .setErrors(Map.of("HTTP 500", 2L))
                 .setShards(2)
                 .setRecordsNotDelivered(0)
+                .setServer(ServerSummary.newBuilder()
+                        .setServerMeanRunning(31.5)
+                        .setServerPeakKvCacheUsage(0.82)
+                        .setServerTtftGapMs(3.25)
+                        .build())
                 .build();
     }
 }

@@ -41,24 +41,26 @@ final class RunMeters {
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
     private static final double MS_PER_S = 1e3;
 
-    /** The window record's server fields and their meters (times in seconds, as Prometheus expects). */
-    private static final Map<String, String> SERVER_GAUGES = Map.ofEntries(
-            Map.entry("server_mean_running", "tokenpulse.window.server.running.mean"),
-            Map.entry("server_max_running", "tokenpulse.window.server.running.max"),
-            Map.entry("server_mean_waiting", "tokenpulse.window.server.waiting.mean"),
-            Map.entry("server_max_waiting", "tokenpulse.window.server.waiting.max"),
-            Map.entry("server_peak_kv_cache_usage", "tokenpulse.window.server.kv.cache.usage.peak"),
-            Map.entry("server_prefix_cache_hit_rate", "tokenpulse.window.server.prefix.cache.hit.rate"),
-            Map.entry("server_preemptions", "tokenpulse.window.server.preemptions"),
-            Map.entry("server_mean_ttft_ms", "tokenpulse.window.server.ttft.mean"),
-            Map.entry("server_median_ttft_ms", "tokenpulse.window.server.ttft.median"),
-            Map.entry("server_p99_ttft_ms", "tokenpulse.window.server.ttft.p99"),
-            Map.entry("server_mean_itl_ms", "tokenpulse.window.server.itl.mean"),
-            Map.entry("server_median_itl_ms", "tokenpulse.window.server.itl.median"),
-            Map.entry("server_p99_itl_ms", "tokenpulse.window.server.itl.p99"),
-            Map.entry("server_spec_decode_acceptance_rate", "tokenpulse.window.server.spec.decode.acceptance.rate"),
-            Map.entry(
-                    "server_spec_decode_acceptance_length", "tokenpulse.window.server.spec.decode.acceptance.length"));
+    /**
+     * The server section's fields (window record, run summary) and their meters' names after
+     * {@code tokenpulse.window.} or {@code tokenpulse.summary.} (times in seconds, as Prometheus expects).
+     */
+    static final Map<String, String> SERVER_GAUGES = Map.ofEntries(
+            Map.entry("server_mean_running", "server.running.mean"),
+            Map.entry("server_max_running", "server.running.max"),
+            Map.entry("server_mean_waiting", "server.waiting.mean"),
+            Map.entry("server_max_waiting", "server.waiting.max"),
+            Map.entry("server_peak_kv_cache_usage", "server.kv.cache.usage.peak"),
+            Map.entry("server_prefix_cache_hit_rate", "server.prefix.cache.hit.rate"),
+            Map.entry("server_preemptions", "server.preemptions"),
+            Map.entry("server_mean_ttft_ms", "server.ttft.mean"),
+            Map.entry("server_median_ttft_ms", "server.ttft.median"),
+            Map.entry("server_p99_ttft_ms", "server.ttft.p99"),
+            Map.entry("server_mean_itl_ms", "server.itl.mean"),
+            Map.entry("server_median_itl_ms", "server.itl.median"),
+            Map.entry("server_p99_itl_ms", "server.itl.p99"),
+            Map.entry("server_spec_decode_acceptance_rate", "server.spec.decode.acceptance.rate"),
+            Map.entry("server_spec_decode_acceptance_length", "server.spec.decode.acceptance.length"));
 
     private final String runId;
     private final MeterRegistry registry;
@@ -301,7 +303,12 @@ final class RunMeters {
                     if (value != null) {
                         scraped = true;
                         boolean ms = field.getKey().endsWith("_ms");
-                        set(r, field.getValue(), null, ms ? "seconds" : null, ms ? value / MS_PER_S : value);
+                        set(
+                                r,
+                                "tokenpulse.window." + field.getValue(),
+                                null,
+                                ms ? "seconds" : null,
+                                ms ? value / MS_PER_S : value);
                     }
                 }
                 if (scraped) {

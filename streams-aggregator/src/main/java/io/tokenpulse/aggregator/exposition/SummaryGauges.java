@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.exposition;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -25,7 +26,11 @@ import java.util.List;
  *       (the median as {@code quantile="0.5"} and each {@code --metric-percentiles} value, 99 as {@code "0.99"}),
  *       {@code tokenpulse_summary_latency_mean_seconds{metric}}, {@code tokenpulse_summary_latency_std_seconds{metric}};
  *       a reasoning run adds its time to first output token as {@code metric="ttfo"};
- *   <li>{@code tokenpulse_summary_records_not_delivered}.
+ *   <li>{@code tokenpulse_summary_records_not_delivered};
+ *   <li>with a server section ({@code --server-metrics}), each of its values the scraped engines exposed,
+ *       named as the window's ({@code tokenpulse_summary_server_running_mean}, ..., times in seconds:
+ *       {@code tokenpulse_summary_server_ttft_p99_seconds}) plus {@code tokenpulse_summary_server_ttft_gap_seconds}
+ *       (client minus server mean TTFT).
  * </ul>
  */
 final class SummaryGauges {
@@ -73,6 +78,16 @@ final class SummaryGauges {
             gauge(registry, "tokenpulse.summary.latency.mean", tags, "seconds", metric.getMeanMs() / MS_PER_S);
             gauge(registry, "tokenpulse.summary.latency.std", tags, "seconds", metric.getStdMs() / MS_PER_S);
         }
+        ServerScoring.values(s.getServer()).forEach((key, value) -> {
+            String name = key.equals("server_ttft_gap_ms") ? "server.ttft.gap" : RunMeters.SERVER_GAUGES.get(key);
+            boolean ms = key.endsWith("_ms");
+            gauge(
+                    registry,
+                    "tokenpulse.summary." + name,
+                    runTags,
+                    ms ? "seconds" : null,
+                    ms ? value / MS_PER_S : value);
+        });
     }
 
     /** Percentile 99 as Prometheus' quantile label "0.99"; decimal, so 99.9 gives "0.999", not 0.9990000000000001. */

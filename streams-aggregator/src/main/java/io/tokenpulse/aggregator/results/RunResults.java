@@ -3,7 +3,6 @@ package io.tokenpulse.aggregator.results;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
-import io.tokenpulse.schemas.avro.ServerMetric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,18 +25,12 @@ public final class RunResults implements AutoCloseable {
     private final TopicReader reader;
     private final boolean keepRequests;
     private final Map<Integer, RequestMetrics> requests = new TreeMap<>();
-    private final List<ServerMetric> serverMetrics = new ArrayList<>();
     private RunSummary summary;
 
     private RunResults(TopicReader reader, Topics topics, String runId, boolean keepRequests) {
         this.reader = reader;
         this.keepRequests = keepRequests;
         reader.decode(topics.runSummaries(), runId::equals, s -> summary = s);
-        reader.decode(topics.serverMetrics(), runId::equals, m -> {
-            if (m.getRunId().equals(runId)) {
-                serverMetrics.add(m);
-            }
-        });
         if (keepRequests) {
             String prefix = Topics.requestKeyPrefix(runId);
             reader.decode(topics.requestMetrics(), key -> key.startsWith(prefix), m -> {
@@ -59,8 +52,7 @@ public final class RunResults implements AutoCloseable {
             Topics topics, Properties clientProperties, String runId, Instant since, boolean keepRequests) {
         TopicReader reader = new TopicReader(clientProperties);
         try {
-            List<String> read = new ArrayList<>(
-                    List.of(topics.runSummaries().name(), topics.serverMetrics().name()));
+            List<String> read = new ArrayList<>(List.of(topics.runSummaries().name()));
             if (keepRequests) {
                 read.add(topics.requestMetrics().name());
             }
@@ -82,8 +74,7 @@ public final class RunResults implements AutoCloseable {
     public Optional<RunSummary> awaitSummary(Duration timeout) {
         reader.pollUntil(() -> summary != null, timeout);
         // Request metrics are committed in the same transaction as the summary or before it; one more
-        // read up to the ends picks up those fetched after the summary's partition, and the run's last
-        // scrapes of the server's /metrics (published before the caller waits).
+        // read up to the ends picks up those fetched after the summary's partition.
         if (summary != null) {
             reader.drain(Duration.ofSeconds(10));
         }
@@ -93,11 +84,6 @@ public final class RunResults implements AutoCloseable {
     /** The run's per-request metrics seen so far, in request-index order (empty unless kept). */
     public List<RequestMetrics> requests() {
         return List.copyOf(requests.values());
-    }
-
-    /** The run's server-metrics records seen so far, in topic order (empty when bench scraped nothing). */
-    public List<ServerMetric> serverMetrics() {
-        return List.copyOf(serverMetrics);
     }
 
     /** Records that could not be decoded (skipped). */

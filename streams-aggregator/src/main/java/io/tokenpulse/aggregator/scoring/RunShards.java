@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,18 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
         return missing.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", missing));
     }
 
+    /**
+     * The run's schedule start (the earliest shard's) once every shard's RunStarted is in, whether or
+     * not any finished; empty before.
+     */
+    public static OptionalLong scheduleStartOnceStarted(List<RunEvent> events) {
+        RunStarted[] started = collect(events).started;
+        if (started.length == 0 || Arrays.stream(started).anyMatch(Objects::isNull)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(new RunShards(List.of(started), List.of()).scheduleStartEpochNs());
+    }
+
     private record Collected(RunStarted[] started, RunFinished[] finished) {
         Optional<RunShards> complete() {
             for (int shard = 0; shard < started.length; shard++) {
@@ -99,6 +112,20 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
     /** Requests the finished shards announced, summed over them. */
     public long requestsStarted() {
         return finished.stream().mapToLong(RunFinished::getRequestsStarted).sum();
+    }
+
+    /**
+     * Server-metrics records the finished shards announced, summed over those that scraped; empty when
+     * none did (no {@code --server-metrics}, or load generators older than the field).
+     */
+    public OptionalLong serverMetricRecords() {
+        List<Long> announced = finished.stream()
+                .map(RunFinished::getServerMetricRecords)
+                .filter(Objects::nonNull)
+                .toList();
+        return announced.isEmpty()
+                ? OptionalLong.empty()
+                : OptionalLong.of(announced.stream().mapToLong(Long::longValue).sum());
     }
 
     /** The earliest shard's schedule start: the run's start, ns since the epoch. */

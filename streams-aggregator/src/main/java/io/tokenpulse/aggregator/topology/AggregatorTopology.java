@@ -119,8 +119,18 @@ public final class AggregatorTopology {
                         .withNumberOfPartitions(settings.runPartitions()))
                 .peek((runId, event) -> listener.onRunEvent(event), Named.as("observe-runs"));
 
-        // Per run: put epoch times on requests once their shard's start is known, keep them, and
-        // summarize the run once every shard finished and every started request is in.
+        // A run's scrapes meet its requests and shard records on one partition (the scrape topic's own
+        // partition count may differ); each scrape becomes what it adds to its window and the run's
+        // section, timed by its scrape time.
+        KStream<String, ServerSeries.Scraped> scraped = scrapes.repartition(
+                        Repartitioned.with(Serdes.String(), serverSerde)
+                                .withName("server-metrics-by-run")
+                                .withNumberOfPartitions(settings.runPartitions()))
+                .processValues(ServerSeries::new, Named.as("server-series"), ServerSeries.storeNames());
+
+        // Per run: put epoch times on requests once their shard's start is known, keep them, add up the
+        // server section, and summarize the run once every shard finished and every started request
+        // and every announced scrape record is in.
         Map<String, KStream<String, SpecificRecord>> runOutputs = runsByRun
                 .processValues(RunSummarizer.RunSide::new, Named.as("run-stage-runs"), RunSummarizer.storeNames())
                 .merge(
@@ -129,6 +139,12 @@ public final class AggregatorTopology {
                                 Named.as("run-stage-requests"),
                                 RunSummarizer.storeNames()),
                         Named.as("run-stage"))
+                .merge(
+                        scraped.processValues(
+                                RunSummarizer.ServerSide::new,
+                                Named.as("run-stage-scrapes"),
+                                RunSummarizer.storeNames()),
+                        Named.as("run-stage-with-scrapes"))
                 .split(Named.as("run-output-"))
                 .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
                 .defaultBranch(Branched.as("summaries"));
@@ -147,13 +163,10 @@ public final class AggregatorTopology {
                         Named.as("key-request-metrics"))
                 .to(topics.requestMetrics().name(), produced("request-metrics-sink", topics.requestMetrics()));
 
-        // A run's scrapes meet its requests' windows on one partition (the scrape topic's own partition
-        // count may differ); each scrape becomes what it adds to its window, timed by its scrape time.
-        KStream<String, ServerMetric> scrapeDeltas = scrapes.repartition(
-                        Repartitioned.with(Serdes.String(), serverSerde)
-                                .withName("server-metrics-by-run")
-                                .withNumberOfPartitions(settings.runPartitions()))
-                .processValues(ServerSeries::new, Named.as("server-series"), ServerSeries.storeNames());
+        // Series outside the common set add nothing to a window.
+        KStream<String, ServerMetric> scrapeDeltas = scraped.filter(
+                        (runId, scrape) -> scrape.delta() != null, Named.as("server-deltas"))
+                .mapValues(ServerSeries.Scraped::delta, Named.as("server-delta-records"));
 
         // Live windows per run: a request counts in the window of its finish (its record timestamp), a
         // scrape in the window of its time; the cached table emits each changed window at every commit,

@@ -1,15 +1,22 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.aggregator.metrics.ServerAccumulator;
+import io.tokenpulse.aggregator.records.ServerMetricMapper;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -39,9 +46,13 @@ import org.slf4j.LoggerFactory;
  *       forwarded, with the request's finish as its timestamp (event time of the windows).
  *   <li>Resolved metrics are kept one entry per request ({@code <run>/<index>}); a single value
  *       holding a whole run would outgrow Kafka's 1 MB record limit on the changelog.
- *   <li>Once every shard's RunStarted and RunFinished are in and as many requests as the shards
- *       started are resolved, one RunSummary is forwarded, computed by a range scan, and the run's
- *       state is deleted; a small marker makes later duplicates of the run's records a no-op.
+ *   <li>The run's scrapes of the server's {@code /metrics} are counted, and what each adds from the
+ *       run's schedule start on is summed into its server section ({@code scoring.ServerScoring}).
+ *   <li>Once every shard's RunStarted and RunFinished are in, as many requests as the shards started
+ *       are resolved and as many server-metrics records as they announced are counted, one
+ *       RunSummary is forwarded, computed by a range scan, with the server section when the shards
+ *       scraped, and the run's state is deleted; a small marker makes later duplicates of the run's
+ *       records a no-op.
  * </ul>
  *
  * <p>Output values are {@link RequestMetrics} (key run id) or {@link io.tokenpulse.schemas.avro.RunSummary}
@@ -53,6 +64,14 @@ final class RunSummarizer {
     static final String REQUESTS_STORE = "run-requests";
     static final String REQUEST_COUNT_STORE = "run-request-counts";
     static final String COMPLETED_STORE = "completed-runs";
+    /** Server-metrics records counted per run, against the shards' {@code server_metric_records}. */
+    static final String SERVER_RECORDS_STORE = "run-server-records";
+    /** The run's schedule start, once every shard's RunStarted is in: scrapes from then on count. */
+    static final String SERVER_START_STORE = "run-server-starts";
+    /** The run's server section so far (a {@link ServerAccumulator}), from its schedule start on. */
+    static final String SERVER_SECTION_STORE = "run-server-sections";
+    /** Scrape deltas that came before the run's start was known, {@code <run>/<record count>}, in order. */
+    static final String SERVER_AWAITING_START_STORE = "run-server-awaiting-start";
 
     private static final Logger LOG = LoggerFactory.getLogger(RunSummarizer.class);
 
@@ -75,12 +94,32 @@ final class RunSummarizer {
                 Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(REQUEST_COUNT_STORE), Serdes.String(), Serdes.Long()),
                 Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(COMPLETED_STORE), Serdes.String(), Serdes.Long()));
+                        Stores.persistentKeyValueStore(COMPLETED_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(SERVER_RECORDS_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(SERVER_START_STORE), Serdes.String(), Serdes.Long()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(SERVER_SECTION_STORE),
+                        Serdes.String(),
+                        StoreSerdes.serverAccumulator()),
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(SERVER_AWAITING_START_STORE),
+                        Serdes.String(),
+                        StoreSerdes.<ServerMetric>avro(ServerMetric.getClassSchema())));
     }
 
     static String[] storeNames() {
         return new String[] {
-            RUN_EVENTS_STORE, AWAITING_ANCHOR_STORE, REQUESTS_STORE, REQUEST_COUNT_STORE, COMPLETED_STORE
+            RUN_EVENTS_STORE,
+            AWAITING_ANCHOR_STORE,
+            REQUESTS_STORE,
+            REQUEST_COUNT_STORE,
+            COMPLETED_STORE,
+            SERVER_RECORDS_STORE,
+            SERVER_START_STORE,
+            SERVER_SECTION_STORE,
+            SERVER_AWAITING_START_STORE
         };
     }
 
@@ -107,6 +146,10 @@ final class RunSummarizer {
         KeyValueStore<String, RequestMetrics> requests;
         KeyValueStore<String, Long> requestCounts;
         KeyValueStore<String, Long> completed;
+        KeyValueStore<String, Long> serverRecords;
+        KeyValueStore<String, Long> serverStarts;
+        KeyValueStore<String, ServerAccumulator> serverSections;
+        KeyValueStore<String, ServerMetric> serverAwaitingStart;
 
         @Override
         public void init(FixedKeyProcessorContext<String, SpecificRecord> context) {
@@ -116,6 +159,10 @@ final class RunSummarizer {
             requests = context.getStateStore(REQUESTS_STORE);
             requestCounts = context.getStateStore(REQUEST_COUNT_STORE);
             completed = context.getStateStore(COMPLETED_STORE);
+            serverRecords = context.getStateStore(SERVER_RECORDS_STORE);
+            serverStarts = context.getStateStore(SERVER_START_STORE);
+            serverSections = context.getStateStore(SERVER_SECTION_STORE);
+            serverAwaitingStart = context.getStateStore(SERVER_AWAITING_START_STORE);
         }
 
         final boolean alreadySummarized(String runId, Object what) {
@@ -151,20 +198,30 @@ final class RunSummarizer {
             return Optional.ofNullable(started).map(e -> ((RunStarted) e.getEvent()).getScheduleStartEpochNs());
         }
 
-        /** Forwards the run's summary and deletes its state once everything announced is in. */
-        final void summarizeIfComplete(FixedKeyRecord<String, ?> cause, String runId) {
-            List<RunEvent> events = new ArrayList<>();
-            List<String> eventKeys = new ArrayList<>();
+        /** The run's shard records, key by key. */
+        final Map<String, RunEvent> runEvents(String runId) {
+            Map<String, RunEvent> events = new LinkedHashMap<>();
             try (KeyValueIterator<String, RunEvent> it = runEvents.prefixScan(runId + "/", new StringSerializer())) {
-                it.forEachRemaining(kv -> {
-                    eventKeys.add(kv.key);
-                    events.add(kv.value);
-                });
+                it.forEachRemaining(kv -> events.put(kv.key, kv.value));
             }
-            Optional<RunShards> shards = RunShards.ifComplete(events);
+            return events;
+        }
+
+        /**
+         * Forwards the run's summary and deletes its state once everything announced is in: every
+         * shard's records, the requests they started and the server-metrics records they published.
+         */
+        final void summarizeIfComplete(FixedKeyRecord<String, ?> cause, String runId) {
+            Map<String, RunEvent> events = runEvents(runId);
+            Optional<RunShards> shards = RunShards.ifComplete(List.copyOf(events.values()));
             long resolvedRequests =
                     Optional.ofNullable(requestCounts.get(runId)).orElse(0L);
             if (shards.isEmpty() || resolvedRequests < shards.get().requestsStarted()) {
+                return;
+            }
+            OptionalLong announcedScrapes = shards.get().serverMetricRecords();
+            long countedScrapes = Optional.ofNullable(serverRecords.get(runId)).orElse(0L);
+            if (countedScrapes < announcedScrapes.orElse(0)) {
                 return;
             }
             Set<String> requestKeys = new HashSet<>();
@@ -173,9 +230,16 @@ final class RunSummarizer {
                     shards.get(),
                     () -> runRequests(runId, requestKeys::add),
                     RunScoring.Options.storedIn(runId, shards.get().config()));
+            ServerAccumulator section = serverSections.get(runId);
+            if (announcedScrapes.isPresent() && section != null) {
+                summary.setServer(ServerScoring.section(section, summary.getMetrics()));
+            }
             requestKeys.forEach(requests::delete);
-            eventKeys.forEach(runEvents::delete);
+            events.keySet().forEach(runEvents::delete);
             requestCounts.delete(runId);
+            serverRecords.delete(runId);
+            serverStarts.delete(runId);
+            serverSections.delete(runId);
             completed.put(runId, cause.timestamp());
             context.forward(cause.<SpecificRecord>withValue(summary));
         }
@@ -204,6 +268,7 @@ final class RunSummarizer {
             if (event.getEvent() instanceof RunStarted started) {
                 runEvents.put(startedKey(runId, event.getShardIndex()), event);
                 releaseAwaiting(record, runId, event.getShardIndex(), started.getScheduleStartEpochNs());
+                startServerSection(runId);
             } else if (event.getEvent() instanceof RunFinished) {
                 runEvents.put(finishedKey(runId, event.getShardIndex()), event);
             }
@@ -222,6 +287,64 @@ final class RunSummarizer {
                 }
             }
             released.forEach(awaitingAnchor::delete);
+        }
+
+        /**
+         * Once every shard started, the run's start is known: the section begins, with the scrapes that
+         * came before in their order (only those from the start on count).
+         */
+        private void startServerSection(String runId) {
+            if (serverStarts.get(runId) != null) {
+                return;
+            }
+            OptionalLong start = RunShards.scheduleStartOnceStarted(
+                    List.copyOf(runEvents(runId).values()));
+            if (start.isEmpty()) {
+                return;
+            }
+            ServerAccumulator section = new ServerAccumulator();
+            List<String> released = new ArrayList<>();
+            try (KeyValueIterator<String, ServerMetric> it =
+                    serverAwaitingStart.prefixScan(runId + "/", new StringSerializer())) {
+                it.forEachRemaining(kv -> {
+                    released.add(kv.key);
+                    ServerScoring.add(section, ServerMetricMapper.sample(kv.value), start.getAsLong());
+                });
+            }
+            released.forEach(serverAwaitingStart::delete);
+            serverStarts.put(runId, start.getAsLong());
+            serverSections.put(runId, section);
+        }
+    }
+
+    /**
+     * One record of the run's scrapes of the server's {@code /metrics} (key run id), with its delta
+     * ({@link ServerSeries}): counted against the shards' announcement, and its delta added to the
+     * run's server section (kept in order until the run's start is known). A record of a run already
+     * summarized is left to the windows: load generators older than the announcement scrape once more
+     * after RunFinished.
+     */
+    static final class ServerSide extends Side<ServerSeries.Scraped> {
+        @Override
+        public void process(FixedKeyRecord<String, ServerSeries.Scraped> record) {
+            String runId = record.key();
+            if (completed.get(runId) != null) {
+                return;
+            }
+            long counted = Optional.ofNullable(serverRecords.get(runId)).orElse(0L) + 1;
+            serverRecords.put(runId, counted);
+            ServerMetric delta = record.value().delta();
+            if (delta != null) {
+                Long start = serverStarts.get(runId);
+                if (start == null) {
+                    serverAwaitingStart.put(String.format("%s/%019d", runId, counted), delta);
+                } else {
+                    ServerAccumulator section = serverSections.get(runId);
+                    ServerScoring.add(section, ServerMetricMapper.sample(delta), start);
+                    serverSections.put(runId, section);
+                }
+            }
+            summarizeIfComplete(record, runId);
         }
     }
 

@@ -24,17 +24,24 @@ import org.apache.kafka.streams.state.Stores;
  * A run's scrapes of the server's {@code /metrics} (key run id, in scrape order) into what each adds
  * to its window ({@link ServerDeltas}: gauges as scraped, counters and histograms their growth since
  * the series' previous scrape), with the scrape time as the record's timestamp, so a scrape counts in
- * the window of its time. Series outside the common set are dropped here (they stay raw on the
- * topic). Each series' last sample and each source's first scrape are kept per run, until
- * {@link Cleanup} deletes them after the run's summary.
+ * the window of its time. Series outside the common set add nothing here (they stay raw on the
+ * topic, and go on as a {@link Scraped} without delta, which the summarizer counts). Each series'
+ * last sample and each source's first scrape are kept per run, until {@link Cleanup} deletes them
+ * after the run's summary.
  */
-final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, ServerMetric> {
+final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, ServerSeries.Scraped> {
     static final String LAST_STORE = "server-series-last";
     static final String FIRST_SCRAPE_STORE = "server-first-scrapes";
     /** Summarized runs whose series state is to be deleted, with when (wall clock, epoch ms). */
     static final String DONE_STORE = "server-series-done";
 
-    private FixedKeyProcessorContext<String, ServerMetric> context;
+    /**
+     * One record of a run's scrapes, for the summarizer to count ({@code server_metric_records}), with
+     * what it adds to its window and the run's section: null for a series outside the common set.
+     */
+    record Scraped(ServerMetric delta) {}
+
+    private FixedKeyProcessorContext<String, Scraped> context;
     private KeyValueStore<String, ServerMetric> last;
     private KeyValueStore<String, Long> firstScrapes;
 
@@ -59,7 +66,7 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, ServerMetric> context) {
+    public void init(FixedKeyProcessorContext<String, Scraped> context) {
         this.context = context;
         last = context.getStateStore(LAST_STORE);
         firstScrapes = context.getStateStore(FIRST_SCRAPE_STORE);
@@ -72,8 +79,11 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
         String type = metric.getType();
         new ServerDeltas(state(runId))
                 .next(ServerMetricMapper.sample(metric))
-                .ifPresent(delta -> context.forward(record.withValue(ServerMetricMapper.record(runId, type, delta))
-                        .withTimestamp(delta.scrapeEpochNs() / 1_000_000)));
+                .ifPresentOrElse(
+                        delta -> context.forward(
+                                record.withValue(new Scraped(ServerMetricMapper.record(runId, type, delta)))
+                                        .withTimestamp(delta.scrapeEpochNs() / 1_000_000)),
+                        () -> context.forward(record.withValue(new Scraped(null))));
     }
 
     /** The run's part of the stores. */
@@ -105,10 +115,11 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
 
     /**
      * Deletes a run's series state (tombstones on the stores' changelogs) once its summary is out and
-     * {@code linger} has passed: bench scrapes once more after its last request, and that scrape may
-     * arrive after the summary; its window still takes it until the window's grace ends, so the state
-     * is kept that long (window size plus grace). A scrape of the run arriving later still would
-     * start the run's state anew (its windows are closed by then).
+     * {@code linger} has passed. bench takes its last scrape before RunFinished and the summary waits
+     * for the records it announced, but a load generator older than that announcement scrapes once
+     * more after RunFinished, and that scrape may arrive after the summary; its window still takes it
+     * until the window's grace ends, so the state is kept that long (window size plus grace). A scrape
+     * of the run arriving later still would start the run's state anew (its windows are closed by then).
      */
     static final class Cleanup implements FixedKeyProcessor<String, RunSummary, Void> {
         private final Duration linger;

@@ -1,6 +1,10 @@
 package io.tokenpulse.aggregator.topology;
 
+import io.tokenpulse.aggregator.metrics.ServerAccumulator;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
@@ -29,6 +33,33 @@ final class StoreSerdes {
         return Serdes.serdeFrom(
                 (topic, value) -> value == null ? null : write(writer, value),
                 (topic, bytes) -> bytes == null ? null : read(reader, bytes));
+    }
+
+    /** A run's server section as {@link ServerAccumulator#write} writes it. */
+    static Serde<ServerAccumulator> serverAccumulator() {
+        return Serdes.serdeFrom(
+                (topic, value) -> {
+                    if (value == null) {
+                        return null;
+                    }
+                    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+                    try (DataOutputStream out = new DataOutputStream(bytes)) {
+                        value.write(out);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    return bytes.toByteArray();
+                },
+                (topic, bytes) -> {
+                    if (bytes == null) {
+                        return null;
+                    }
+                    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+                        return ServerAccumulator.read(in);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("corrupt server section state: " + e.getMessage(), e);
+                    }
+                });
     }
 
     private static <T> byte[] write(SpecificDatumWriter<T> writer, T value) {

@@ -14,6 +14,7 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
@@ -192,6 +193,12 @@ class AggregatorMetersTest {
                         300L,
                         4_600L,
                         new MetricSummary("ttfo", 98L, 80.0, 78.0, 6.0, List.of(new PercentileValue(99.0, 95.0)))))
+                .setServer(ServerSummary.newBuilder()
+                        .setServerMaxRunning(7.0)
+                        .setServerPrefixCacheHitRate(0.25)
+                        .setServerP99TtftMs(40.0)
+                        .setServerTtftGapMs(12.0)
+                        .build())
                 .build();
 
         meters.onRunSummary(summary);
@@ -218,7 +225,13 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_summary_latency_std_seconds{" + TAGS.replace(",model", ",metric=\"ttft\",model")
                         + "} 0.004")
                 .contains("tokenpulse_summary_latency_seconds{"
-                        + TTFT_TAGS.replace("ttft", "ttfo").formatted("0.99") + "} 0.095");
+                        + TTFT_TAGS.replace("ttft", "ttfo").formatted("0.99") + "} 0.095")
+                // the server section: what the engine exposed, times in seconds
+                .contains("tokenpulse_summary_server_running_max{" + TAGS + "} 7.0")
+                .contains("tokenpulse_summary_server_prefix_cache_hit_rate{" + TAGS + "} 0.25")
+                .contains("tokenpulse_summary_server_ttft_p99_seconds{" + TAGS + "} 0.04")
+                .contains("tokenpulse_summary_server_ttft_gap_seconds{" + TAGS + "} 0.012")
+                .doesNotContain("tokenpulse_summary_server_waiting");
     }
 
     @ParameterizedTest(name = "percentile {0} -> quantile {1}")

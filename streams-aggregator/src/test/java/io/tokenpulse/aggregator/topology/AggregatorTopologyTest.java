@@ -9,10 +9,13 @@ import static io.tokenpulse.aggregator.topology.TopologyFixture.success;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
+import io.tokenpulse.schemas.avro.ServerSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import io.tokenpulse.schemas.logging.RepeatedWarning;
@@ -353,6 +356,57 @@ class AggregatorTopologyTest {
         assertThat(keys(ServerSeries.LAST_STORE)).isNotEmpty().allMatch(key -> key.startsWith("r2/"));
         assertThat(keys(ServerSeries.FIRST_SCRAPE_STORE)).containsExactly("r2/http://s/metrics");
         assertThat(keys(ServerSeries.DONE_STORE)).isEmpty();
+    }
+
+    @Test
+    void summaryWaitsForTheAnnouncedScrapesAndCarriesTheServerSectionReplayWouldScore() {
+        List<ServerMetric> records = new ArrayList<>();
+        // before the schedule start (the health check): the counters' baseline, no part of the section
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_requests_running", 9));
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_preemptions_total", 5));
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "process_cpu_seconds_total", 1)); // counted, not known
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_requests_running", 4));
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_preemptions_total", 7));
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2_000 * MS, 7L);
+        assertThat(f.summaries.isEmpty()).as("5 of 7 scrape records").isTrue();
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_requests_running", 2));
+        assertThat(f.summaries.isEmpty()).as("6 of 7 scrape records").isTrue();
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_preemptions_total", 8));
+
+        RunSummary s = f.summaries.readValue();
+        ServerSummary server = s.getServer();
+        assertThat(server.getServerMeanRunning()).isEqualTo(3.0); // (4 + 2) / 2: the scrapes from the start on
+        assertThat(server.getServerMaxRunning()).isEqualTo(4.0);
+        assertThat(server.getServerPreemptions()).isEqualTo(3.0); // 8 - 5: from the last scrape before the start
+        assertThat(server.getServerMeanWaiting()).isNull(); // not scraped
+        assertThat(server.getServerTtftGapMs()).isNull();
+        // the same section replay scores from the stored records
+        assertThat(server)
+                .isEqualTo(ServerScoring.section(records, s.getMetrics(), ANCHOR_NS))
+                .isNotNull();
+        for (String store : List.of(
+                RunSummarizer.SERVER_RECORDS_STORE,
+                RunSummarizer.SERVER_START_STORE,
+                RunSummarizer.SERVER_SECTION_STORE,
+                RunSummarizer.SERVER_AWAITING_START_STORE)) {
+            assertThat(keys(store)).as(store).isEmpty();
+        }
+        f.scraped(RUN, ANCHOR_MS + 2_500, "vllm:num_requests_running", 1); // late: no second summary
+        assertThat(f.summaries.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aRunWhoseScrapesAllFailedIsNotWaitedForAndOneThatScrapedNothingHasNoSection() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2_000 * MS, 0L); // the endpoint was down all along
+        assertThat(f.summaries.readValue().getServer()).isNull();
+
+        // a load generator that announces nothing (no --server-metrics, or older): no section, no wait
+        f.runStarted("r2", 0, 1, ANCHOR_NS);
+        f.scraped("r2", ANCHOR_MS + 1_000, "vllm:num_requests_running", 4);
+        f.runFinished("r2", 0, 1, 0, ANCHOR_NS + 2_000 * MS);
+        assertThat(f.summaries.readValue().getServer()).isNull();
     }
 
     private List<String> keys(String store) {

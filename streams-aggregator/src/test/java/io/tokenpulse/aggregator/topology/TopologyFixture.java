@@ -145,6 +145,17 @@ final class TopologyFixture implements AutoCloseable {
     }
 
     void runFinished(String run, int shard, int shardCount, long requestsStarted, long finishedEpochNs) {
+        runFinished(run, shard, shardCount, requestsStarted, finishedEpochNs, null);
+    }
+
+    /** A RunFinished announcing {@code serverMetricRecords} records of the run's scrapes (null: it scraped nothing). */
+    void runFinished(
+            String run,
+            int shard,
+            int shardCount,
+            long requestsStarted,
+            long finishedEpochNs,
+            Long serverMetricRecords) {
         runs.pipeInput(
                 run,
                 new RunEvent(
@@ -158,24 +169,24 @@ final class TopologyFixture implements AutoCloseable {
                                 .setRequestsFailed(0)
                                 .setChunkEvents(0)
                                 .setRecordsNotDelivered(2)
+                                .setServerMetricRecords(serverMetricRecords)
                                 .build()),
                 finishedEpochNs / MS);
     }
 
-    /** One gauge or counter series of a scrape of {@code http://s/metrics} at {@code scrapeMs}. */
-    void scraped(String run, long scrapeMs, String name, double value) {
-        serverMetrics.pipeInput(
-                run,
-                ServerMetric.newBuilder()
-                        .setRunId(run)
-                        .setScrapeEpochNs(scrapeMs * MS)
-                        .setSource("http://s/metrics")
-                        .setName(name)
-                        .setType("gauge")
-                        .setLabels(Map.of())
-                        .setValue(value)
-                        .build(),
-                scrapeMs + 5);
+    /** One gauge or counter series of a scrape of {@code http://s/metrics} at {@code scrapeMs}; returns the record. */
+    ServerMetric scraped(String run, long scrapeMs, String name, double value) {
+        ServerMetric record = ServerMetric.newBuilder()
+                .setRunId(run)
+                .setScrapeEpochNs(scrapeMs * MS)
+                .setSource("http://s/metrics")
+                .setName(name)
+                .setType("gauge")
+                .setLabels(Map.of())
+                .setValue(value)
+                .build();
+        serverMetrics.pipeInput(run, record, scrapeMs + 5);
+        return record;
     }
 
     static String key(String run, int index) {
