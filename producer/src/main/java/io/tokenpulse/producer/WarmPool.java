@@ -59,11 +59,11 @@ final class WarmPool {
         return bounded(expected, offsetsNs.length);
     }
 
-    /** The most offsets (in order) less than {@code windowNs} apart from the first of them. */
+    /** The most offsets (in order) at most {@code windowNs} after the first of them: ties always count together. */
     private static int mostDueWithin(long[] offsetsNs, long windowNs) {
         int most = 0;
         for (int first = 0, last = 0; last < offsetsNs.length; last++) {
-            while (offsetsNs[last] - offsetsNs[first] >= windowNs && first < last) {
+            while (offsetsNs[last] - offsetsNs[first] > windowNs && first < last) {
                 first++;
             }
             most = Math.max(most, last - first + 1);

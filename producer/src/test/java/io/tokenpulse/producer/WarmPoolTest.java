@@ -32,15 +32,18 @@ class WarmPoolTest {
     @Test
     void requestsAtTheirOwnTimesNeedTheMostThatAreDueWithinTwiceTheTestRequestsLatency() {
         long ms = 1_000_000L;
-        // a burst of 4 within 20 ms among sparse requests; the test request took 10 ms
+        // a burst of 5 within 20 ms among sparse requests; the test request took 10 ms
         long[] offsets = {0, 100 * ms, 200 * ms, 205 * ms, 210 * ms, 219 * ms, 220 * ms, 500 * ms};
 
-        assertThat(WarmPool.sizeForTimes(offsets, null, 10 * ms)).isEqualTo(4);
+        assertThat(WarmPool.sizeForTimes(offsets, null, 10 * ms)).isEqualTo(5);
+        assertThat(WarmPool.sizeForTimes(offsets, null, 9 * ms)).isEqualTo(4);
         assertThat(WarmPool.sizeForTimes(offsets, null, 61 * ms))
                 .as("within 122 ms: 100, 200, 205, 210, 219, 220")
                 .isEqualTo(6);
         assertThat(WarmPool.sizeForTimes(offsets, 3, 10 * ms)).isEqualTo(3);
-        assertThat(WarmPool.sizeForTimes(new long[] {0, 0, 0}, null, 0)).isEqualTo(1);
+        assertThat(WarmPool.sizeForTimes(new long[] {0, 0, 0}, null, 0))
+                .as("requests due at the same instant need a connection each")
+                .isEqualTo(3);
         assertThat(WarmPool.sizeForTimes(new long[5000], null, SECOND)).isEqualTo(WarmPool.MAX_CONNECTIONS);
     }
 }
