@@ -80,6 +80,11 @@ class BadInputIT {
                 Arguments.of("zero prompts", bench("--num-prompts", "0"), 2, "--num-prompts must be >= 1, got 0"),
                 Arguments.of("negative prompts", bench("--num-prompts", "-3"), 2, "--num-prompts must be >= 1, got -3"),
                 Arguments.of(
+                        "pipeline nice beyond Linux's range",
+                        bench("--pipeline-nice", "20"),
+                        2,
+                        "--pipeline-nice 20 is not a nice value from 0 to 19"),
+                Arguments.of(
                         "negative rate",
                         bench("--request-rate", "-1"),
                         2,

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -98,6 +99,23 @@ class InterruptedBenchIT {
         Tokenpulse.Background bench = bench("sigint");
         awaitMainRun(bench);
         Thread.sleep(2000);
+        // --pipeline-nice's default: the pipeline 10 steps below the timing threads and the server
+        Map<String, List<Integer>> nices = bench.threadNices();
+        int timing = nices.get("java").get(0); // main
+        assertThat(nices).as("threads by nice value").containsKeys("tp-kafka-sender", "tp-pipeline-sta");
+        nices.forEach((thread, values) -> {
+            if (thread.startsWith("data-plane-kafk") // the broker's request handlers
+                    || thread.startsWith("tokenpulse-aggr") // the aggregator's stream thread
+                    || thread.equals("tp-kafka-sender")) {
+                assertThat(values).as(thread).containsOnly(Math.min(19, timing + 10));
+            }
+            if (thread.startsWith("tp-http-") || thread.startsWith("tp-sim-")) {
+                assertThat(values).as(thread).containsOnly(timing);
+            }
+        });
+        assertThat(nices.keySet())
+                .anyMatch(t -> t.startsWith("data-plane-kafk"))
+                .anyMatch(t -> t.startsWith("tp-http-"));
         bench.signal("INT");
         Tokenpulse.Result run = bench.finish(Duration.ofMinutes(3));
 

@@ -6,15 +6,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The shipped {@code ./tokenpulse} launcher, run as a user runs it: a child process of its own with
@@ -216,6 +219,29 @@ final class Tokenpulse {
                     .start()
                     .waitFor();
             assertThat(code).as("kill -" + signal).isZero();
+        }
+
+        /**
+         * The nice value of each of the command's threads, by the thread's name as Linux keeps it (its
+         * first 15 characters), from {@code /proc/PID/task}; threads that end meanwhile are left out.
+         */
+        Map<String, List<Integer>> threadNices() throws IOException {
+            Map<String, List<Integer>> nices = new TreeMap<>();
+            try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+                for (Path task : tasks.toList()) {
+                    try {
+                        String name = Files.readString(task.resolve("comm")).strip();
+                        String stat = Files.readString(task.resolve("stat"));
+                        // the 19th field, counted after the name, which ends at the last ')'
+                        int nice = Integer.parseInt(
+                                stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+                        nices.computeIfAbsent(name, n -> new ArrayList<>()).add(nice);
+                    } catch (NoSuchFileException ended) {
+                        // the thread ended between the listing and the read
+                    }
+                }
+            }
+            return nices;
         }
 
         /** Seconds since the command started. */

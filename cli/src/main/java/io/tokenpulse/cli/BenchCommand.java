@@ -150,6 +150,7 @@ final class BenchCommand implements Callable<Integer> {
             "window_size_ms",
             "window_grace_ms",
             "frugal",
+            "pipeline_nice",
             "verbose",
             "vllm_block");
 
@@ -259,13 +260,17 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     FrugalOption frugal;
 
+    @Mixin
+    PipelineNiceOption pipelineNice;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
         try (Prepared prepared = prepare(out);
-                Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH);
-                BenchHost host = BenchHost.start(pipeline, metrics, windows, frugal.frugal)) {
+                PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
+                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka, PipelineRole.BENCH));
+                BenchHost host = BenchHost.start(pipeline, metrics, windows, frugal.frugal, priority)) {
             return runOn(prepared, host, out).exitCode();
         }
     }
@@ -474,6 +479,7 @@ final class BenchCommand implements Callable<Integer> {
         metrics.validate();
         windows.validate();
         timeouts.validate();
+        pipelineNice.validate();
         if (!kafka.embedded()
                 && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
                         || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {

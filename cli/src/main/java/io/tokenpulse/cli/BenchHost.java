@@ -22,35 +22,44 @@ final class BenchHost implements AutoCloseable {
 
     private final Pipeline pipeline;
     private final WindowOptions windows;
+    private final PipelinePriority priority;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private MetricsEndpoint endpoint;
     private AggregatorMeters meters;
     private Aggregator aggregator;
     private boolean summarized;
 
-    private BenchHost(Pipeline pipeline, WindowOptions windows) {
+    private BenchHost(Pipeline pipeline, WindowOptions windows, PipelinePriority priority) {
         this.pipeline = pipeline;
         this.windows = windows;
+        this.priority = priority;
     }
 
     /**
      * Serves /metrics (unless its port is 0) and, on the embedded platform, starts the aggregator, or
-     * with {@code frugal} ({@code --frugal}) leaves that to {@link #aggregateAfterLoad}.
+     * with {@code frugal} ({@code --frugal}) leaves that to {@link #aggregateAfterLoad}; both at the
+     * pipeline's {@code priority}, which the runs on this host start their parts at too.
      */
-    static BenchHost start(Pipeline pipeline, MetricsOptions metrics, WindowOptions windows, boolean frugal) {
-        BenchHost host = new BenchHost(pipeline, windows);
+    static BenchHost start(
+            Pipeline pipeline, MetricsOptions metrics, WindowOptions windows, boolean frugal, PipelinePriority priority)
+            throws InterruptedException {
+        BenchHost host = new BenchHost(pipeline, windows, priority);
         try {
-            // One endpoint serves the aggregator's and the load generators' meters.
-            host.endpoint = metrics.startOrNull(host.registry);
-            if (pipeline.embedded()) {
-                // One command, one process: the aggregator runs beside the load generator.
-                host.meters = AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-                if (!frugal) {
-                    host.startAggregator();
+            priority.start(() -> {
+                // One endpoint serves the aggregator's and the load generators' meters.
+                host.endpoint = metrics.startOrNull(host.registry);
+                if (pipeline.embedded()) {
+                    // One command, one process: the aggregator runs beside the load generator.
+                    host.meters =
+                            AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+                    if (!frugal) {
+                        host.startAggregator();
+                    }
                 }
-            }
+                return host;
+            });
             return host;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InterruptedException e) {
             host.close();
             throw e;
         }
@@ -70,15 +79,23 @@ final class BenchHost implements AutoCloseable {
      * After a run's load: starts the in-process aggregator if {@code --frugal} deferred it, so it
      * catches up on the run's {@code events} from the topics (once; later runs of a sweep find it running).
      */
-    void aggregateAfterLoad(long events, PrintStream out) {
+    void aggregateAfterLoad(long events, PrintStream out) throws InterruptedException {
         if (pipeline.embedded() && aggregator == null) {
             out.println("Aggregating the run's " + events + " events now (--frugal)...");
-            startAggregator();
+            priority.start(() -> {
+                startAggregator();
+                return aggregator;
+            });
         }
     }
 
     Pipeline pipeline() {
         return pipeline;
+    }
+
+    /** The priority the pipeline's parts start at: a run's publisher and scrapers too. */
+    PipelinePriority priority() {
+        return priority;
     }
 
     PrometheusMeterRegistry registry() {

@@ -121,14 +121,18 @@ final class BenchRun implements AutoCloseable {
     }
 
     private void open() throws IOException, InterruptedException {
-        results = RunResults.open(
-                pipeline.topics(),
-                pipeline.clientProperties(),
-                plan.load().runId(),
-                Instant.now().minusSeconds(60),
-                // --report's timeline needs every request's send time, as --save-detailed's lists do
-                plan.report().detailed() || plan.html() != null);
-        publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
+        // at the pipeline's priority, as every thread the reader and the publisher start
+        host.priority().start(() -> {
+            results = RunResults.open(
+                    pipeline.topics(),
+                    pipeline.clientProperties(),
+                    plan.load().runId(),
+                    Instant.now().minusSeconds(60),
+                    // --report's timeline needs every request's send time, as --save-detailed's lists do
+                    plan.report().detailed() || plan.html() != null);
+            publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
+            return publisher;
+        });
         if (plan.profile()) {
             profiler = new Profiler(
                     plan.load().target().baseUrl(),
@@ -179,19 +183,21 @@ final class BenchRun implements AutoCloseable {
     }
 
     /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
-    private RunScrapes startScrapes() {
+    private RunScrapes startScrapes() throws InterruptedException {
         List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
         if (sources.isEmpty()) {
             return null;
         }
         ScrapeRecords records = new ScrapeRecords(plan.load().runId(), publisher::publishServerMetric);
+        // the scraper's thread and HTTP client at the pipeline's priority: off the timing path
         return new RunScrapes(
-                ServerScraper.start(
-                        sources,
-                        plan.serverMetrics().interval(),
-                        plan.load().target().insecure(),
-                        records,
-                        host.registry()),
+                host.priority()
+                        .start(() -> ServerScraper.start(
+                                sources,
+                                plan.serverMetrics().interval(),
+                                plan.load().target().insecure(),
+                                records,
+                                host.registry())),
                 records);
     }
 

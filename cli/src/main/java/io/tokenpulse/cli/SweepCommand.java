@@ -405,6 +405,7 @@ final class SweepCommand implements Callable<Integer> {
         private SweepFile file;
         private List<Task> order = List.of();
         private List<SweepPlan.Point> points = List.of();
+        private PipelinePriority priority;
         private Pipeline pipeline;
         private BenchHost host;
 
@@ -425,8 +426,9 @@ final class SweepCommand implements Callable<Integer> {
         Ran run(Task task, SaturationStop early) throws IOException, InterruptedException {
             if (host == null) {
                 BenchCommand bench = task.bench();
-                pipeline = Pipeline.connect(bench.kafka, PipelineRole.BENCH);
-                host = BenchHost.start(pipeline, bench.metrics, bench.windows, bench.frugal.frugal);
+                priority = PipelinePriority.of(bench.pipelineNice.nice);
+                pipeline = priority.start(() -> Pipeline.connect(bench.kafka, PipelineRole.BENCH));
+                host = BenchHost.start(pipeline, bench.metrics, bench.windows, bench.frugal.frugal, priority);
             }
             Ran ran;
             try (early) {
@@ -462,7 +464,7 @@ final class SweepCommand implements Callable<Integer> {
 
         @Override
         public void close() {
-            BenchRun.closeAll(host, pipeline);
+            BenchRun.closeAll(host, pipeline, priority);
         }
     }
 

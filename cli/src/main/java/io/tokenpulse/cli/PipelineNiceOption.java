@@ -1,0 +1,23 @@
+package io.tokenpulse.cli;
+
+import picocli.CommandLine.Option;
+
+/** {@code --pipeline-nice}: the CPU priority of the bench process's pipeline threads ({@link PipelinePriority}). */
+final class PipelineNiceOption {
+
+    @Option(
+            names = PipelinePriority.OPTION,
+            paramLabel = "N",
+            defaultValue = "10",
+            description = "How many Linux nice steps (0-19) below the HTTP client's timing threads the bench"
+                    + " process's pipeline threads run: embedded broker and registry, in-process aggregator,"
+                    + " publisher, server-metrics scraper, /metrics. On a shared host the pipeline then yields"
+                    + " the cores to the timing threads and to the server, and catches up when they are free."
+                    + " 0 runs everything at one priority. Default: ${DEFAULT-VALUE}.")
+    int nice;
+
+    /** A nice value outside 0-19 is a usage error before anything starts. */
+    void validate() {
+        PipelinePriority.check(nice);
+    }
+}
