@@ -49,7 +49,11 @@ async def stream_one(port, prompt, output_len, request_id):
     head = (f"POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\nx-request-id: {request_id}\r\nConnection: close\r\n\r\n").encode()
     result = {"start_ns": time.time_ns(), "arrivals_ns": [], "output_tokens": 0, "error": None}
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError as e:
+        result["error"] = f"connect: {e}"
+        return result
     try:
         writer.write(head + body)
         status = await reader.readline()
@@ -75,6 +79,8 @@ async def stream_one(port, prompt, output_len, request_id):
                     if data.get("usage"):
                         result["output_tokens"] = data["usage"]["completion_tokens"]
         await reader.readline()  # the empty line after the last chunk
+    except (OSError, ValueError, asyncio.IncompleteReadError) as e:  # a cut or garbled stream fails the request
+        result["error"] = f"{type(e).__name__}: {e}"
     finally:
         writer.close()
     return result
