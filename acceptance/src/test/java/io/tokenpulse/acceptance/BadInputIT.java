@@ -290,7 +290,13 @@ class BadInputIT {
                         "simulator port not a number",
                         List.of("simulate", "--port", "http"),
                         2,
-                        "Invalid value for option '--port': 'http' is not an int"));
+                        "Invalid value for option '--port': 'http' is not an int"),
+                Arguments.of(
+                        "CPU cost on the deterministic simulator",
+                        List.of("simulate", "--profile", "deterministic", "--cpu-per-token-us", "100"),
+                        2,
+                        "--cpu-per-token-us needs --profile cpu or default: the deterministic profile has no engine "
+                                + "steps to compute"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -38,7 +38,8 @@ final class SimulateCommand implements Callable<Integer> {
 
     enum Profile {
         DEFAULT,
-        DETERMINISTIC
+        DETERMINISTIC,
+        CPU
     }
 
     @Spec
@@ -65,7 +66,9 @@ final class SimulateCommand implements Callable<Integer> {
             defaultValue = "default",
             converter = ProfileConverter.class,
             description = "default: continuous batching calibrated to a real vLLM server; "
-                    + "deterministic: fixed --ttft-ms and --gap-ms whatever the load (default: ${DEFAULT-VALUE}).")
+                    + "deterministic: fixed --ttft-ms and --gap-ms whatever the load; "
+                    + "cpu: an engine that computes every step on this host's CPU, 8 sequences a step, "
+                    + "like llama.cpp (--cpu-per-token-us) (default: ${DEFAULT-VALUE}).")
     Profile profile;
 
     @Option(
@@ -82,12 +85,20 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Option(
             names = "--max-num-seqs",
-            description = "Default profile: most requests in the running batch (default: 256).")
+            description = "Default and cpu profiles: most requests in the running batch (default: 256; cpu: 8).")
     Integer maxNumSeqs;
 
     @Option(
+            names = "--cpu-per-token-us",
+            paramLabel = "US",
+            description = "Default and cpu profiles: CPU time the engine thread computes (not sleeps) per token of "
+                    + "a step, so a step lasts at least that times its tokens and runs slower when other "
+                    + "processes take the core (default: 0; cpu: 1250, ~800 tokens/s at 8 sequences on a free core).")
+    Double cpuPerTokenUs;
+
+    @Option(
             names = "--no-chunked-prefill",
-            description = "Default profile: prefill whole prompts in steps of their own.")
+            description = "Default and cpu profiles: prefill whole prompts in steps of their own.")
     boolean noChunkedPrefill;
 
     @Option(names = "--max-model-len", description = "Context length; longer prompts get 400 (default: 131072).")
@@ -96,14 +107,16 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(
             names = "--kv-cache-tokens",
             paramLabel = "N",
-            description = "Default profile: tokens the KV cache holds, at least --max-model-len; running requests "
-                    + "beyond it are preempted and recomputed, as vLLM does (default: --max-model-len).")
+            description =
+                    "Default and cpu profiles: tokens the KV cache holds, at least --max-model-len; running requests "
+                            + "beyond it are preempted and recomputed, as vLLM does (default: --max-model-len).")
     Integer kvCacheTokens;
 
     @Option(
             names = "--no-prefix-cache",
-            description = "Default profile: no prefix caching (vLLM's --no-enable-prefix-caching): prompts that "
-                    + "share a prefix are prefilled in full every time.")
+            description =
+                    "Default and cpu profiles: no prefix caching (vLLM's --no-enable-prefix-caching): prompts that "
+                            + "share a prefix are prefilled in full every time.")
     boolean noPrefixCache;
 
     @Option(
@@ -303,10 +316,15 @@ final class SimulateCommand implements Callable<Integer> {
     SimulatorConfig config() {
         try {
             SimulatorConfig config = switch (profile) {
-                case DETERMINISTIC ->
-                    SimulatorConfig.deterministic(millis(ttftMs / speedup), millis(gapMs / speedup))
+                case DETERMINISTIC -> {
+                    if (cpuPerTokenUs != null) {
+                        throw new IllegalArgumentException("--cpu-per-token-us needs --profile cpu or default: the "
+                                + "deterministic profile has no engine steps to compute");
+                    }
+                    yield SimulatorConfig.deterministic(millis(ttftMs / speedup), millis(gapMs / speedup))
                             .withServedModelNames(models);
-                case DEFAULT ->
+                }
+                case DEFAULT, CPU ->
                     SimulatorConfig.batching(models.get(0), engine())
                             .withServedModelNames(models)
                             .withOutputLengths(new OutputLengths(meanOutputLen, seed));
@@ -345,8 +363,9 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private EngineProfile engine() {
-        int contextLength = maxModelLen == null ? EngineProfile.DEFAULT.maxModelLen() : maxModelLen;
-        EngineProfile engine = EngineProfileBuilder.builder(EngineProfile.DEFAULT)
+        EngineProfile base = profile == Profile.CPU ? EngineProfile.CPU : EngineProfile.DEFAULT;
+        int contextLength = maxModelLen == null ? base.maxModelLen() : maxModelLen;
+        EngineProfile engine = EngineProfileBuilder.builder(base)
                 .maxModelLen(contextLength)
                 .kvCacheTokens(kvCacheTokens == null ? contextLength : kvCacheTokens)
                 .prefixCaching(!noPrefixCache)
@@ -356,6 +375,13 @@ final class SimulateCommand implements Callable<Integer> {
         }
         if (noChunkedPrefill) {
             engine = engine.withChunkedPrefill(false);
+        }
+        if (cpuPerTokenUs != null) {
+            if (!(cpuPerTokenUs >= 0) || cpuPerTokenUs.isInfinite()) {
+                throw new IllegalArgumentException(
+                        "--cpu-per-token-us must be a finite number >= 0, got " + cpuPerTokenUs);
+            }
+            engine = engine.withCpuUsPerToken(cpuPerTokenUs);
         }
         return engine.speedUp(speedup);
     }
@@ -375,7 +401,8 @@ final class SimulateCommand implements Callable<Integer> {
             try {
                 return Profile.valueOf(value.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + value + "' is not a profile; use default or deterministic");
+                throw new TypeConversionException(
+                        "'" + value + "' is not a profile; use default, deterministic or cpu");
             }
         }
     }

@@ -66,6 +66,26 @@ class SimulateCommandTest {
     }
 
     @Test
+    void theCpuProfileComputesEightSequencesAStepAndItsCostCanBeSetOnEitherEngine() {
+        EngineProfile cpu = ((BatchingModel) parse("--profile", "cpu").config().latencyModel()).profile();
+        assertThat(cpu).isEqualTo(EngineProfile.CPU);
+        assertThat(cpu.maxNumSeqs()).isEqualTo(8);
+        assertThat(cpu.cpuUsPerToken()).isEqualTo(1250);
+
+        EngineProfile cheaper = ((BatchingModel)
+                        parse("--profile", "cpu", "--cpu-per-token-us", "500", "--speedup", "2")
+                                .config()
+                                .latencyModel())
+                .profile();
+        assertThat(cheaper.cpuUsPerToken()).isEqualTo(250);
+
+        EngineProfile calibrated =
+                ((BatchingModel) parse("--cpu-per-token-us", "100").config().latencyModel()).profile();
+        assertThat(calibrated.cpuUsPerToken()).isEqualTo(100);
+        assertThat(calibrated.stepBaseMs()).isEqualTo(EngineProfile.DEFAULT.stepBaseMs());
+    }
+
+    @Test
     void theKvCacheFollowsTheContextLengthUnlessGivenAndPrefixCachingCanBeTurnedOff() {
         EngineProfile calibrated = ((BatchingModel) parse().config().latencyModel()).profile();
         assertThat(calibrated.kvCacheTokens()).isEqualTo(131_072);
@@ -94,7 +114,9 @@ class SimulateCommandTest {
                 List.of("--speedup", "0"),
                 List.of("--fault-500-rate", "1.5"),
                 List.of("--port", "70000"),
-                List.of("--profile", "fast"))) {
+                List.of("--profile", "fast"),
+                List.of("--cpu-per-token-us", "-1"),
+                List.of("--profile", "deterministic", "--cpu-per-token-us", "100"))) {
             StringWriter err = new StringWriter();
             CommandLine cmd = TokenPulse.newCommandLine();
             cmd.setErr(new PrintWriter(err));

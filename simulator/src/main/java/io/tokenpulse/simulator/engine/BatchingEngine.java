@@ -131,7 +131,7 @@ final class BatchingEngine {
             contextTokens += seq.promptTokens + seq.emitted;
         }
         long durationNs = profile.stepNs(prefillTokens, attentionPairs, decodes.size(), contextTokens);
-        return new Step(decodes, prefills, chunks, durationNs);
+        return new Step(decodes, prefills, chunks, durationNs, profile.stepCpuNs(prefillTokens, decodes.size()));
     }
 
     /**
@@ -193,8 +193,11 @@ final class BatchingEngine {
         return true;
     }
 
-    /** One engine step: who decodes, whose prompt advances by how much, and what it costs. */
-    record Step(List<Sequence> decodes, List<Sequence> prefills, List<Integer> chunks, long durationNs) {}
+    /**
+     * One engine step: who decodes, whose prompt advances by how much, and what it costs: its modelled
+     * time and the CPU time the engine thread computes for it.
+     */
+    record Step(List<Sequence> decodes, List<Sequence> prefills, List<Integer> chunks, long durationNs, long cpuNs) {}
 
     /** A request inside the engine. A prompt of 0 tokens still needs one step to produce its first token. */
     static final class Sequence {

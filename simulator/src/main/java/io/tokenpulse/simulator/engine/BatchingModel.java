@@ -7,7 +7,10 @@ package io.tokenpulse.simulator.engine;
  * with queueing and prompt length, and the gap between tokens with the batch.
  *
  * <p>Steps follow each other at their planned times (the next starts when the previous was due to
- * end), so a late timer delays the sending of tokens but not the simulated schedule.
+ * end), so a late timer delays the sending of tokens but not the simulated schedule. A CPU engine
+ * ({@link EngineProfile#cpuUsPerToken()} > 0) computes each step on the engine thread before its
+ * tokens are due, and a step ends no earlier than that work: when the host's other processes take
+ * the core, the engine runs slower.
  *
  * <p>Threading: {@link #generate} may be called from any thread; the engine runs on its own.
  */
@@ -16,6 +19,8 @@ public final class BatchingModel implements LatencyModel {
     private final EngineProfile profile;
     private final EngineClock clock;
     private final BatchingEngine engine;
+    /** The steps' computation; null when the engine costs no CPU. */
+    private final CpuWork cpu;
     /** Confined to the engine thread: a step is planned or running. */
     private boolean stepping;
     /** Written by the engine thread after each change of its queues, read by /metrics. */
@@ -29,6 +34,7 @@ public final class BatchingModel implements LatencyModel {
         this.profile = profile;
         this.clock = clock;
         this.engine = new BatchingEngine(profile);
+        this.cpu = profile.cpuUsPerToken() > 0 ? new CpuWork() : null;
     }
 
     public EngineProfile profile() {
@@ -57,7 +63,7 @@ public final class BatchingModel implements LatencyModel {
             stepping = false;
             return;
         }
-        long endNs = startNs + step.durationNs();
+        long endNs = endOf(step, startNs);
         clock.schedule(
                 () -> {
                     engine.complete(step, endNs);
@@ -65,6 +71,16 @@ public final class BatchingModel implements LatencyModel {
                     step(endNs);
                 },
                 endNs);
+    }
+
+    /** Computes the step, for a CPU engine; its end: its modelled time after the start, or when the computation ended. */
+    private long endOf(BatchingEngine.Step step, long startNs) {
+        long modelledEnd = startNs + step.durationNs();
+        if (step.cpuNs() == 0) {
+            return modelledEnd;
+        }
+        cpu.run(step.cpuNs());
+        return Math.max(modelledEnd, clock.nowNs());
     }
 
     @Override

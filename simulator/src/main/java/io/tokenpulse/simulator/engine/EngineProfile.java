@@ -13,8 +13,11 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  *          + largeBatchMs * clamp((decodeSeqs - largeBatchFromSeqs) / (largeBatchToSeqs - largeBatchFromSeqs), 0, 1)
  *          + contextMs * decodeContextTokens ^ contextExponent
  * </pre>
- * and a request waits {@code frontendMs} (the API server's parsing and tokenizing, which runs beside
- * the engine) before it joins the queue. {@code docs/simulator.md} derives the {@link #DEFAULT}
+ * unless its CPU takes longer: with {@code cpuUsPerToken} > 0 the engine thread computes for that much
+ * of its own CPU time per token in the step (each decoding sequence's token and each prefill token),
+ * as a CPU engine such as llama.cpp does, and the step ends when that work is done. A request waits
+ * {@code frontendMs} (the API server's parsing and tokenizing, which runs beside the engine) before it
+ * joins the queue. {@code docs/simulator.md} derives the {@link #DEFAULT}
  * constants from seed {@code 001}.
  *
  * @param maxNumSeqs          most requests in the running batch (vLLM's --max-num-seqs)
@@ -30,6 +33,8 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  * @param largeBatchMs        extra cost of a step decoding many sequences: the real engine changes regime
  *                            between {@code largeBatchFromSeqs} and {@code largeBatchToSeqs} decoding
  *                            sequences (its decode throughput falls there), and the model ramps it in linearly
+ * @param cpuUsPerToken       CPU time (µs) the engine thread burns per token computed in a step; 0 for a
+ *                            GPU engine, whose steps cost the host no CPU worth modelling
  */
 @RecordBuilder
 public record EngineProfile(
@@ -49,7 +54,8 @@ public record EngineProfile(
         int largeBatchFromSeqs,
         int largeBatchToSeqs,
         double contextMs,
-        double contextExponent)
+        double contextExponent,
+        double cpuUsPerToken)
         implements EngineProfileBuilder.With {
 
     /**
@@ -59,7 +65,15 @@ public record EngineProfile(
      */
     public static final EngineProfile DEFAULT = new EngineProfile(
             256, 512, true, 131_072, 131_072, true, 175.0, 44.9, 0.7174, 7.64e-5, 0.697, 0.788, 138.1, 32, 64, 0.859,
-            0.345);
+            0.345, 0);
+
+    /**
+     * A CPU engine on the simulator's host, like a llama.cpp server with 8 parallel slots: 8 sequences
+     * per step, every step's time is the CPU it computes, 1 250 µs per token, so ~800 output tokens/s at a
+     * full batch on one free core, and slower when the host's other processes take that core.
+     */
+    public static final EngineProfile CPU =
+            new EngineProfile(8, 512, true, 131_072, 131_072, true, 0, 0, 0, 0, 0, 0, 0, 32, 64, 0, 0, 1250);
 
     public EngineProfile {
         if (maxNumSeqs < 1) {
@@ -91,7 +105,8 @@ public record EngineProfile(
             decodeBatchExponent,
             largeBatchMs,
             contextMs,
-            contextExponent
+            contextExponent,
+            cpuUsPerToken
         };
         for (double cost : costs) {
             if (!(cost >= 0) || Double.isInfinite(cost)) {
@@ -130,7 +145,8 @@ public record EngineProfile(
                 largeBatchFromSeqs,
                 largeBatchToSeqs,
                 contextMs / factor,
-                contextExponent);
+                contextExponent,
+                cpuUsPerToken / factor);
     }
 
     /** Tokens one step may schedule; without chunked prefill a whole prompt must fit, as in vLLM. */
@@ -160,5 +176,10 @@ public record EngineProfile(
                                                 / (double) (largeBatchToSeqs - largeBatchFromSeqs)))
                 + (decodeContextTokens == 0 ? 0 : contextMs * Math.pow(decodeContextTokens, contextExponent));
         return Math.round(ms * 1e6);
+    }
+
+    /** CPU time the engine thread computes for a step of these tokens (decoding sequences and prefill tokens). */
+    long stepCpuNs(int prefillTokens, int decodeSeqs) {
+        return Math.round(cpuUsPerToken * 1e3 * (prefillTokens + decodeSeqs));
     }
 }

@@ -3,6 +3,9 @@ package io.tokenpulse.simulator.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -102,7 +105,7 @@ class BatchingModelTest {
     })
     void largeBatchCostRampsInBetweenItsBounds(int decodeSeqs, double stepMs) {
         EngineProfile profile =
-                new EngineProfile(256, 512, true, 131_072, 131_072, true, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0);
+                new EngineProfile(256, 512, true, 131_072, 131_072, true, 0, 10, 0, 0, 1, 1, 100, 32, 64, 0, 0, 0);
 
         assertThat(profile.stepNs(0, 0, decodeSeqs, 0) / 1e6).isCloseTo(stepMs, within(1e-6));
     }
@@ -229,5 +232,53 @@ class BatchingModelTest {
         // the oldest is never the one preempted: it finishes first, at the pace of an uncontended batch
         assertThat(generations.get(0).tpotMs()).isLessThan(generations.get(2).tpotMs());
         assertThat(generations.get(0).lastNs()).isLessThan(generations.get(1).lastNs());
+    }
+
+    /** CPU time of this thread while a CPU engine runs {@code requests} one-token prompts, 5 tokens out each. */
+    private static long cpuNsOfRun(EngineProfile profile, int requests) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        VirtualClock clock = new VirtualClock();
+        BatchingModel model = new BatchingModel(profile, clock);
+        for (int i = 0; i < requests; i++) {
+            model.generate(new RecordingGeneration(1, 5, 0));
+        }
+        long before = threads.getCurrentThreadCpuTime();
+        clock.runUntilIdle(); // the virtual clock runs the engine's steps on this thread
+        return threads.getCurrentThreadCpuTime() - before;
+    }
+
+    @Test
+    void aCpuEngineComputesOnItsThreadInProportionToTheTokensOfEachStep() {
+        // 1 ms per token; a request computes its 1-token prompt, then 4 decode tokens
+        EngineProfile cpu = EngineProfile.CPU.withCpuUsPerToken(1000);
+
+        long alone = cpuNsOfRun(cpu, 1);
+        long four = cpuNsOfRun(cpu, 4);
+
+        assertThat(alone).as("CPU ns of 5 steps of 1 token").isBetween(5_000_000L, 9_000_000L);
+        assertThat(four).as("CPU ns of 5 steps of 4 tokens").isGreaterThanOrEqualTo(20_000_000L);
+        assertThat(four).isGreaterThan(alone * 2);
+    }
+
+    @Test
+    void aCpuEngineStepLastsAsLongAsItsComputation() throws InterruptedException {
+        // the real engine thread, 2 ms per token: 4 requests in one batch make every step >= 8 ms of CPU
+        BatchingModel model = new BatchingModel(EngineProfile.CPU.withCpuUsPerToken(2000));
+        List<RecordingGeneration> generations = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                RecordingGeneration generation = new RecordingGeneration(1, 5, System.nanoTime());
+                generations.add(generation);
+                model.generate(generation);
+            }
+            for (RecordingGeneration generation : generations) {
+                assertThat(generation.awaitLastToken(Duration.ofSeconds(10))).isTrue();
+            }
+        } finally {
+            model.close();
+        }
+
+        // no modelled time at all: every gap is the CPU the step took (at least its CPU time)
+        assertThat(generations).allSatisfy(g -> assertThat(g.tpotMs()).isGreaterThanOrEqualTo(8));
     }
 }

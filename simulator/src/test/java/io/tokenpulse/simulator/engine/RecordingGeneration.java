@@ -1,6 +1,9 @@
 package io.tokenpulse.simulator.engine;
 
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /** A {@link Generation} that keeps the (virtual) time of each token and derives TTFT and TPOT from them. */
 final class RecordingGeneration implements Generation {
@@ -11,6 +14,8 @@ final class RecordingGeneration implements Generation {
     private final long receivedNs;
     private final long[] tokenNs;
     private int emitted;
+    /** Counted down at the last token, for a model running on a thread of its own. */
+    private final CountDownLatch finished = new CountDownLatch(1);
 
     /** A prompt of {@code promptTokens} tokens the prefix cache cannot key on (no ids). */
     RecordingGeneration(int promptTokens, int maxTokens, long receivedNs) {
@@ -65,6 +70,14 @@ final class RecordingGeneration implements Generation {
         for (int i = 0; i < tokens && emitted < maxTokens; i++) {
             tokenNs[emitted++] = dueNs;
         }
+        if (emitted == maxTokens) {
+            finished.countDown();
+        }
+    }
+
+    /** Waits for the last token (emitted on another thread); false when it did not come in time. */
+    boolean awaitLastToken(Duration timeout) throws InterruptedException {
+        return finished.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
