@@ -43,6 +43,8 @@ final class PipelinePriority implements AutoCloseable {
     private final int nice;
     /** The lowered thread every start runs on; null when not lowered. */
     private final ExecutorService starter;
+    /** The starter's thread, once started: a start it runs that starts another part runs that inline. */
+    private volatile Thread starterThread;
 
     private PipelinePriority(int nice) {
         this.nice = nice;
@@ -51,6 +53,7 @@ final class PipelinePriority implements AutoCloseable {
                 : Executors.newSingleThreadExecutor(task -> {
                     Thread thread = new Thread(task, "tp-pipeline-start");
                     thread.setDaemon(true);
+                    starterThread = thread;
                     return thread;
                 });
         if (starter != null) {
@@ -74,7 +77,7 @@ final class PipelinePriority implements AutoCloseable {
 
     /** Runs {@code start} on the lowered thread (on this one at nice 0) and returns what it returns. */
     <T, E extends Exception> T start(Start<T, E> start) throws E, InterruptedException {
-        if (starter == null) {
+        if (starter == null || Thread.currentThread() == starterThread) {
             return start.run();
         }
         Future<T> started = starter.submit(start::run);

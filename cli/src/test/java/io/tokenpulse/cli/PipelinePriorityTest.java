@@ -46,6 +46,15 @@ class PipelinePriorityTest {
     }
 
     @Test
+    void aStartThatStartsAnotherPartRunsItOnTheSameThread() throws Exception {
+        try (PipelinePriority priority = PipelinePriority.of(3)) {
+            Thread[] threads =
+                    priority.start(() -> new Thread[] {Thread.currentThread(), priority.start(Thread::currentThread)});
+            assertThat(threads[1]).isSameAs(threads[0]).isNotSameAs(Thread.currentThread());
+        }
+    }
+
+    @Test
     void theStartsOwnExceptionsReachTheCaller() {
         try (PipelinePriority priority = PipelinePriority.of(5)) {
             assertThatThrownBy(() -> priority.start(() -> {
