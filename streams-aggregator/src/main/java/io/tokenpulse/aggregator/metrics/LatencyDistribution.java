@@ -10,6 +10,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -150,9 +151,11 @@ final class LatencyDistribution {
         out.writeBoolean(isExact());
         if (isExact()) {
             out.writeInt(size);
-            for (int i = 0; i < size; i++) {
-                out.writeDouble(exact[i]);
-            }
+            // in one block, not one writeDouble per sample: a window's state is written at every request
+            // that lands in it (same big-endian layout)
+            ByteBuffer samples = ByteBuffer.allocate(size * Double.BYTES);
+            samples.asDoubleBuffer().put(exact, 0, size);
+            out.write(samples.array());
             return;
         }
         out.writeLong(count);
@@ -172,9 +175,9 @@ final class LatencyDistribution {
                 throw new IOException("exact sample count " + size + " outside [0, " + d.exactLimit + "]");
             }
             d.exact = new double[Math.max(16, size)];
-            for (int i = 0; i < size; i++) {
-                d.exact[i] = in.readDouble();
-            }
+            byte[] samples = new byte[size * Double.BYTES];
+            in.readFully(samples);
+            ByteBuffer.wrap(samples).asDoubleBuffer().get(d.exact, 0, size);
             d.size = size;
             d.sorted = false;
             return d;
