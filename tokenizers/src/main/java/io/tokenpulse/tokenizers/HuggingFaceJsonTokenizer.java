@@ -19,6 +19,7 @@ import java.util.Set;
  */
 final class HuggingFaceJsonTokenizer implements Tokenizer {
 
+    private static final String DJL_TRACKING = "OPT_OUT_TRACKING";
     private static final List<String> TEMPLATE_TOKENS = List.of("bos_token", "eos_token", "pad_token", "unk_token");
 
     private final String id;
@@ -39,6 +40,11 @@ final class HuggingFaceJsonTokenizer implements Tokenizer {
 
     /** Loads {@code tokenizerJson}; its directory may hold the chat template. */
     static HuggingFaceJsonTokenizer load(String id, Path tokenizerJson) throws IOException {
+        // Else DJL asks the EC2 metadata service over HTTP at every load, to report its use: a benchmark
+        // sends nothing but its requests, and the call cost CPU and wall time at every start.
+        if (System.getenv(DJL_TRACKING) == null && System.getProperty(DJL_TRACKING) == null) {
+            System.setProperty(DJL_TRACKING, "true");
+        }
         HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.builder()
                 .optTokenizerPath(tokenizerJson)
                 // DJL defaults to truncating at 512 tokens and padding; a benchmark needs neither.

@@ -24,10 +24,15 @@ record TokenizerJsonSummary(int vocabSize, Set<Integer> specialTokenIds) {
     }
 
     static TokenizerJsonSummary read(Path tokenizerJson) throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
+        // Field names are not interned: a vocabulary's 150k names would only fill the parser's symbol table
+        // (0.4 s of CPU at every start for Qwen3's file; 0.15 s without).
+        JsonFactory factory = JsonFactory.builder()
+                .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+                .build();
+        ObjectMapper mapper = new ObjectMapper(factory);
         int vocabSize = 0;
         Set<Integer> special = new HashSet<>();
-        try (JsonParser parser = new JsonFactory(mapper).createParser(tokenizerJson.toFile())) {
+        try (JsonParser parser = factory.createParser(tokenizerJson.toFile())) {
             expect(parser.nextToken(), JsonToken.START_OBJECT, tokenizerJson);
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();

@@ -90,6 +90,13 @@ class HuggingFaceJsonTokenizerTest {
     }
 
     @Test
+    void loadingTellsDjlNotToCallHome() {
+        // Without it DJL asks the EC2 metadata service over HTTP at every load.
+        assertThat(System.getenv("OPT_OUT_TRACKING") != null || "true".equals(System.getProperty("OPT_OUT_TRACKING")))
+                .isTrue();
+    }
+
+    @Test
     void everyBaseVocabularyIdDecodes() {
         int[] all = IntStream.range(0, qwen3.vocabSize()).toArray();
 
