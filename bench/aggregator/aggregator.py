@@ -3,9 +3,8 @@
 1. Fill: `platform` on a fresh data dir; `bench --simulate` publishes a run to it while no aggregator
    runs (bench then waits --summary-timeout-s 1 for a summary that cannot come, and ends without one).
 2. Measure: `aggregate` on that platform, timed from its "Aggregator running" line (Kafka Streams
-   state RUNNING) until its /metrics shows the run's summary gauges (`tokenpulse_summary_requests`,
-   set when the topology emits the RunSummary), polled every --poll-s. Prints chunk events/s over that
-   time, the aggregate process's CPU (/proc) and cores, its busiest threads, the load average before
+   state RUNNING) until the run's RunSummary is readable on `run-summaries` (read_committed, by
+   examples/python-consumer started before the aggregate). Prints chunk events/s over that time, the aggregate process's CPU (/proc) and cores, its busiest threads, the load average before
    and after, start-up (process start -> RUNNING) apart, and the verdict against 100 000 events/s.
 """
 import argparse
@@ -20,7 +19,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (LAUNCHER, Platform, cpu_s, default_tokenizer, free_port, load_average, scrape, stop,  # noqa: E402
+from tpbench import (CONSUMER, LAUNCHER, Platform, cpu_s, default_tokenizer, free_port, load_average, scrape, stop,  # noqa: E402
                      thread_cpu, workdir)
 
 GOAL_EVENTS_PER_S = 100_000  # issue 14: aggregator throughput on its own
@@ -50,29 +49,30 @@ def fill(connection, out, env, a, run_id):
     return code, time.monotonic() - start, num_prompts * a.output_len
 
 
-def start_aggregate(connection, out, env, port):
-    """`aggregate` with its output copied to out/aggregate.log by a thread that notes the monotonic time
-    of the "Aggregator running" line as it is written (a file polled every 0.2 s would blur it)."""
-    proc = subprocess.Popen([LAUNCHER, "aggregate", *connection, "--metrics-port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
-    running = {}
+def watch(proc, log_path, pattern, seen):
+    """Copies proc's output to log_path from a thread that notes in seen the monotonic time ("at") and the
+    proc's CPU ("cpu_s") when a line first matches pattern (a file polled every 0.2 s would blur it)."""
 
     def copy():
-        with open(os.path.join(out, "aggregate.log"), "w") as log:
+        with open(log_path, "w") as log:
             for line in proc.stdout:
-                if "at" not in running and RUNNING.match(line):
-                    running["at"] = time.monotonic()
-                    running["cpu_s"] = cpu_s(proc.pid)
+                if "at" not in seen and pattern.search(line):
+                    seen["at"] = time.monotonic()
+                    seen["cpu_s"] = cpu_s(proc.pid) if proc.poll() is None else float("nan")
                 log.write(line)
                 log.flush()
 
     threading.Thread(target=copy, daemon=True).start()
-    return proc, running
+    return seen
 
 
-def summary_seen(series, run_id):
-    tag = f'run_id="{run_id}"'
-    return any(k.startswith("tokenpulse_summary_requests{") and tag in k for k in series)
+def start_summary_watch(connection, out, run_id):
+    """examples/python-consumer on run-summaries (read_committed: the summary exists once its transaction
+    commits, as bench sees it), started before the aggregate; notes when the run's summary arrives."""
+    proc = subprocess.Popen(["/usr/bin/python3", CONSUMER, *connection, "--topic", "tokenpulse.run-summaries",
+                             "--group-id", f"aggthru-{run_id}", "--max-records", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return proc, watch(proc, os.path.join(out, "summaries.log"), re.compile(f'"run_id": "{re.escape(run_id)}"'), {})
 
 
 def chunk_events(series, run_id):
@@ -123,7 +123,9 @@ def main():
     p.add_argument("--output-len", type=int, default=100, help="chunk events a request (--random-output-len)")
     p.add_argument("--max-concurrency", type=int, default=200)
     p.add_argument("--speedup", type=float, default=50.0, help="--simulate-speedup of the fill")
-    p.add_argument("--poll-s", type=float, default=0.25, help="how often /metrics is read during the catch-up")
+    p.add_argument("--progress-s", type=float, default=0.0,
+                   help="read the aggregate's chunk count from /metrics every S s during the catch-up (0: only"
+                        " at the end; a scrape costs the aggregate CPU)")
     p.add_argument("--timeout-s", type=float, default=1800.0, help="longest wait for the summary")
     p.add_argument("--jfr", action="store_true",
                    help="record the aggregate with JFR (settings=profile) and print the catch-up's top frames")
@@ -134,7 +136,7 @@ def main():
     run_id = f"aggthru-{time.strftime('%H%M%S')}"
     print(f"aggregator: {run_id}, files in {out}, {load_average()}", flush=True)
     platform = Platform(LAUNCHER, os.path.join(out, "platform"), os.path.join(out, "platform"), env)
-    aggregate = None
+    aggregate = watcher = None
     try:
         connection = platform.start()
         code, fill_s, events = fill(connection, out, env, a, run_id)
@@ -148,39 +150,44 @@ def main():
         if a.jfr:
             agg_env = dict(env, TOKENPULSE_JAVA_OPTS=f"{launcher_opts()} -XX:StartFlightRecording="
                                                      f"filename={jfr},settings=profile,dumponexit=true")
+        watcher, summary = start_summary_watch(connection, out, run_id)
         load_before = load_average()
         port = free_port()
         started = time.monotonic()
-        aggregate, running = start_aggregate(connection, out, agg_env, port)
+        aggregate = subprocess.Popen([LAUNCHER, "aggregate", *connection, "--metrics-port", str(port)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=agg_env, text=True)
+        running = watch(aggregate, os.path.join(out, "aggregate.log"), RUNNING, {})
         url = f"http://127.0.0.1:{port}/metrics"
-        while "at" not in running:
-            if aggregate.poll() is not None or time.monotonic() - started > 180:
-                raise SystemExit(f"the aggregator did not print 'Aggregator running'; see {out}/aggregate.log")
-            time.sleep(0.01)
-        running_wall_ns = time.time_ns() - int((time.monotonic() - running["at"]) * 1e9)
-        progress = []  # (s since RUNNING, chunk events counted)
-        while True:
-            series = scrape(url) or {}
+        progress = []  # (s since RUNNING, chunk events counted), every --progress-s
+        next_scrape = 0.0
+        while "at" not in summary:
             now = time.monotonic()
-            progress.append((now - running["at"], chunk_events(series, run_id)))
-            if summary_seen(series, run_id):
-                break
             if aggregate.poll() is not None:
                 raise SystemExit(f"the aggregator exited {aggregate.returncode}; see {out}/aggregate.log")
-            if now - running["at"] > a.timeout_s:
+            if watcher.poll() is not None and "at" not in summary:
+                time.sleep(0.1)  # its last line may still be in the pipe
+                if "at" not in summary:
+                    raise SystemExit(f"the summary consumer exited {watcher.returncode}; see {out}/summaries.log")
+            if now - started > a.timeout_s:
                 raise SystemExit(f"no summary of {run_id} within {a.timeout_s:g} s; see {out}/aggregate.log")
-            time.sleep(a.poll_s)
+            if "at" in running and a.progress_s and now >= next_scrape:
+                progress.append((now - running["at"], chunk_events(scrape(url) or {}, run_id)))
+                next_scrape = now + a.progress_s
+            time.sleep(0.01)
         done_cpu = cpu_s(aggregate.pid)
         _, threads = thread_cpu(aggregate.pid)
         done_wall_ns = time.time_ns()
         load_after = load_average()
-        counted = progress[-1][1]
+        running_wall_ns = done_wall_ns - int((time.monotonic() - running["at"]) * 1e9)
+        counted = chunk_events(scrape(url) or {}, run_id)
     finally:
         if aggregate:
             stop(aggregate)
+        if watcher:
+            stop(watcher)
         platform.stop()
 
-    catchup_s = progress[-1][0]
+    catchup_s = summary["at"] - running["at"]
     catchup_cpu = done_cpu - running["cpu_s"]
     rate = events / catchup_s
     print()
@@ -188,7 +195,7 @@ def main():
           f" {a.output_len}) ====")
     print(f"load before: {load_before}; after: {load_after}")
     print(f"start-up (process start -> RUNNING): {running['at'] - started:.2f} s, {running['cpu_s']:.1f} s of CPU")
-    print(f"catch-up (RUNNING -> summary on /metrics, polled every {a.poll_s:g} s): {catchup_s:.2f} s,"
+    print(f"catch-up (RUNNING -> the run's summary read from run-summaries): {catchup_s:.2f} s,"
           f" {catchup_cpu:.1f} s of CPU = {catchup_cpu / catchup_s:.2f} cores")
     print(f"chunk events counted by the aggregator: {counted:.0f} of {events}")
     # the steady part: from the first to the last poll that saw the count move, less the ends' ramp
