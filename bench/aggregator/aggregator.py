@@ -92,7 +92,7 @@ def epoch_ns(iso):
 def top_frames(jfr, since_ns, until_ns, out):
     """Execution samples of the recording between the two wall-clock times: the busiest threads, the
     methods on top of the stack (self) and the methods anywhere on it (total), by share of samples."""
-    text = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ExecutionSample", jfr],
+    text = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample", jfr],
                           capture_output=True, text=True, check=True).stdout
     threads, self_frames, total_frames, n = Counter(), Counter(), Counter(), 0
     for e in json.loads(text)["recording"]["events"]:
