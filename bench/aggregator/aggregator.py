@@ -4,8 +4,9 @@
    runs (bench then waits --summary-timeout-s 1 for a summary that cannot come, and ends without one).
 2. Measure: `aggregate` on that platform, timed from its "Aggregator running" line (Kafka Streams
    state RUNNING) until the run's RunSummary is readable on `run-summaries` (read_committed, by
-   examples/python-consumer started before the aggregate). Prints chunk events/s over that time, the aggregate process's CPU (/proc) and cores, its busiest threads, the load average before
-   and after, start-up (process start -> RUNNING) apart, and the verdict against 100 000 events/s.
+   examples/python-consumer started before the aggregate). Prints chunk events/s over that time, the
+   aggregate process's CPU (/proc) and cores, its busiest threads, the load average before and after,
+   start-up (process start -> RUNNING) apart, and the verdict against 100 000 events/s.
 """
 import argparse
 import calendar
@@ -19,8 +20,8 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (CONSUMER, LAUNCHER, Platform, cpu_s, default_tokenizer, free_port, load_average, scrape, stop,  # noqa: E402
-                     thread_cpu, workdir)
+from tpbench import (CONSUMER, LAUNCHER, Platform, cpu_s, default_tokenizer, free_port, load_average,  # noqa: E402
+                     scrape, stop, thread_cpu, workdir)
 
 GOAL_EVENTS_PER_S = 100_000  # issue 14: aggregator throughput on its own
 RUNNING = re.compile(r"^Aggregator running")
@@ -89,29 +90,50 @@ def epoch_ns(iso):
     return seconds * 10**9 + int((m.group(2) or ".0")[1:].ljust(9, "0")[:9])
 
 
-def top_frames(jfr, since_ns, until_ns, out):
-    """Execution samples of the recording between the two wall-clock times: the busiest threads, the
-    methods on top of the stack (self) and the methods anywhere on it (total), by share of samples."""
-    text = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample", jfr],
+def jfr_events(jfr, events, since_ns, until_ns):
+    """The values of the recording's events of those types between the two wall-clock times."""
+    text = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events", events, jfr],
                           capture_output=True, text=True, check=True).stdout
-    threads, self_frames, total_frames, n = Counter(), Counter(), Counter(), 0
-    for e in json.loads(text)["recording"]["events"]:
-        v = e["values"]
-        t_ns = epoch_ns(v["startTime"])
-        if not since_ns <= t_ns <= until_ns:
-            continue
-        n += 1
+    return [e["values"] for e in json.loads(text)["recording"]["events"]
+            if since_ns <= epoch_ns(e["values"]["startTime"]) <= until_ns]
+
+
+def frames(values):
+    return [f"{f['method']['type']['name']}.{f['method']['name']}" for f in values["stackTrace"]["frames"]]
+
+
+def seconds(duration):
+    """Seconds of an ISO-8601 duration as jfr prints it (PT0.1016S, PT1M2.5S)."""
+    m = re.match(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?", duration)
+    return int(m.group(1) or 0) * 3600 + int(m.group(2) or 0) * 60 + float(m.group(3) or 0)
+
+
+def top_frames(jfr, since_ns, until_ns, out):
+    """From the recording, between the two wall-clock times: the busiest threads, the methods on top of
+    the stack (self) and anywhere on it (total) by share of execution samples, and where the stream
+    thread waited (parks and monitor waits over the profile's 10 ms threshold, by the Kafka or
+    TokenPulse frames that waited: e.g. the exactly-once commit's flush and transaction calls)."""
+    samples = jfr_events(jfr, "jdk.ExecutionSample", since_ns, until_ns)
+    threads, self_frames, total_frames = Counter(), Counter(), Counter()
+    for v in samples:
         threads[(v.get("sampledThread") or {}).get("javaName", "?")] += 1
-        frames = [f"{f['method']['type']['name']}.{f['method']['name']}" for f in v["stackTrace"]["frames"]]
-        if frames:
-            self_frames[frames[0]] += 1
-        for f in set(frames):
-            total_frames[f] += 1
-    lines = [f"JFR execution samples in the catch-up: {n}"]
-    for title, counts in (("threads", threads), ("self (top of stack)", self_frames), ("total (on the stack)",
-                                                                                       total_frames)):
+        stack = frames(v)
+        if stack:
+            self_frames[stack[0]] += 1
+        total_frames.update(set(stack))
+    n = max(len(samples), 1)
+    lines = [f"JFR execution samples in the catch-up: {len(samples)}"]
+    for title, counts in (("threads", threads), ("self (top of stack)", self_frames),
+                          ("total (on the stack)", total_frames)):
         lines.append(f"  {title}:")
-        lines += [f"    {100 * c / max(n, 1):5.1f} %  {name}" for name, c in counts.most_common(15)]
+        lines += [f"    {100 * c / n:5.1f} %  {name}" for name, c in counts.most_common(15)]
+    waits = Counter()
+    for v in jfr_events(jfr, "jdk.ThreadPark,jdk.JavaMonitorWait", since_ns, until_ns):
+        if "StreamThread" in ((v.get("eventThread") or {}).get("javaName") or ""):
+            ours = [f for f in frames(v) if not f.startswith(("java/", "jdk/"))]
+            waits[" < ".join(ours[:3])] += seconds(v["duration"])
+    lines.append(f"  the stream thread waited {sum(waits.values()):.1f} s of the catch-up in:")
+    lines += [f"    {s:6.1f} s  {where}" for where, s in waits.most_common(8)]
     with open(os.path.join(out, "jfr-top.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return lines
