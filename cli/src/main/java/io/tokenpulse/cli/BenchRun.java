@@ -155,6 +155,8 @@ final class BenchRun implements AutoCloseable {
      */
     Result execute(Tokenizer tokenizer, CompletionStage<?> stop, FirstTokenListener firstTokens)
             throws InterruptedException {
+        // from here the pipeline yields to the timing threads; the scraper starts lowered
+        host.priority().lowerForTheLoad();
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
         RunScrapes scrapes = startScrapes();

@@ -10,8 +10,9 @@ final class PipelineNiceOption {
             paramLabel = "N",
             defaultValue = "10",
             description = "How many Linux nice steps (0-19) below the HTTP client's timing threads the bench"
-                    + " process's pipeline threads run: embedded broker and registry, in-process aggregator,"
-                    + " publisher, server-metrics scraper, /metrics. On a shared host the pipeline then yields"
+                    + " process's pipeline threads run once the load begins: embedded broker and registry,"
+                    + " in-process aggregator, publisher, server-metrics scraper, /metrics. On a shared host"
+                    + " the pipeline then yields"
                     + " the cores to the timing threads and to the server, and catches up when they are free."
                     + " 0 runs everything at one priority. Default: ${DEFAULT-VALUE}.")
     int nice;

@@ -1,31 +1,41 @@
 package io.tokenpulse.cli;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the bench process's pipeline (the embedded broker and registry, the in-process aggregator,
- * the publisher, the server-metrics scraper, /metrics) at a lower CPU priority than its timing
- * threads (the HTTP client's event loops, the schedule), so that on a shared host the pipeline's
- * bursts yield to the timing path and to the server being measured; it catches up when the cores
- * are free ({@code --pipeline-nice}).
+ * Lowers the CPU priority of the bench process's pipeline (the embedded broker and registry, the
+ * in-process aggregator, the publisher, the server-metrics scraper, /metrics) below its timing
+ * threads (the HTTP client's event loops, the schedule) for the load, so that on a shared host the
+ * pipeline's bursts yield to the timing path and to the server being measured; it catches up when the
+ * cores are free ({@code --pipeline-nice}).
  *
- * <p>Linux gives a new thread its creator's nice value. So each start runs on one thread of its own
- * that lowered its own priority first, and every thread the started parts create, now or later,
- * inherits it: the pipeline runs {@code --pipeline-nice} steps below the thread that started the command
- * ({@code nice ./tokenpulse bench} lowers both). Java cannot set a thread's nice value ({@code Thread.setPriority} is ignored on Linux
- * unless {@code -XX:ThreadPriorityPolicy=1}, which goes no lower than nice 4), so {@code renice} (util-
- * linux, on every Debian) is run on that thread's id, read from {@code /proc/thread-self}. Where
- * either is missing the pipeline runs at the timing threads' priority, after one warning line.
+ * <p>The pipeline starts at the process's own priority: before the clock there is nothing to protect,
+ * and a start at a low priority would wait on a busy host. When the load begins, {@link
+ * #lowerForTheLoad} lowers every thread started since this object was made, but for the HTTP client's
+ * and the in-process simulator's and the JVM's own, by {@code --pipeline-nice} steps; what the lowered
+ * threads start later inherits it (Linux gives a new thread its creator's nice value), and later starts
+ * run on the lowered starter thread. Java cannot set a thread's nice value ({@code Thread.setPriority}
+ * is ignored on Linux unless {@code -XX:ThreadPriorityPolicy=1}, which goes no lower than nice 4), so
+ * {@code renice} (util-linux, on every Debian) is run on the threads' ids from {@code /proc/self/task}.
+ * Where either is missing the pipeline keeps the timing threads' priority, after one warning line.
+ * Priorities only order threads of one scheduling group: with autogroups or cgroups, a server started
+ * in another session or service is not helped (docs/performance.md).
  */
 final class PipelinePriority implements AutoCloseable {
 
@@ -39,15 +49,42 @@ final class PipelinePriority implements AutoCloseable {
     static final int MAX_NICE = 19;
     private static final Logger LOG = LoggerFactory.getLogger(PipelinePriority.class);
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+    private static final Path TASKS = Path.of("/proc/self/task");
+    /**
+     * Threads that keep the process's priority, by the first 15 characters of their names (Linux's):
+     * the timing path's and the in-process server's, and the JVM's own (GC, JIT, safepoints), which
+     * stop or serve every thread.
+     */
+    private static final List<String> KEPT = List.of(
+            "tp-http-",
+            "tp-sim-",
+            "GC Thread",
+            "G1 ",
+            "VM Thread",
+            "VM Periodic",
+            "C1 CompilerThre",
+            "C2 CompilerThre",
+            "Sweeper",
+            "Service Thread",
+            "Signal Dispatch",
+            "Reference Handl",
+            "Finalizer",
+            "Common-Cleaner",
+            "Monitor Deflati",
+            "Notification Th",
+            "Attach Listener");
 
     private final int nice;
-    /** The lowered thread every start runs on; null when not lowered. */
+    /** The threads of the process before the pipeline: main's and the JVM's, never lowered. */
+    private final Set<String> before;
+    /** The thread every start runs on, lowered with the pipeline; null at 0. */
     private final ExecutorService starter;
     /** The starter's thread, once started: a start it runs that starts another part runs that inline. */
     private volatile Thread starterThread;
 
     private PipelinePriority(int nice) {
         this.nice = nice;
+        this.before = nice == 0 ? Set.of() : taskIds();
         this.starter = nice == 0
                 ? null
                 : Executors.newSingleThreadExecutor(task -> {
@@ -56,9 +93,6 @@ final class PipelinePriority implements AutoCloseable {
                     starterThread = thread;
                     return thread;
                 });
-        if (starter != null) {
-            starter.execute(this::lowerThisThread);
-        }
     }
 
     /** @param nice steps below the timing threads: 0 (the same priority) to {@value #MAX_NICE} */
@@ -75,7 +109,10 @@ final class PipelinePriority implements AutoCloseable {
         }
     }
 
-    /** Runs {@code start} on the lowered thread (on this one at nice 0) and returns what it returns. */
+    /**
+     * Runs {@code start} on the starter thread (on this one at nice 0) and returns what it returns:
+     * every thread it starts is the pipeline's, lowered with it.
+     */
     <T, E extends Exception> T start(Start<T, E> start) throws E, InterruptedException {
         if (starter == null || Thread.currentThread() == starterThread) {
             return start.run();
@@ -103,21 +140,36 @@ final class PipelinePriority implements AutoCloseable {
         return (E) cause;
     }
 
-    private void lowerThisThread() {
+    /**
+     * Lowers the pipeline's threads, as the load begins (again for each run of a sweep: threads started
+     * since are lowered too). The calling thread is a timing thread and keeps its priority.
+     */
+    void lowerForTheLoad() {
+        if (starter == null) {
+            return;
+        }
         String why;
         try {
-            Path self = currentThread();
-            int lowered = Math.min(MAX_NICE, niceOf(self) + nice);
-            Process renice = new ProcessBuilder(
-                            "renice",
-                            "-n",
-                            Integer.toString(lowered),
-                            "-p",
-                            self.getFileName().toString())
-                    .redirectErrorStream(true)
-                    .start();
+            int lowered = Math.min(MAX_NICE, niceOf(currentThread()) + nice);
+            List<String> pipeline = new ArrayList<>();
+            for (String id : taskIds()) {
+                if (!before.contains(id) && lowers(TASKS.resolve(id), lowered)) {
+                    pipeline.add(id);
+                }
+            }
+            if (pipeline.isEmpty()) {
+                return;
+            }
+            List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(lowered), "-p"));
+            command.addAll(pipeline);
+            Process renice =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String said = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (renice.waitFor(10, TimeUnit.SECONDS) && renice.exitValue() == 0) {
+                return;
+            }
+            // a thread that ended meanwhile makes renice fail for that one id only
+            if (said.lines().allMatch(line -> line.contains("No such process") || line.contains("old priority"))) {
                 return;
             }
             why = "renice said: " + said;
@@ -131,6 +183,24 @@ final class PipelinePriority implements AutoCloseable {
                 "cannot lower the pipeline's CPU priority by {} ({}): it shares the cores equally with the timing threads",
                 nice,
                 why);
+    }
+
+    /** Whether a thread started with the pipeline is one of its own and not yet at {@code lowered}. */
+    private static boolean lowers(Path task, int lowered) {
+        try {
+            String name = Files.readString(task.resolve("comm")).strip();
+            return KEPT.stream().noneMatch(name::startsWith) && niceOf(task) < lowered;
+        } catch (IOException ended) {
+            return false; // the thread ended meanwhile
+        }
+    }
+
+    private static Set<String> taskIds() {
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            return tasks.map(task -> task.getFileName().toString()).collect(Collectors.toSet());
+        } catch (IOException | UncheckedIOException e) {
+            return Set.of(); // not Linux: lowerForTheLoad says so once
+        }
     }
 
     /** {@code /proc/PID/task/TID} of the calling thread. */

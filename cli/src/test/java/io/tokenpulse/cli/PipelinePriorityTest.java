@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -11,30 +13,61 @@ import org.junit.jupiter.api.condition.OS;
 
 class PipelinePriorityTest {
 
+    /** A thread that reports its /proc task, then waits until released. */
+    private static final class Parked implements Runnable {
+        final AtomicReference<Path> task = new AtomicReference<>();
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void run() {
+            try {
+                task.set(PipelinePriority.currentThread());
+                started.countDown();
+                release.await();
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        Thread start(String name) throws InterruptedException {
+            Thread thread = new Thread(this, name);
+            thread.start();
+            started.await();
+            return thread;
+        }
+    }
+
     @Test
     @EnabledOnOs(OS.LINUX)
-    void threadsStartedInsideRunLowerAndTheCallerKeepsItsPriority() throws Exception {
+    void theLoadLowersWhatThePipelineStartedButTheTimingThreadsAndTheCaller() throws Exception {
         int callerNice = PipelinePriority.niceOf(PipelinePriority.currentThread());
-        AtomicReference<Integer> startedNice = new AtomicReference<>();
+        int lowered = Math.min(PipelinePriority.MAX_NICE, callerNice + 10);
+        Parked broker = new Parked();
+        Parked http = new Parked();
         try (PipelinePriority priority = PipelinePriority.of(10)) {
-            int starterNice = priority.start(() -> {
-                // a thread the pipeline starts, as Kafka's broker and Streams do
-                Thread worker = new Thread(() -> {
-                    try {
-                        startedNice.set(PipelinePriority.niceOf(PipelinePriority.currentThread()));
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                worker.start();
-                worker.join();
-                return PipelinePriority.niceOf(PipelinePriority.currentThread());
-            });
-            int expected = Math.min(PipelinePriority.MAX_NICE, callerNice + 10);
-            assertThat(starterNice).isEqualTo(expected);
-            assertThat(startedNice.get()).isEqualTo(expected);
+            // started as the broker and Streams start their threads: at the caller's priority until the load
+            Thread brokerThread = priority.start(() -> broker.start("data-plane-kafka-request-handler-0"));
+            Thread httpThread = http.start("tp-http-4-1");
+            assertThat(PipelinePriority.niceOf(broker.task.get())).isEqualTo(callerNice);
+
+            priority.lowerForTheLoad();
+
+            assertThat(PipelinePriority.niceOf(broker.task.get())).isEqualTo(lowered);
+            assertThat(PipelinePriority.niceOf(http.task.get())).isEqualTo(callerNice);
+            assertThat(PipelinePriority.niceOf(PipelinePriority.currentThread()))
+                    .isEqualTo(callerNice);
+            // a part started during the load (the scraper) runs lowered, as do the threads it starts
+            Parked scraper = new Parked();
+            Thread scraperThread = priority.start(() -> scraper.start("tp-server-scrape-1"));
+            assertThat(PipelinePriority.niceOf(scraper.task.get())).isEqualTo(lowered);
+            for (Parked parked : new Parked[] {broker, http, scraper}) {
+                parked.release.countDown();
+            }
+            brokerThread.join();
+            httpThread.join();
+            scraperThread.join();
         }
-        assertThat(PipelinePriority.niceOf(PipelinePriority.currentThread())).isEqualTo(callerNice);
     }
 
     @Test
@@ -42,6 +75,7 @@ class PipelinePriorityTest {
         Thread caller = Thread.currentThread();
         try (PipelinePriority priority = PipelinePriority.of(0)) {
             assertThat(priority.start(Thread::currentThread)).isSameAs(caller);
+            priority.lowerForTheLoad(); // nothing to lower
         }
     }
 
