@@ -199,7 +199,7 @@ final class PipelinePriority implements AutoCloseable {
         try (Stream<Path> tasks = Files.list(TASKS)) {
             return tasks.map(task -> task.getFileName().toString()).collect(Collectors.toSet());
         } catch (IOException | UncheckedIOException e) {
-            return Set.of(); // not Linux: lowerForTheLoad says so once
+            return Set.of(); // not Linux: lowerForTheLoad then fails to read its own thread and warns
         }
     }
 
