@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.LongStream;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Joins one request's chunks and its RequestFinished (key {@code <run id>/<request index>}, the
  * two topics co-partitioned) into exactly one RequestMetrics, once the finish record and all
- * {@code chunk_events} chunks it announces are there, whatever their order. State lives in four
+ * {@code chunk_events} chunks it announces are there, whatever their order. State lives in three
  * cached, changelogged stores and is deleted on emission.
  *
  * <p>State that can never complete expires: chunks that arrive after their request was emitted (or
@@ -40,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * and is counted with the dead-lettered records of its source topic. Stream time only moves with new
  * records, so on an idle aggregator orphans wait for the next run's records to be swept.
  *
- * <p>Each chunk is its own store entry ({@code <key>/<seq>}), not an element of one growing list:
- * rewriting a list per chunk would write O(n^2) bytes to the changelog for a long answer.
+ * <p>Chunk offsets are stored in blocks of {@link JoinState.OffsetBlock#SIZE} seqs ({@code
+ * <key>/<block>}), not as one growing list: rewriting a list per chunk would write O(n^2) bytes for a
+ * long answer, and one entry per chunk made the record cache the stream thread's main cost.
  *
  * <p>The emitted record's {@code sent_epoch_ns} and {@code finished_epoch_ns} still hold offsets
  * from the shard's schedule start; {@link RunSummarizer} adds the shard's anchor (it needs the
@@ -52,10 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 final class RequestJoin {
     static final String FINISHED_STORE = "request-finished";
-    static final String CHUNK_STORE = "request-chunk-offsets";
-    static final String COUNT_STORE = "request-chunk-counts";
-    /** Per request: the newest record timestamp (ms) seen, what expiry counts from. */
-    static final String LAST_SEEN_STORE = "request-last-seen";
+    /** Per request: chunks arrived, chunks announced, newest record timestamp ({@link JoinState.Progress}). */
+    static final String PROGRESS_STORE = "request-join-progress";
+    /** Chunk offsets by {@code <key>/<block>} ({@link JoinState.OffsetBlock}). */
+    static final String OFFSETS_STORE = "request-chunk-offset-blocks";
     /** How often expiry looks for orphans, in stream time (at most; never more often than the TTL). */
     static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
 
@@ -98,12 +100,11 @@ final class RequestJoin {
     }
 
     /**
-     * Cached stores: a chunk updates three of them, and a request's state is deleted when it is
-     * emitted, mostly within one commit interval. The cache keeps those writes in memory until the
-     * commit and sends only each key's last value to RocksDB and the changelog (a chunk's own entry
-     * then costs one tombstone, a request's count and last-seen one record per commit), instead of
-     * every put and delete. Under exactly-once the cache is flushed before the commit, so what a
-     * restart restores still matches the committed input offsets.
+     * Cached stores: a chunk updates its request's progress and offset block, and a request's state
+     * is deleted when it is emitted, mostly within one commit interval. The cache keeps those writes
+     * in memory until the commit and sends only each key's last value to RocksDB and the changelog,
+     * instead of every put and delete. Under exactly-once the cache is flushed before the commit, so
+     * what a restart restores still matches the committed input offsets.
      */
     static List<StoreBuilder<?>> stores() {
         return List.of(
@@ -112,28 +113,30 @@ final class RequestJoin {
                                 Serdes.String(),
                                 StoreSerdes.<RequestEvent>avro(RequestEvent.getClassSchema()))
                         .withCachingEnabled(),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHUNK_STORE), Serdes.String(), Serdes.Long())
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(PROGRESS_STORE),
+                                Serdes.String(),
+                                JoinState.Progress.serde())
                         .withCachingEnabled(),
                 Stores.keyValueStoreBuilder(
-                                Stores.persistentKeyValueStore(COUNT_STORE), Serdes.String(), Serdes.Integer())
-                        .withCachingEnabled(),
-                Stores.keyValueStoreBuilder(
-                                Stores.persistentKeyValueStore(LAST_SEEN_STORE), Serdes.String(), Serdes.Long())
+                                Stores.persistentKeyValueStore(OFFSETS_STORE),
+                                Serdes.String(),
+                                JoinState.OffsetBlock.serde())
                         .withCachingEnabled());
     }
 
     static String[] storeNames() {
-        return new String[] {FINISHED_STORE, CHUNK_STORE, COUNT_STORE, LAST_SEEN_STORE};
+        return new String[] {FINISHED_STORE, PROGRESS_STORE, OFFSETS_STORE};
     }
 
-    /** Zero-padded so that the store's byte order is stream order. */
-    static String chunkKey(String requestKey, int seq) {
-        if (seq < 0) {
-            return String.format("%s/%010d", requestKey, seq);
+    /** Zero-padded so that the store's byte order is block order. */
+    static String blockKey(String requestKey, int block) {
+        if (block < 0) {
+            return String.format("%s/%010d", requestKey, block);
         }
         // the same key as the format above, built by hand: String.format was 9 % of the stream thread's
         // CPU samples in a catch-up (JFR, bench/aggregator/run)
-        String digits = Integer.toString(seq);
+        String digits = Integer.toString(block);
         StringBuilder key =
                 new StringBuilder(requestKey.length() + 11).append(requestKey).append('/');
         for (int pad = digits.length(); pad < 10; pad++) {
@@ -150,9 +153,8 @@ final class RequestJoin {
         final Expiry expiry;
         private ProcessorContext<String, Outcome> context;
         KeyValueStore<String, RequestEvent> finished;
-        KeyValueStore<String, Long> offsetsNs;
-        KeyValueStore<String, Integer> counts;
-        KeyValueStore<String, Long> lastSeenMs;
+        KeyValueStore<String, JoinState.Progress> progress;
+        KeyValueStore<String, JoinState.OffsetBlock> offsetBlocks;
 
         Side(Expiry expiry) {
             this.expiry = expiry;
@@ -162,9 +164,8 @@ final class RequestJoin {
         public void init(ProcessorContext<String, Outcome> context) {
             this.context = context;
             finished = context.getStateStore(FINISHED_STORE);
-            offsetsNs = context.getStateStore(CHUNK_STORE);
-            counts = context.getStateStore(COUNT_STORE);
-            lastSeenMs = context.getStateStore(LAST_SEEN_STORE);
+            progress = context.getStateStore(PROGRESS_STORE);
+            offsetBlocks = context.getStateStore(OFFSETS_STORE);
         }
 
         /** Both sides share the stores, so one of them sweeps them. */
@@ -172,35 +173,31 @@ final class RequestJoin {
             context.schedule(expiry.sweepInterval(), PunctuationType.STREAM_TIME, this::expireOlderThanTtl);
         }
 
-        final void seen(String key, long timestampMs) {
-            Long before = lastSeenMs.get(key);
-            lastSeenMs.put(key, before == null ? timestampMs : Math.max(before, timestampMs));
+        final JoinState.Progress progressOf(String key) {
+            JoinState.Progress before = progress.get(key);
+            return before == null ? JoinState.Progress.none() : before;
         }
 
-        final void emitIfComplete(String key, long timestamp) {
+        /** Keeps the request's progress, or emits the request and deletes its state once it is complete. */
+        final void advance(String key, JoinState.Progress now, long timestamp) {
+            if (!now.complete()) {
+                progress.put(key, now);
+                return;
+            }
             RequestEvent event = finished.get(key);
-            if (event == null) {
-                return;
-            }
-            RequestFinished finish = (RequestFinished) event.getEvent();
-            int arrived = counts.get(key) == null ? 0 : counts.get(key);
-            if (arrived < finish.getChunkEvents()) {
-                return;
-            }
             long[] eventOffsetNs = collectOffsetsAndDelete(key);
             finished.delete(key);
-            counts.delete(key);
-            lastSeenMs.delete(key);
+            progress.delete(key);
             context.forward(new Record<>(key, new Joined(RequestRecords.metrics(event, eventOffsetNs)), timestamp));
         }
 
         private void expireOlderThanTtl(long streamTimeMs) {
             long cutoffMs = streamTimeMs - expiry.ttl().toMillis();
             List<String> expired = new ArrayList<>();
-            try (KeyValueIterator<String, Long> it = lastSeenMs.all()) {
+            try (KeyValueIterator<String, JoinState.Progress> it = progress.all()) {
                 while (it.hasNext()) {
                     var entry = it.next();
-                    if (entry.value < cutoffMs) {
+                    if (entry.value.lastSeenMs() < cutoffMs) {
                         expired.add(entry.key);
                     }
                 }
@@ -212,8 +209,7 @@ final class RequestJoin {
             int chunks = collectOffsetsAndDelete(key).length;
             RequestEvent event = finished.get(key);
             finished.delete(key);
-            counts.delete(key);
-            lastSeenMs.delete(key);
+            progress.delete(key);
             String topic;
             String reason;
             byte[] value;
@@ -237,19 +233,21 @@ final class RequestJoin {
             context.forward(new Record<>(key, new Expired(value), streamTimeMs, headers));
         }
 
-        // Stream order comes from the zero-padded seq in the key; ITL is derived in metrics.
+        // Stream order comes from the zero-padded block number in the key and the seq order within a
+        // block; ITL is derived in metrics.
         private long[] collectOffsetsAndDelete(String key) {
-            List<Long> offsets = new ArrayList<>();
+            List<long[]> blocks = new ArrayList<>();
             List<String> seen = new ArrayList<>();
-            try (KeyValueIterator<String, Long> it = offsetsNs.prefixScan(key + "/", new StringSerializer())) {
+            try (KeyValueIterator<String, JoinState.OffsetBlock> it =
+                    offsetBlocks.prefixScan(key + "/", new StringSerializer())) {
                 while (it.hasNext()) {
                     var entry = it.next();
                     seen.add(entry.key);
-                    offsets.add(entry.value);
+                    blocks.add(entry.value.offsetsNs());
                 }
             }
-            seen.forEach(offsetsNs::delete);
-            return offsets.stream().mapToLong(Long::longValue).toArray();
+            seen.forEach(offsetBlocks::delete);
+            return blocks.stream().flatMapToLong(LongStream::of).toArray();
         }
     }
 
@@ -261,15 +259,17 @@ final class RequestJoin {
 
         @Override
         public void process(Record<String, Chunk> record) {
-            String offsetKey = chunkKey(record.key(), record.value().getSeq());
-            if (offsetsNs.get(offsetKey) != null) {
+            int seq = record.value().getSeq();
+            String blockKey = blockKey(record.key(), JoinState.OffsetBlock.blockOf(seq));
+            JoinState.OffsetBlock block = offsetBlocks.get(blockKey);
+            if (block == null) {
+                block = JoinState.OffsetBlock.empty();
+            }
+            if (!block.add(seq, record.value().getOffsetNs())) {
                 return;
             }
-            offsetsNs.put(offsetKey, record.value().getOffsetNs());
-            seen(record.key(), record.timestamp());
-            Integer before = counts.get(record.key());
-            counts.put(record.key(), before == null ? 1 : before + 1);
-            emitIfComplete(record.key(), record.timestamp());
+            offsetBlocks.put(blockKey, block);
+            advance(record.key(), progressOf(record.key()).withChunk(record.timestamp()), record.timestamp());
         }
     }
 
@@ -288,8 +288,11 @@ final class RequestJoin {
         @Override
         public void process(Record<String, RequestEvent> record) {
             finished.put(record.key(), record.value());
-            seen(record.key(), record.timestamp());
-            emitIfComplete(record.key(), record.timestamp());
+            int announced = ((RequestFinished) record.value().getEvent()).getChunkEvents();
+            advance(
+                    record.key(),
+                    progressOf(record.key()).withFinish(announced, record.timestamp()),
+                    record.timestamp());
         }
     }
 }

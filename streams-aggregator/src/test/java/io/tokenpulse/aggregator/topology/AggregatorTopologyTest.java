@@ -25,8 +25,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -135,6 +137,36 @@ class AggregatorTopologyTest {
         assertThat(f.requestMetrics.isEmpty()).isTrue();
         f.chunk(RUN, 0, 0, 2, 250 * MS);
         assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
+    }
+
+    /** Chunks of three offset blocks, in a shuffled order and some twice: the ITLs still follow seq order. */
+    @Test
+    void chunksOfManyBlocksJoinInSeqOrderWhateverTheirArrival() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        int events = 150;
+        long[] eventMs = new long[events];
+        for (int seq = 0; seq < events; seq++) {
+            eventMs[seq] = 100 + 2L * seq + (seq % 3); // uneven gaps, so a swapped pair would show
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int seq = 0; seq < events; seq++) {
+            order.add(seq);
+        }
+        Collections.shuffle(order, new Random(7));
+        order.addAll(2, List.of(order.get(0), 64, 127)); // repeats, one of them before its first arrival
+        f.finished(RUN, 0, 0, success(900, 1000, 10, events, eventMs));
+        for (int seq : order) {
+            assertThat(f.requestMetrics.isEmpty()).isTrue();
+            f.chunk(RUN, 0, 0, seq, eventMs[seq] * MS);
+        }
+        RequestMetrics m = f.requestMetrics.readValue();
+        assertThat(m.getTtftNs()).isEqualTo(100 * MS);
+        List<Long> expectedItl = new ArrayList<>();
+        for (int seq = 1; seq < events; seq++) {
+            expectedItl.add((eventMs[seq] - eventMs[seq - 1]) * MS);
+        }
+        assertThat(m.getItlNs()).containsExactlyElementsOf(expectedItl);
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
     }
 
     @Test

@@ -61,7 +61,7 @@ class RequestJoinExpiryTest {
     void aChunkArrivingAfterItsRequestWasEmittedExpiresIntoTheDeadLetterTopic() {
         emitRequest0();
         f.chunkAt(T0_MS + MINUTE_MS, RUN, 0, 2, 200 * MS); // late: its request is already out
-        assertThat(keysIn(RequestJoin.LAST_SEEN_STORE)).containsExactly(key(RUN, 0));
+        assertThat(keysIn(RequestJoin.PROGRESS_STORE)).containsExactly(key(RUN, 0));
 
         streamTimeReaches(T0_MS + MINUTE_MS + TTL_MS + MINUTE_MS);
 
@@ -74,8 +74,7 @@ class RequestJoinExpiryTest {
                 .contains("PT30M of stream time");
         assertThat(f.deadLetters.isEmpty()).isTrue();
         assertThat(f.requestMetrics.isEmpty()).isTrue();
-        for (String store :
-                new String[] {RequestJoin.CHUNK_STORE, RequestJoin.COUNT_STORE, RequestJoin.LAST_SEEN_STORE}) {
+        for (String store : new String[] {RequestJoin.OFFSETS_STORE, RequestJoin.PROGRESS_STORE}) {
             assertThat(keysIn(store)).as(store).allSatisfy(k -> assertThat(k).startsWith(key(RUN, 9)));
         }
         assertThat(deadLetteredTotal()).isEqualTo(1.0);
@@ -108,7 +107,7 @@ class RequestJoinExpiryTest {
 
         f.chunkAt(T0_MS + TTL_MS - MINUTE_MS, RUN, 1, 1, 150 * MS);
         assertThat(f.requestMetrics.readValuesToList()).hasSize(1);
-        assertThat(keysIn(RequestJoin.LAST_SEEN_STORE)).containsExactly(key(RUN, 9));
+        assertThat(keysIn(RequestJoin.PROGRESS_STORE)).containsExactly(key(RUN, 9));
     }
 
     private List<String> keysIn(String store) {
