@@ -29,9 +29,10 @@ ISO = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")
 
 
 def launcher_opts():
-    """The JVM options ./tokenpulse gives `aggregate` (its opts=... line), so that --jfr only adds to them."""
+    """The JVM options ./tokenpulse gives `aggregate` (its opts=... line and C1 only, as for every client
+    command), so that --jfr and --java-opts only add to them."""
     with open(LAUNCHER) as f:
-        return re.search(r'^opts="([^"]*)"', f.read(), re.MULTILINE).group(1)
+        return re.search(r'^opts="([^"]*)"', f.read(), re.MULTILINE).group(1) + " -XX:TieredStopAtLevel=1"
 
 
 def fill(connection, out, env, a, run_id):
@@ -151,6 +152,8 @@ def main():
     p.add_argument("--timeout-s", type=float, default=1800.0, help="longest wait for the summary")
     p.add_argument("--jfr", action="store_true",
                    help="record the aggregate with JFR (settings=profile) and print the catch-up's top frames")
+    p.add_argument("--java-opts", default="",
+                   help="JVM options added to the launcher's for the aggregate only (-XX:TieredStopAtLevel=4: with C2)")
     p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
     p.add_argument("--out", default=None)
     a = p.parse_args()
@@ -168,10 +171,10 @@ def main():
         if " 0 records not delivered" not in last:
             raise SystemExit(f"the fill did not deliver every record to Kafka; see {out}/bench.log")
         jfr = os.path.join(out, "aggregate.jfr")
-        agg_env = env
+        java_opts = f"{launcher_opts()} {a.java_opts}".strip()
         if a.jfr:
-            agg_env = dict(env, TOKENPULSE_JAVA_OPTS=f"{launcher_opts()} -XX:StartFlightRecording="
-                                                     f"filename={jfr},settings=profile,dumponexit=true")
+            java_opts += f" -XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+        agg_env = dict(env, TOKENPULSE_JAVA_OPTS=java_opts)
         watcher, summary = start_summary_watch(connection, out, run_id)
         load_before = load_average()
         port = free_port()
