@@ -1,12 +1,8 @@
 package io.tokenpulse.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
-import io.tokenpulse.aggregator.metrics.Metric;
-import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RequestReasoning;
@@ -75,37 +71,5 @@ class WindowRecordsTest {
         ReasoningResult reasoning = read.reasoning().result(List.of(99.0)).orElseThrow();
         assertThat(reasoning.ttfo().meanMs()).isEqualTo(300.0);
         assertThat(reasoning.answerTokens()).isEqualTo(2);
-    }
-
-    /** Every request in a window rewrites its state: a busy window's must stay small, its P99 close. */
-    @Test
-    void aBusyWindowsStateStaysSmallAndItsPercentilesWithinTheSketchsAccuracy() {
-        WindowRecords.State state = WindowRecords.empty();
-        MetricsAccumulator exact = new MetricsAccumulator(0, GoodputSlo.NONE);
-        for (int i = 0; i < 5_000; i++) {
-            long[] events = new long[10];
-            for (int e = 0; e < events.length; e++) {
-                events[e] = 50_000_000L + e * (20_000_000L + i * 1_000L);
-            }
-            long last = events[events.length - 1];
-            RequestValues request = RequestValues.of(new RequestTiming(true, 0, 0, events, last, last, 100, 10));
-            state.requests().add(request);
-            exact.add(request);
-        }
-
-        byte[] bytes = WindowRecords.serde().serializer().serialize("t", state);
-
-        assertThat(bytes.length).as("bytes of a window of 5 000 requests").isLessThan(64 * 1024);
-        MetricsAccumulator read =
-                WindowRecords.serde().deserializer().deserialize("t", bytes).requests();
-        assertThat(read.completed()).isEqualTo(5_000);
-        for (Metric metric : List.of(Metric.TTFT, Metric.ITL, Metric.E2EL)) {
-            MetricStats window = read.stats(metric, List.of(99.0));
-            MetricStats all = exact.stats(metric, List.of(99.0));
-            assertThat(window.meanMs()).as(metric + " mean").isCloseTo(all.meanMs(), within(1e-6));
-            assertThat(window.percentiles().get(0).valueMs())
-                    .as(metric + " P99")
-                    .isCloseTo(all.percentiles().get(0).valueMs(), withinPercentage(0.2));
-        }
     }
 }
