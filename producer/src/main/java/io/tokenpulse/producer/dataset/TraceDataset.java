@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +18,8 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -185,19 +186,29 @@ final class TraceDataset extends SummarizingDataset {
     Drawn choose(int numRequests, long seed) {
         List<Entry> taken = entries.subList(0, Math.min(numRequests, entries.size()));
         double startMs = taken.isEmpty() ? 0 : taken.get(0).timestampMs();
+        // Each distinct block is fitted once per draw.
+        Map<Long, int[]> blockIds = new ConcurrentHashMap<>();
+        // Fitting a prompt decodes and re-encodes it (~20 ms for 1 024 tokens): on every core, so that a
+        // long trace does not wait minutes on one. A request's own tokens come from a generator seeded
+        // by its index and a block's from its hash, so the prompts do not depend on the order.
+        List<TokenSequencePrompt> prompts = IntStream.range(0, taken.size())
+                .parallel()
+                .mapToObj(index -> {
+                    Entry entry = taken.get(index);
+                    int target = targetOf(entry);
+                    SplittableRandom own = new SplittableRandom(mix(seed, -1L - index));
+                    return TokenSequencePrompt.fit(
+                            tokenizer, ids(entry, target, seed, own, blockIds), target, allowedIds, own);
+                })
+                .toList();
         List<SampledRequest> requests = new ArrayList<>(taken.size());
         Set<Long> blocks = new HashSet<>();
-        // Each distinct block is fitted once per draw.
-        Map<Long, int[]> blockIds = new HashMap<>();
         int blockUses = 0;
         int mismatchTotal = 0;
         for (Entry entry : taken) {
-            int target = Math.max(1, entry.inputLength() - tokenizer.numSpecialTokensToAdd());
             int index = requests.size();
-            SplittableRandom own = new SplittableRandom(mix(seed, -1L - index));
-            TokenSequencePrompt prompt = TokenSequencePrompt.fit(
-                    tokenizer, ids(entry, target, seed, own, blockIds), target, allowedIds, own);
-            mismatchTotal += Math.abs(prompt.tokenCount() - target);
+            TokenSequencePrompt prompt = prompts.get(index);
+            mismatchTotal += Math.abs(prompt.tokenCount() - targetOf(entry));
             for (long hash : entry.hashIds()) {
                 blocks.add(hash);
             }
@@ -225,6 +236,11 @@ final class TraceDataset extends SummarizingDataset {
                         : "; prompts are " + mismatchTotal + " tokens off their input_length after decoding and"
                                 + " re-encoding");
         return new Drawn(requests, summary);
+    }
+
+    /** The prompt's length in tokens before the special tokens the server adds. */
+    private int targetOf(Entry entry) {
+        return Math.max(1, entry.inputLength() - tokenizer.numSpecialTokensToAdd());
     }
 
     /**

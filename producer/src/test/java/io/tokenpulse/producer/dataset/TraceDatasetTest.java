@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +88,32 @@ class TraceDatasetTest {
                 .isEqualTo(trace(1.0, line).draw(1, 3).requests());
         assertThat(tokens(trace.draw(1, 4).requests().get(0)))
                 .isNotEqualTo(tokens(trace.draw(1, 3).requests().get(0)));
+    }
+
+    /** Prompts are fitted on every core: the draw must not depend on which thread fitted which. */
+    @Test
+    void aDrawOnManyThreadsEqualsTheDrawOnOne() throws Exception {
+        String[] lines = new String[40];
+        for (int i = 0; i < lines.length; i++) {
+            lines[i] = "{\"timestamp\": " + i + ", \"input_length\": " + (300 + 17 * i)
+                    + ", \"output_length\": 2, \"hash_ids\": [" + (i % 3) + ", " + (100 + i) + "]}";
+        }
+        TraceDataset trace = trace(1.0, lines);
+
+        List<SampledRequest> onOne;
+        ForkJoinPool one = new ForkJoinPool(1);
+        try {
+            onOne = one.submit(() -> trace.draw(lines.length, 5).requests()).get();
+        } finally {
+            one.shutdown();
+        }
+        ForkJoinPool four = new ForkJoinPool(4);
+        try {
+            assertThat(four.submit(() -> trace.draw(lines.length, 5).requests()).get())
+                    .isEqualTo(onOne);
+        } finally {
+            four.shutdown();
+        }
     }
 
     @Test
