@@ -10,26 +10,20 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The aggregator's Kafka Streams topology.
@@ -48,9 +42,6 @@ import org.apache.kafka.streams.state.WindowStore;
  */
 public final class AggregatorTopology {
 
-    /** Name of the window store: {@code <application id>-run-windows-changelog}. */
-    static final String WINDOW_STORE = "run-windows";
-
     private AggregatorTopology() {}
 
     public static Topology build(Topics topics, StreamsSettings settings) {
@@ -63,11 +54,10 @@ public final class AggregatorTopology {
         RequestJoin.stores().forEach(builder::addStateStore);
         RunSummarizer.stores().forEach(builder::addStateStore);
         ServerSeries.stores().forEach(builder::addStateStore);
+        RunWindows.stores().forEach(builder::addStateStore);
         Serde<RequestMetrics> metricsSerde = StoreSerdes.avro(RequestMetrics.getClassSchema());
         Serde<RunEvent> runSerde = StoreSerdes.avro(RunEvent.getClassSchema());
         Serde<ServerMetric> serverSerde = StoreSerdes.avro(ServerMetric.getClassSchema());
-        Serde<SpecificRecord> windowInputSerde =
-                StoreSerdes.avro(Schema.createUnion(RequestMetrics.getClassSchema(), ServerMetric.getClassSchema()));
 
         // Inputs are read as bytes and decoded in the topology: a record that cannot be read goes
         // to the dead-letter topic inside the same transaction instead of stopping the application.
@@ -169,25 +159,22 @@ public final class AggregatorTopology {
                 .mapValues(ServerSeries.Scraped::delta, Named.as("server-delta-records"));
 
         // Live windows per run: a request counts in the window of its finish (its record timestamp), a
-        // scrape in the window of its time; the cached table emits each changed window at every commit,
-        // so dashboards stay fresh.
+        // scrape in the window of its time; each changed window is emitted once per commit interval, so
+        // dashboards stay fresh.
         resolved.mapValues(metrics -> (SpecificRecord) metrics, Named.as("window-requests"))
                 .merge(
                         scrapeDeltas.mapValues(delta -> (SpecificRecord) delta, Named.as("window-scrapes")),
                         Named.as("window-inputs"))
-                .groupByKey(Grouped.with("requests-per-run", Serdes.String(), windowInputSerde))
-                .windowedBy(TimeWindows.ofSizeAndGrace(settings.windowSize(), settings.windowGrace()))
-                .aggregate(
-                        WindowRecords::empty,
-                        (runId, input, window) -> WindowRecords.add(window, input),
+                .merge(
+                        summaries.mapValues(summary -> (SpecificRecord) summary, Named.as("window-flushes")),
+                        Named.as("window-inputs-and-flushes"))
+                .process(
+                        () -> new RunWindows(
+                                settings.windowSize(),
+                                settings.windowGrace(),
+                                Duration.ofMillis(settings.commitIntervalMs())),
                         Named.as("window-aggregate"),
-                        Materialized.<String, WindowRecords.State, WindowStore<Bytes, byte[]>>as(WINDOW_STORE)
-                                .withKeySerde(Serdes.String())
-                                .withValueSerde(WindowRecords.serde()))
-                .toStream(Named.as("window-updates"))
-                .map(
-                        (window, state) -> KeyValue.pair(window.key(), WindowRecords.toRecord(window, state)),
-                        Named.as("window-metrics"))
+                        RunWindows.storeNames())
                 .peek((runId, window) -> listener.onWindowMetrics(window), Named.as("observe-windows"))
                 .to(topics.windowMetrics().name(), produced("window-metrics-sink", topics.windowMetrics()));
 

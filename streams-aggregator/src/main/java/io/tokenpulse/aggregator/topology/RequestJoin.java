@@ -131,18 +131,7 @@ final class RequestJoin {
 
     /** Zero-padded so that the store's byte order is block order. */
     static String blockKey(String requestKey, int block) {
-        if (block < 0) {
-            return String.format("%s/%010d", requestKey, block);
-        }
-        // the same key as the format above, built by hand: String.format was 9 % of the stream thread's
-        // CPU samples in a catch-up (JFR, bench/aggregator/run)
-        String digits = Integer.toString(block);
-        StringBuilder key =
-                new StringBuilder(requestKey.length() + 11).append(requestKey).append('/');
-        for (int pad = digits.length(); pad < 10; pad++) {
-            key.append('0');
-        }
-        return key.append(digits).toString();
+        return StoreKeys.padded(requestKey, block, 10);
     }
 
     /**

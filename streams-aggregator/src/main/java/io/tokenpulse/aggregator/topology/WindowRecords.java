@@ -28,7 +28,6 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.kstream.Windowed;
 
 /**
  * The live window's accumulators (its requests', its server scrapes', its reasoning requests') and its
@@ -107,15 +106,15 @@ final class WindowRecords {
         return window;
     }
 
-    static WindowMetrics toRecord(Windowed<String> window, State state) {
+    static WindowMetrics toRecord(String runId, long startMs, long endMs, State state) {
         MetricsAccumulator acc = state.requests();
-        long lengthNs = (window.window().end() - window.window().start()) * NS_PER_MS;
+        long lengthNs = (endMs - startMs) * NS_PER_MS;
         // RunResult.of holds the throughput formulas; a window's length plays the duration.
         RunResult rates = RunResult.of(acc, lengthNs, PercentileMetrics.DEFAULT, MetricPercentiles.DEFAULT);
         WindowMetrics record = WindowMetrics.newBuilder()
-                .setRunId(window.key())
-                .setWindowStartEpochMs(window.window().start())
-                .setWindowEndEpochMs(window.window().end())
+                .setRunId(runId)
+                .setWindowStartEpochMs(startMs)
+                .setWindowEndEpochMs(endMs)
                 .setCompleted(acc.completed())
                 .setFailed(acc.failed())
                 .setInputTokens(acc.totalInputTokens())

@@ -49,6 +49,7 @@ final class TopologyFixture implements AutoCloseable {
     final TestOutputTopic<String, WindowMetrics> windowMetrics;
     final TestOutputTopic<String, RunSummary> summaries;
     final TestOutputTopic<String, byte[]> deadLetters;
+    private final Duration commitInterval;
 
     TopologyFixture(Path stateDir) {
         this(plainTopics(), stateDir, StreamsSettings.DEFAULT_WINDOW_GRACE);
@@ -60,6 +61,7 @@ final class TopologyFixture implements AutoCloseable {
                 .withStateDir(stateDir)
                 .withWindowSize(Duration.ofSeconds(10))
                 .withWindowGrace(grace);
+        commitInterval = Duration.ofMillis(settings.commitIntervalMs());
         driver = new TopologyTestDriver(
                 AggregatorTopology.build(topics, settings), settings.toProperties(new Properties()));
         runs = driver.createInputTopic(
@@ -98,6 +100,14 @@ final class TopologyFixture implements AutoCloseable {
                 topics.deadLetter().name(),
                 new StringDeserializer(),
                 Serdes.ByteArray().deserializer());
+    }
+
+    /**
+     * Lets wall-clock time pass by one commit interval, as between two polls of a stream thread:
+     * the windows emit what changed ({@link RunWindows} flushes on wall-clock punctuation).
+     */
+    void settle() {
+        driver.advanceWallClockTime(commitInterval);
     }
 
     static Topics plainTopics() {
@@ -142,6 +152,7 @@ final class TopologyFixture implements AutoCloseable {
                                 .setTokenpulseVersion("test")
                                 .build()),
                 anchorNs / MS);
+        settle();
     }
 
     void runFinished(String run, int shard, int shardCount, long requestsStarted, long finishedEpochNs) {
@@ -172,6 +183,7 @@ final class TopologyFixture implements AutoCloseable {
                                 .setServerMetricRecords(serverMetricRecords)
                                 .build()),
                 finishedEpochNs / MS);
+        settle();
     }
 
     /** One gauge or counter series of a scrape of {@code http://s/metrics} at {@code scrapeMs}; returns the record. */
@@ -186,6 +198,7 @@ final class TopologyFixture implements AutoCloseable {
                 .setValue(value)
                 .build();
         serverMetrics.pipeInput(run, record, scrapeMs + 5);
+        settle();
         return record;
     }
 
@@ -202,25 +215,30 @@ final class TopologyFixture implements AutoCloseable {
                         index,
                         "id-" + index,
                         new RequestStarted(10, 100, sentOffsetNs, sentOffsetNs, sentOffsetNs, 0L)));
+        settle();
     }
 
     void finished(String run, int shard, int index, RequestFinished.Builder finish) {
         requests.pipeInput(key(run, index), new RequestEvent(run, shard, index, "id-" + index, finish.build()));
+        settle();
     }
 
     void chunk(String run, int shard, int index, int seq, long offsetNs) {
         chunks.pipeInput(key(run, index), new Chunk(run, shard, index, seq, offsetNs, 0L, 0L, 1, 10));
+        settle();
     }
 
     /** A chunk of shard 0 published at {@code timestampMs} (its record timestamp: stream time). */
     void chunkAt(long timestampMs, String run, int index, int seq, long offsetNs) {
         chunks.pipeInput(key(run, index), new Chunk(run, 0, index, seq, offsetNs, 0L, 0L, 1, 10), timestampMs);
+        settle();
     }
 
     /** A finish of shard 0 published at {@code timestampMs}. */
     void finishedAt(long timestampMs, String run, int index, RequestFinished.Builder finish) {
         requests.pipeInput(
                 key(run, index), new RequestEvent(run, 0, index, "id-" + index, finish.build()), timestampMs);
+        settle();
     }
 
     /** A successful finish: sent at {@code sentMs} after schedule start, events {@code eventMs} after sent. */
