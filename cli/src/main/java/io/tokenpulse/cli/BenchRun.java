@@ -12,6 +12,7 @@ import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.Profiler;
 import io.tokenpulse.producer.dataset.Dataset;
+import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.scrape.RunScrapes;
@@ -157,6 +158,14 @@ final class BenchRun implements AutoCloseable {
             throws InterruptedException {
         // from here the pipeline yields to the timing threads; the scraper starts lowered
         host.priority().lowerForTheLoad();
+        List<SampledRequest> samples;
+        try {
+            samples = LoadGenerator.sample(plan.load(), plan.dataset());
+        } catch (IllegalArgumentException e) {
+            // the sampled rows' images or clips are read before anything is sent: a broken one is the user's to fix
+            throw UserError.usage(e.getMessage());
+        }
+        // after the draw: fitting a long trace's prompts took minutes of CPU that are not the run's
         ClientCpuMeter cpuMeter = ClientCpuMeter.start();
         LoadResult load;
         RunScrapes scrapes = startScrapes();
@@ -167,11 +176,7 @@ final class BenchRun implements AutoCloseable {
                     .withStop(stop, plan.timeouts().drain())
                     .withFirstTokens(firstTokens);
             // the shard takes the last scrape before its RunFinished, which announces the records
-            load = (scrapes == null ? generator : generator.withServerScrapes(scrapes))
-                    .run(plan.load(), plan.dataset());
-        } catch (IllegalArgumentException e) {
-            // the sampled rows' images or clips are read before anything is sent: a broken one is the user's to fix
-            throw UserError.usage(e.getMessage());
+            load = (scrapes == null ? generator : generator.withServerScrapes(scrapes)).run(plan.load(), samples);
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);

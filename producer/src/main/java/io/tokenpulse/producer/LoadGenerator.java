@@ -181,11 +181,20 @@ public final class LoadGenerator {
      * options (a caller that built it to check the options passes it, so a large file is read once).
      */
     public LoadResult run(LoadSettings settings, Dataset dataset) throws InterruptedException {
-        LoadSettings.Workload workload = settings.workload();
-        // Sampled before anything is timed, as vLLM does.
-        List<SampledRequest> samples =
-                dataset.sample(workload.numPrompts(), workload.arrivals().seed());
+        return run(settings, sample(settings, dataset));
+    }
 
+    /**
+     * The run's requests, drawn before anything is timed, as vLLM does: a caller that measures the run
+     * (its CPU, say) draws them first and passes them to {@link #run(LoadSettings, List)}.
+     */
+    public static List<SampledRequest> sample(LoadSettings settings, Dataset dataset) {
+        LoadSettings.Workload workload = settings.workload();
+        return dataset.sample(workload.numPrompts(), workload.arrivals().seed());
+    }
+
+    /** As {@link #run(LoadSettings, Dataset)}, with the requests already drawn by {@link #sample}. */
+    public LoadResult run(LoadSettings settings, List<SampledRequest> samples) throws InterruptedException {
         RunThread thread = new RunThread(Thread.currentThread());
         stop.thenRun(thread::stop);
         try {
