@@ -119,6 +119,21 @@ def stats(values):
     return {"median": percentile(values, 50), "p99": percentile(values, 99), "max": max(values) if values else None}
 
 
+def timer_baseline(rate, seconds, seed):
+    """How late this machine wakes a plain sleeping thread at the trace's arrival rate, before anything of
+    ours runs: the floor under every figure of the run (a virtual machine's timer and scheduler jitter)."""
+    rng = random.Random(seed)
+    due = time.monotonic() + 0.05
+    late_ms = []
+    for _ in range(int(rate * seconds)):
+        due += rng.expovariate(rate)
+        left = due - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+        late_ms.append((time.monotonic() - due) * 1000)
+    return stats(late_ms)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rate", type=float, default=200.0, help="trace arrivals per second (Poisson)")
@@ -131,6 +146,8 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit-ms", type=float, default=2.0, help="the P99 bound of the verdict")
     p.add_argument("--head-s", type=float, default=3.0, help="the first seconds of the run, split from the rest")
+    p.add_argument("--baseline-s", type=float, default=10.0,
+                   help="seconds of the machine's own timer baseline before the run (0: none)")
     p.add_argument("--simulator-jit", choices=("c1", "c2"), default="c1",
                    help="the simulator JVM's compilers: c1 alone (default; bench's own setting) or c1 and c2 (the"
                         " launcher's for servers); c2 compiled for 3.6 of the simulator's 8.8 CPU s in a 10 s run")
@@ -143,6 +160,7 @@ def main():
     trace = os.path.join(out, f"{run_id}.trace.jsonl")
     times = write_trace(trace, a.rate, a.duration_s, a.input_len, a.output_len, a.seed)
     print(f"trace: {len(times)} requests over {a.duration_s:g} s at {a.rate:g} req/s; results in {out}", flush=True)
+    baseline = timer_baseline(a.rate, a.baseline_s, a.seed) if a.baseline_s > 0 else None
 
     send_log = os.path.join(out, f"{run_id}.sends.csv")
     # Each JVM started from here logs its safepoint pauses (GC included) with wall-clock ms, to tell
@@ -224,6 +242,11 @@ def main():
     print(f"paired {len(rows)} of {len(times)} requests; load average {load_before:.1f} before, "
           f"{load_after:.1f} after; bench's schedule vs the trace: max {max(schedule_err_us):.1f} µs apart; "
           f"{result['connects_during_run']} requests opened a connection when sent")
+    if baseline:
+        result["timer_baseline_ms"] = baseline
+        print(f"this machine's own floor: a sleeping Python thread woken at the trace's rate for {a.baseline_s:g} s "
+              f"before the run was late by median {baseline['median']:.3f} ms, P99 {baseline['p99']:.3f} ms, "
+              f"max {baseline['max']:.3f} ms")
     print_split(rows, head, rest, a.head_s)
     run_ms = (start_ns / 1e6, max(end for _, (_, end) in spans))
     for stage, (who, column) in enumerate((("bench", STAGES[0][0]), ("simulator", STAGES[1][0]))):
