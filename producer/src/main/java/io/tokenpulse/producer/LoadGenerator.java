@@ -173,27 +173,21 @@ public final class LoadGenerator {
      *     interrupt status cleared (the result carries it).
      */
     public LoadResult run(LoadSettings settings) throws InterruptedException {
-        return run(settings, Datasets.create(settings.workload().dataset(), tokenizer));
-    }
-
-    /**
-     * As {@link #run(LoadSettings)}, with the dataset already built from the settings' dataset
-     * options (a caller that built it to check the options passes it, so a large file is read once).
-     */
-    public LoadResult run(LoadSettings settings, Dataset dataset) throws InterruptedException {
-        return run(settings, sample(settings, dataset));
+        return run(
+                settings, sample(settings, Datasets.create(settings.workload().dataset(), tokenizer)));
     }
 
     /**
      * The run's requests, drawn before anything is timed, as vLLM does: a caller that measures the run
-     * (its CPU, say) draws them first and passes them to {@link #run(LoadSettings, List)}.
+     * (its CPU, say), or that built the dataset already to check the options (so a large file is read
+     * once), draws them itself and passes them to {@link #run(LoadSettings, List)}.
      */
     public static List<SampledRequest> sample(LoadSettings settings, Dataset dataset) {
         LoadSettings.Workload workload = settings.workload();
         return dataset.sample(workload.numPrompts(), workload.arrivals().seed());
     }
 
-    /** As {@link #run(LoadSettings, Dataset)}, with the requests already drawn by {@link #sample}. */
+    /** As {@link #run(LoadSettings)}, with the requests already drawn by {@link #sample}. */
     public LoadResult run(LoadSettings settings, List<SampledRequest> samples) throws InterruptedException {
         RunThread thread = new RunThread(Thread.currentThread());
         stop.thenRun(thread::stop);

@@ -42,7 +42,11 @@ import org.apache.kafka.streams.state.Stores;
 final class RunWindows implements Processor<String, SpecificRecord, String, WindowMetrics> {
     /** Each open window's state ({@link WindowRecords.State}), key {@code <run id>/<start ms>}. */
     static final String STATES_STORE = "run-window-states";
-    /** Records not yet in a stored window, key {@code <window key>/<topic>/<partition>/<offset>}. */
+    /**
+     * Records not yet in a stored window, key {@code <window key>/<topic>/<partition>/<offset>/<n>}: the
+     * source record's position, and {@code n} counting the records it led to (a shard's RunStarted
+     * releases every request that waited for it).
+     */
     static final String PENDING_STORE = "run-window-pending";
 
     private static final int START_DIGITS = 19;
@@ -56,6 +60,8 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
     // by key, so that a run's windows are written and emitted in time order
     private final NavigableMap<String, OpenWindow> open = new TreeMap<>();
     private long observedStreamTimeMs = Long.MIN_VALUE;
+    private String lastSource = "";
+    private int fromLastSource;
 
     RunWindows(Duration size, Duration grace, Duration flushInterval) {
         this.sizeMs = size.toMillis();
@@ -116,6 +122,7 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
     public void process(Record<String, SpecificRecord> record) {
         if (record.value() instanceof RunSummary) {
             // in the summary's transaction, so that a reader of the summary finds the run's windows whole
+            // the run's keys: from "<run>/" up to "<run>0" ('0' follows '/')
             flush(open.subMap(record.key() + "/", record.key() + "0"));
             return;
         }
@@ -128,8 +135,11 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
             return; // its window is closed
         }
         String windowKey = windowKey(record.key(), startMs);
-        RecordMetadata source = context.recordMetadata().orElseThrow();
-        String pendingKey = windowKey + "/" + source.topic() + "/" + source.partition() + "/" + source.offset();
+        RecordMetadata metadata = context.recordMetadata().orElseThrow();
+        String source = metadata.topic() + "/" + metadata.partition() + "/" + metadata.offset();
+        fromLastSource = source.equals(lastSource) ? fromLastSource + 1 : 0;
+        lastSource = source;
+        String pendingKey = windowKey + "/" + source + "/" + fromLastSource;
         pending.put(pendingKey, record.value());
         apply(windowKey, record.value(), pendingKey, record.timestamp());
     }
@@ -175,10 +185,10 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
         return StoreKeys.padded(runId, startMs, START_DIGITS);
     }
 
-    /** A pending record's window: its key without the last three parts (topic, partition, offset). */
+    /** A pending record's window: its key without the last four parts (topic, partition, offset, n). */
     private static String windowKeyOf(String pendingKey) {
         int end = pendingKey.length();
-        for (int part = 0; part < 3; part++) {
+        for (int part = 0; part < 4; part++) {
             end = pendingKey.lastIndexOf('/', end - 1);
         }
         return pendingKey.substring(0, end);

@@ -122,6 +122,23 @@ class RunWindowsTest {
                 .isEqualTo(3);
     }
 
+    /** A shard's RunStarted releases the requests that waited for it: one source record, several pending. */
+    @Test
+    void requestsFromOneSourceRecordAreEachKeptUntilTheFlush() {
+        RunWindows before = new RunWindows(SIZE, GRACE, FLUSH);
+        var first = started(before);
+        first.setRecordMetadata("runs-by-run", 0, 7);
+        for (int index = 0; index < 3; index++) {
+            before.process(new Record<>("r1", request("r1", index, T0_MS + 1_000 + index), T0_MS + 1_000 + index));
+        }
+
+        RunWindows after = new RunWindows(SIZE, GRACE, FLUSH);
+        var second = started(after);
+        flush(second);
+        assertThat(second.forwarded()).hasSize(1);
+        assertThat(second.forwarded().get(0).record().value().getCompleted()).isEqualTo(3);
+    }
+
     @Test
     void aClosedWindowTakesNothingAndLeavesItsStore() {
         RunWindows windows = new RunWindows(SIZE, GRACE, FLUSH);
