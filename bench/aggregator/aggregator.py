@@ -20,8 +20,8 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import (CONSUMER, LAUNCHER, Platform, cpu_s, default_tokenizer, free_port, load_average,  # noqa: E402
-                     scrape, stop, thread_cpu, workdir)
+from tpbench import (CONSUMER, LAUNCHER, Platform, chunk_events, cpu_s, default_tokenizer, fill_run, free_port,  # noqa: E402
+                     load_average, scrape, stop, thread_cpu, workdir)
 
 GOAL_EVENTS_PER_S = 100_000  # issue 14: aggregator throughput on its own
 RUNNING = re.compile(r"^Aggregator running")
@@ -33,22 +33,6 @@ def launcher_opts():
     command), so that --jfr and --java-opts only add to them."""
     with open(LAUNCHER) as f:
         return re.search(r'^opts="([^"]*)"', f.read(), re.MULTILINE).group(1) + " -XX:TieredStopAtLevel=1"
-
-
-def fill(connection, out, env, a, run_id):
-    """Publishes the run with bench and no aggregator; returns bench's exit code and wall time."""
-    num_prompts = -(-a.events // a.output_len)
-    cmd = [LAUNCHER, "bench", *connection, "--simulate", "--simulate-profile", "deterministic",
-           "--simulate-speedup", str(a.speedup), "--tokenizer", default_tokenizer(a.tokenizer),
-           "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", str(a.output_len),
-           "--ignore-eos", "--num-prompts", str(num_prompts), "--request-rate", "inf", "--max-concurrency",
-           str(a.max_concurrency), "--summary-timeout-s", "1", "--run-id", run_id, "--metrics-port", "0",
-           "--disable-tqdm"]
-    print("aggregator: fill: " + " ".join(cmd), flush=True)
-    start = time.monotonic()
-    with open(os.path.join(out, "bench.log"), "w") as log:
-        code = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env).returncode
-    return code, time.monotonic() - start, num_prompts * a.output_len
 
 
 def watch(proc, log_path, pattern, seen):
@@ -75,11 +59,6 @@ def start_summary_watch(connection, out, run_id):
                              "--group-id", f"aggthru-{run_id}", "--max-records", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return proc, watch(proc, os.path.join(out, "summaries.log"), re.compile(f'"run_id": "{re.escape(run_id)}"'), {})
-
-
-def chunk_events(series, run_id):
-    tag = f'run_id="{run_id}"'
-    return sum(v for k, v in series.items() if k.startswith("tokenpulse_chunk_events_total{") and tag in k)
 
 
 def epoch_ns(iso):
@@ -164,7 +143,8 @@ def main():
     aggregate = watcher = None
     try:
         connection = platform.start()
-        code, fill_s, events = fill(connection, out, env, a, run_id)
+        code, fill_s, events = fill_run(LAUNCHER, connection, out, env, run_id, a.events, a.output_len,
+                                        a.max_concurrency, a.speedup, default_tokenizer(a.tokenizer))
         last = open(os.path.join(out, "bench.log")).read().strip().splitlines()[-1]
         print(f"aggregator: fill done in {fill_s:.1f} s, bench exit code {code} (no aggregator: no summary"
               f" expected); last line: {last}", flush=True)

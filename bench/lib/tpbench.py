@@ -307,3 +307,27 @@ def parse_client_args(parser, prefix):
     subprocess.run([*shlex.split(a.bench), "--version"], check=True, stdout=subprocess.DEVNULL)  # builds the jar
     return a, out
 
+
+
+def fill_run(launcher, connection, out, env, run_id, events, output_len, max_concurrency, speedup, tokenizer):
+    """Publishes a run of about `events` chunk events with bench and no aggregator (bench/aggregator,
+    bench/scale-out): every request streams exactly output_len events; bench finds no summary after 1 s
+    and ends with exit code 1 (expected). Returns bench's exit code, its wall time and the events."""
+    num_prompts = -(-events // output_len)
+    cmd = [*shlex.split(launcher), "bench", *connection, "--simulate", "--simulate-profile", "deterministic",
+           "--simulate-speedup", str(speedup), "--tokenizer", tokenizer,
+           "--dataset-name", "random", "--random-input-len", "32", "--random-output-len", str(output_len),
+           "--ignore-eos", "--num-prompts", str(num_prompts), "--request-rate", "inf", "--max-concurrency",
+           str(max_concurrency), "--summary-timeout-s", "1", "--run-id", run_id, "--metrics-port", "0",
+           "--disable-tqdm"]
+    print("fill: " + " ".join(cmd), flush=True)
+    start = time.monotonic()
+    with open(os.path.join(out, "bench.log"), "w") as log:
+        code = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env).returncode
+    return code, time.monotonic() - start, num_prompts * output_len
+
+
+def chunk_events(series, run_id):
+    """The run's chunk events an aggregate counted, from its /metrics series (scrape)."""
+    tag = f'run_id="{run_id}"'
+    return sum(v for k, v in series.items() if k.startswith("tokenpulse_chunk_events_total{") and tag in k)
