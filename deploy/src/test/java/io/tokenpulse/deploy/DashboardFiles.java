@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -88,11 +88,11 @@ final class DashboardFiles {
 
     private DashboardFiles() {}
 
-    /** The repository's dashboards folder, from the cli module's directory the build runs tests in. */
+    /** The dashboards folder, from the deploy module's directory the build runs tests in. */
     static Path folder() {
         return Path.of(System.getProperty("basedir", "."))
                 .toAbsolutePath()
-                .resolve("../grafana/dashboards")
+                .resolve("grafana/dashboards")
                 .normalize();
     }
 
