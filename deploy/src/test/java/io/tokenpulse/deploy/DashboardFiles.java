@@ -88,11 +88,11 @@ final class DashboardFiles {
 
     private DashboardFiles() {}
 
-    /** The dashboards folder, from the deploy module's directory the build runs tests in. */
+    /** The repository's dashboards folder, from the deploy module's directory the build runs tests in. */
     static Path folder() {
         return Path.of(System.getProperty("basedir", "."))
                 .toAbsolutePath()
-                .resolve("grafana/dashboards")
+                .resolve("../grafana/dashboards")
                 .normalize();
     }
 

@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
  * package to install.
  */
 class DeploymentFilesTest {
-    /** The deploy module's directory, which the build runs tests in. */
-    private static final Path DEPLOY = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    /** The repository's root: the deploy module's directory, which the build runs tests in, is below it. */
+    private static final Path ROOT =
+            Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
 
-    private static final Path PROMETHEUS = DEPLOY.resolve("prometheus");
+    private static final Path PROMETHEUS = ROOT.resolve("prometheus");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** The services that run the tokenpulse image; bench is the one-shot load generator. */
     private static final Set<String> TOKENPULSE_SERVICES = Set.of("aggregator", "simulator", "bench");
@@ -43,7 +44,7 @@ class DeploymentFilesTest {
         command.add(tool);
         command.addAll(args);
         ProcessBuilder builder =
-                new ProcessBuilder(command).directory(DEPLOY.toFile()).redirectErrorStream(true);
+                new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true);
         builder.environment().remove("TOKENPULSE_IMAGE"); // the compose file's default image is under test
         Process process;
         try {

@@ -1,4 +1,4 @@
-// Type-checks every deploy/grafana/dashboards/*.json against @grafana/schema's Dashboard type.
+// Type-checks every grafana/dashboards/*.json against @grafana/schema's Dashboard type.
 //
 // Why generate TypeScript instead of importing the JSON (resolveJsonModule): tsc widens a JSON
 // module's strings to `string`, so `"type": "query"` no longer fits VariableType's union and every
