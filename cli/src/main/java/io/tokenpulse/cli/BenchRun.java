@@ -7,6 +7,7 @@ import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.producer.FirstTokenListener;
+import io.tokenpulse.producer.GeneratorOptions;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
 import io.tokenpulse.producer.LoadSettings;
@@ -170,13 +171,15 @@ final class BenchRun implements AutoCloseable {
         LoadResult load;
         RunScrapes scrapes = startScrapes();
         try (ServerScraper scraper = scrapes == null ? null : scrapes.scraper()) {
-            LoadGenerator generator = new LoadGenerator(publisher, tokenizer, out)
+            GeneratorOptions options = GeneratorOptions.defaults()
                     .withMeters(host.registry())
                     .withHttp(plan.timeouts().http())
-                    .withStop(stop, plan.timeouts().drain())
-                    .withFirstTokens(firstTokens);
-            // the shard takes the last scrape before its RunFinished, which announces the records
-            load = (scrapes == null ? generator : generator.withServerScrapes(scrapes)).run(plan.load(), samples);
+                    .withStop(stop)
+                    .withDrainTimeout(plan.timeouts().drain())
+                    .withFirstTokens(firstTokens)
+                    // the shard takes the last scrape before its RunFinished, which announces the records
+                    .withServerScrapes(scrapes);
+            load = new LoadGenerator(publisher, tokenizer, out, options).run(plan.load(), samples);
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);

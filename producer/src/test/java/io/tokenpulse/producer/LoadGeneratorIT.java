@@ -360,8 +360,11 @@ class LoadGeneratorIT {
                                 }));
                 EventPublisher publisher =
                         EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics)) {
-            return new LoadGenerator(publisher, tokenizer, new PrintStream(OutputStream.nullOutputStream()))
-                    .withStop(stop, drain)
+            return new LoadGenerator(
+                            publisher,
+                            tokenizer,
+                            new PrintStream(OutputStream.nullOutputStream()),
+                            GeneratorOptions.defaults().withStop(stop).withDrainTimeout(drain))
                     .run(settings(runId, server.baseUri(), 50, null));
         }
     }

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

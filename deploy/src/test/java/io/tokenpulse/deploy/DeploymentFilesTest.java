@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,15 +19,18 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The deployment files at the repository root, checked by the tools that load them: Prometheus'
+ * The deployment files of this module, checked by the tools that load them: Prometheus'
  * {@code promtool} (configs, rules, rule unit tests) and Debian's {@code docker-compose config}
- * (there is no Docker engine in CI). It lives in cli because the compose file runs the image of
- * this module's command (the {@code image} profile) and must name the image that profile builds.
- * scripts/test installs both tools; a missing one fails here with the package to install.
+ * (there is no Docker engine in CI). The compose file runs the image of the cli module's command
+ * (its {@code image} profile) and must name the image that profile builds ({@code tokenpulse.image},
+ * set in the parent pom). scripts/test installs both tools; a missing one fails here with the
+ * package to install.
  */
 class DeploymentFilesTest {
+    /** The repository's root: the deploy module's directory, which the build runs tests in, is below it. */
     private static final Path ROOT =
             Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
+
     private static final Path PROMETHEUS = ROOT.resolve("prometheus");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** The services that run the tokenpulse image; bench is the one-shot load generator. */

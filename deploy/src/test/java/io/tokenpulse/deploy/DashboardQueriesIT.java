@@ -1,11 +1,11 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -21,14 +22,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every query of every dashboard in {@code grafana/dashboards/} against a real Prometheus that
- * scraped a real {@code tokenpulse bench --simulate} run: each must parse and return data, as
- * Grafana would run it. The run has failures (the simulator resets streams longer than 6 events)
+ * scraped a real {@code tokenpulse bench --simulate} run (the shaded jar, in a process of its own):
+ * each must parse and return data, as Grafana would run it. The run has failures (the simulator resets streams longer than 6 events)
  * and goodput, so the failure and goodput panels have something to show, scrapes the simulator's
  * {@code /metrics}, so the server panels have too, and its chat responses start with a token of
  * thinking, so the reasoning (TTFO) panel has too.
  */
 class DashboardQueriesIT {
     private static final String RUN_ID = "20990101-000000-dashit";
+    /** The shipped command: cli's shaded jar (failsafe passes its path), run in a process of its own. */
+    private static final Path JAR = Path.of(System.getProperty("tokenpulse.jar", "../cli/target/tokenpulse.jar"))
+            .toAbsolutePath()
+            .normalize();
     /** What Grafana makes of $__rate_interval with a 1 s scrape interval: max(4 x scrape, interval + scrape). */
     private static final String RATE_INTERVAL = "4s";
 
@@ -43,6 +48,9 @@ class DashboardQueriesIT {
 
     @TempDir
     Path prometheusDir;
+
+    @TempDir
+    Path home;
 
     @Test
     void everyPanelQueryOfEveryDashboardReturnsDataFromARealRun() throws Exception {
@@ -110,64 +118,71 @@ class DashboardQueriesIT {
         return result.isEmpty() ? "no data" : "only NaN";
     }
 
-    private void runBench(int metricsPort) {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int code;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
-            // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
-            // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
-            // The first token of every chat response is thinking: a reasoning model's run.
-            code = TokenPulse.newCommandLine()
-                    .execute(
-                            "bench",
-                            "--simulate",
-                            "--simulate-profile",
-                            "deterministic",
-                            "--simulate-reasoning-tokens",
-                            "1",
-                            "--backend",
-                            "openai-chat",
-                            "--endpoint",
-                            "/v1/chat/completions",
-                            "--dataset-name",
-                            "random",
-                            "--num-prompts",
-                            "40",
-                            "--request-rate",
-                            "5",
-                            "--random-input-len",
-                            "16",
-                            "--random-output-len",
-                            "6",
-                            "--random-range-ratio",
-                            "0.5",
-                            "--header",
-                            "x-simulator-fault=reset-after=6",
-                            "--goodput",
-                            "ttft:500",
-                            "e2el:120",
-                            "--percentile-metrics",
-                            "ttft,tpot,itl,e2el",
-                            "--metric-percentiles",
-                            "90,99",
-                            "--disable-tqdm",
-                            "--server-metrics",
-                            "--server-metrics-interval-ms",
-                            "250",
-                            "--run-id",
-                            RUN_ID,
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--metrics-port",
-                            Integer.toString(metricsPort));
-        } finally {
-            System.setOut(original);
+    private void runBench(int metricsPort) throws IOException, InterruptedException {
+        assertThat(JAR).as("the shaded jar (mvn package builds it)").exists();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // a home of its own: nothing of a default data dir or spool is shared with other runs
+                "-Duser.home=" + home,
+                "-jar",
+                JAR.toString()));
+        // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
+        // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
+        // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
+        // The first token of every chat response is thinking: a reasoning model's run.
+        command.addAll(List.of(
+                "bench",
+                "--simulate",
+                "--simulate-profile",
+                "deterministic",
+                "--simulate-reasoning-tokens",
+                "1",
+                "--backend",
+                "openai-chat",
+                "--endpoint",
+                "/v1/chat/completions",
+                "--dataset-name",
+                "random",
+                "--num-prompts",
+                "40",
+                "--request-rate",
+                "5",
+                "--random-input-len",
+                "16",
+                "--random-output-len",
+                "6",
+                "--random-range-ratio",
+                "0.5",
+                "--header",
+                "x-simulator-fault=reset-after=6",
+                "--goodput",
+                "ttft:500",
+                "e2el:120",
+                "--percentile-metrics",
+                "ttft,tpot,itl,e2el",
+                "--metric-percentiles",
+                "90,99",
+                "--disable-tqdm",
+                "--server-metrics",
+                "--server-metrics-interval-ms",
+                "250",
+                "--run-id",
+                RUN_ID,
+                "--data-dir",
+                dataDir.toString(),
+                "--metrics-port",
+                Integer.toString(metricsPort)));
+        Path output = home.resolve("bench.out");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+        if (!process.waitFor(4, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError("bench did not finish in 4 minutes: " + Files.readString(output));
         }
-        String out = captured.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(out).isZero();
+        String out = Files.readString(output, StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as(out).isZero();
         assertThat(out)
                 .contains("Failed requests:")
                 .contains("Request goodput (req/s):")

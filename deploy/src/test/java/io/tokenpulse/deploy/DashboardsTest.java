@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

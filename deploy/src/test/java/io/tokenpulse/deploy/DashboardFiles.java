@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -88,7 +88,7 @@ final class DashboardFiles {
 
     private DashboardFiles() {}
 
-    /** The repository's dashboards folder, from the cli module's directory the build runs tests in. */
+    /** The repository's dashboards folder, from the deploy module's directory the build runs tests in. */
     static Path folder() {
         return Path.of(System.getProperty("basedir", "."))
                 .toAbsolutePath()
