@@ -43,7 +43,7 @@ public final class MetricsAccumulator {
     private final SecondBuckets concurrencyChanges;
 
     /**
-     * @param originNs   start of the 1-second peak buckets: the earliest send of the run (docs/metrics.md);
+     * @param originNs   start of the 1-second peak buckets: the earliest successful send of the run (docs/metrics.md);
      *                   an event before it simply lands in a bucket with a negative index
      * @param goodput    the SLOs requests are checked against as they are added
      * @param exactLimit samples kept exactly per metric before switching to the sketch

@@ -17,7 +17,7 @@ import java.util.OptionalDouble;
  * @param outputThroughput       total output tokens / duration
  * @param totalTokenThroughput   (total input + total output tokens) / duration
  * @param maxOutputTokensPerS    largest count of streamed events in a 1-second bucket
- * @param maxConcurrentRequests  largest number of requests in flight in a 1-second bucket
+ * @param maxConcurrentRequests  largest number of successful requests in flight in a 1-second bucket
  * @param itlExact               false when ITL statistics come from the sketch (relative error <= 0.1 %)
  * @param metrics                statistics of the selected metrics, in vLLM's print order
  */
