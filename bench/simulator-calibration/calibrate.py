@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""End-to-end calibration of the simulator's default profile against seed 001.
+"""End-to-end calibration of the simulator's default profile against vLLM's published load sweep
+(docs/simulator.md).
 
-Starts `tokenpulse simulate` (default profile), runs `tokenpulse bench` once per point of the seed
+Starts `tokenpulse simulate` (default profile), runs `tokenpulse bench` once per point of the sweep
 (random dataset, --ignore-eos, --request-rate inf), reads each result JSON and prints the
-seed-vs-simulated table of mean TTFT and mean TPOT with relative errors.
+vLLM-vs-simulated table of mean TTFT and mean TPOT with relative errors.
 
 With --speedup N every simulated time is divided by N, so the run is N times shorter; the measured
 times are multiplied back by N before they are compared (client and HTTP overheads, which the
@@ -31,7 +32,7 @@ def seed_points(path):
     """(requests, prompt tokens, output tokens, mean TTFT ms, mean TPOT ms) of every result block.
 
     The prompt length is the series' seq_length (the single-prompt series has none: total input tokens);
-    the output length is what the seed's run generated per request (~60 for 80-token prompts, ~120 for
+    the output length is what vLLM's run generated per request (~60 for 80-token prompts, ~120 for
     10 000), because its TPOT is (latency - TTFT) / (that length - 1).
     """
     points, seq_length = [], None
@@ -84,7 +85,7 @@ def main():
     parser.add_argument("--points", help="comma-separated REQUESTSxPROMPT, e.g. 1x80,64x80 (default: all)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per point; the table shows the median (a loaded machine stalls some runs)")
-    parser.add_argument("--output-len", type=int, help="output tokens of every point (default: the seed's per point)")
+    parser.add_argument("--output-len", type=int, help="output tokens of every point (default: the sweep's per point)")
     parser.add_argument("--seed-file", default=(glob.glob(os.path.join(ROOT, "..", "shared", "seeds", "001_*.txt"))
                                                  or [None])[0])
     parser.add_argument("--tokenpulse", default=os.path.join(ROOT, "tokenpulse"))
@@ -92,13 +93,13 @@ def main():
     parser.add_argument("--out", default="/tmp/simulator-calibration", help="result JSONs and logs")
     args = parser.parse_args()
     if not args.seed_file:
-        sys.exit("seed 001 not found: pass --seed-file PATH (shared/seeds/001_*.txt)")
+        sys.exit("vLLM's load sweep not found: pass --seed-file PATH (shared/seeds/001_*.txt)")
     points = seed_points(args.seed_file)
     if args.points:
         wanted = [tuple(int(v) for v in p.split("x")) for p in args.points.split(",")]
         unknown = [w for w in wanted if w not in [(p[0], p[1]) for p in points]]
         if unknown:
-            sys.exit("--points: %s not in the seed; its points are %s" % (
+            sys.exit("--points: %s not in the sweep; its points are %s" % (
                 unknown, ",".join("%dx%d" % p[:2] for p in points)))
         points = [p for p in points if (p[0], p[1]) in wanted]
     os.makedirs(args.out, exist_ok=True)
@@ -126,7 +127,7 @@ def main():
         sim.terminate()
         sim.wait()
     print()
-    print("| requests × prompt | output | seed TTFT | sim TTFT | err | seed TPOT | sim TPOT | err | note |")
+    print("| requests × prompt | output | vLLM TTFT | sim TTFT | err | vLLM TPOT | sim TPOT | err | note |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     print("\n".join(rows))
     print()

@@ -1,5 +1,5 @@
 """Which freshly started process makes a separate aggregator's first seconds late: one simulator, one
-`platform`, one `aggregate`, then STEPS in order: `run` (a bench run of seed 000's settings, printing its
+`platform`, one `aggregate`, then STEPS in order: `run` (a bench run of the soak's settings, printing its
 freshness while requests are in flight and the first 20 s second by second), `ragg` (restart the
 aggregate), `rplat` (restart the platform on its data dir and ports). See README.md beside this file.
 

@@ -1,4 +1,4 @@
-"""Soak run of seed 000's settings through the shipped ./tokenpulse; see README.md beside this file."""
+"""Soak run of vLLM's published 20-minute benchmark_serving.py settings through the shipped ./tokenpulse; see README.md beside this file."""
 import argparse
 import json
 import os

@@ -96,7 +96,7 @@ final class BenchCommand implements Callable<Integer> {
             "lora_modules",
             "disable_shuffle",
             "no_oversample",
-            // current vLLM's (vllm bench serve), after the attributes of the seeds' version
+            // current vLLM's (vllm bench serve), after the attributes of mid-2025 benchmark_serving.py
             "num_warmups",
             "label",
             "input_len",

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code tokenpulse compare RESULT... [--run-id ID ...]}: one table of seed 003's columns, a row per
+ * {@code tokenpulse compare RESULT... [--run-id ID ...]}: one table in the columns of published vLLM comparison tables, a row per
  * result file (vLLM's, TokenPulse's, GuideLLM's, AIPerf's) or stored run, in the order given (files
  * first, then run ids); {@code --baseline N} adds each figure's change against row N.
  */
@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
         sortOptions = false,
         mixinStandardHelpOptions = true,
         description =
-                "One table of several results (vLLM, TokenPulse, GuideLLM or AIPerf result files, stored runs): seed 003's columns, markdown, CSV or HTML.")
+                "One table of several results (vLLM, TokenPulse, GuideLLM or AIPerf result files, stored runs): the columns of published vLLM comparison tables, markdown, CSV or HTML.")
 final class CompareCommand implements Callable<Integer> {
 
     @Parameters(

@@ -9,14 +9,14 @@ import java.util.OptionalInt;
 import java.util.function.Predicate;
 
 /**
- * The table of {@code tokenpulse compare}: seed 003's columns, one row per result, as markdown, CSV
+ * The table of {@code tokenpulse compare}: the columns of published vLLM comparison tables (as in Mooncake's vLLM benchmark results), one row per result, as markdown, CSV
  * or an HTML table. A figure a source does not have is NaN and shows as a blank cell; an optional
- * column (TTFO) shows only when a row has it, so tables without it stay seed 003's.
+ * column (TTFO) shows only when a row has it, so tables without it keep exactly those columns.
  */
 final class CompareTable {
 
     /**
-     * Seed 003's columns in its order, the one list of them (compare, the sweep's summary, the report). {@code width} is the width of the column's cells in seed 003's
+     * Those tables' columns in their order, the one list of them (compare, the sweep's summary, the report). {@code width} is the width of the column's cells in Mooncake's published table's
      * rows (between the bars, spaces included), so that a table made here lines up with, and can be
      * pasted into, the one people keep by hand; a longer text widens its cell.
      */
@@ -51,7 +51,7 @@ final class CompareTable {
 
         final int width;
         final boolean count;
-        /** Not one of seed 003's: shown only when some row has the figure. */
+        /** Not one of the published tables': shown only when some row has the figure. */
         final boolean optional;
 
         Column(String header, String key, int width, boolean count) {
@@ -66,14 +66,14 @@ final class CompareTable {
             this.optional = optional;
         }
 
-        /** Seed 003's columns, and each optional column that {@code present} says some row has, in order. */
+        /** The published tables' columns, and each optional column that {@code present} says some row has, in order. */
         static List<Column> shown(Predicate<Column> present) {
             return Arrays.stream(values())
                     .filter(column -> !column.optional || present.test(column))
                     .toList();
         }
 
-        /** The figure as seed 003 writes it: counts as integers, everything else with two decimals. */
+        /** The figure as the published tables write it: counts as integers, everything else with two decimals. */
         String format(double value) {
             if (Double.isNaN(value)) {
                 return "";

@@ -18,7 +18,7 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
- * The page of {@code tokenpulse report}: for one run, its summary (seed 003's figures), its
+ * The page of {@code tokenpulse report}: for one run, its summary (the figures of published vLLM comparison tables), its
  * configuration, its window metrics over time (the PNG of {@code chart}, inlined), TTFT and ITL
  * histograms, a per-request timeline and its failures by reason; for a sweep, a table and charts of
  * every point, then each point's section. Charts are uPlot, drawn by the page's inline script.

@@ -107,7 +107,8 @@ final class SimulateOptions {
                     + " profile has no KV cache");
         }
         SimulatorConfig config = switch (simulateProfile) {
-            // Calibrated to vLLM's load sweep (seed 001): TTFT grows with queueing, TPOT with the batch.
+            // Calibrated to vLLM's published load sweep (docs/simulator.md): TTFT grows with queueing, TPOT with the
+            // batch.
             case "default" -> defaultProfile(servedName);
             // Ground truth for the client's own error: fixed 50 ms TTFT and 20 ms between tokens.
             case "deterministic" ->

@@ -275,7 +275,8 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
         }
         Map<String, String> params = new LinkedHashMap<>();
         if (name != null) {
-            // the row's name is its label in the summary table (seed 003's "Backend/Setting")
+            // the row's name is its label in the summary table (the "Backend/Setting" column of published vLLM
+            // comparison tables)
             params.put(option.equals("--serve-params") ? "serve_setting" : "bench_setting", name);
         }
         List<String> args = new ArrayList<>();

@@ -17,7 +17,7 @@ import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
 /**
- * The sweep's summary table: one row per point, the swept values, then seed 003's columns
+ * The sweep's summary table: one row per point, the swept values, then the columns of published vLLM comparison tables
  * ({@link Column}, as {@code compare} shows them: TTFO only when a point has it) read from
  * the points' result files. With several runs per point a cell is {@code mean ± half-width} of the
  * 95 % confidence interval (Student t with n - 1 degrees of freedom); a metric no run has is blank.
@@ -59,7 +59,7 @@ final class SweepSummary {
                 column -> rows.stream().anyMatch(row -> estimate(row, column).isPresent()));
     }
 
-    /** The table in markdown, as seed 003 shows it (with a Runs column when points repeat). */
+    /** The table in markdown, as the published tables show it (with a Runs column when points repeat). */
     String markdown() {
         List<String> header = new ArrayList<>(swept);
         if (repeated) {

@@ -10,8 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Waits until the server answers {@code GET <base url>/health} with 200, as the seed's vLLM run
- * prints it ({@code Checking server health at ...}, {@code Server is ready!}). The JDK's client
+ * Waits until the server answers {@code GET <base url>/health} with 200, as vLLM's mid-2025
+ * benchmark_serving.py prints it ({@code Checking server health at ...}, {@code Server is ready!}). The JDK's client
  * suffices for a one-off poll outside any timing.
  */
 final class HealthCheck {

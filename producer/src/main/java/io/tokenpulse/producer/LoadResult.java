@@ -10,7 +10,7 @@ import java.util.Map;
  * exit code. The metrics themselves are computed downstream from the records.
  *
  * @param started requests sent, excluding the initial test request
- * @param succeeded requests that succeeded (METRICS.md, success)
+ * @param succeeded requests that succeeded (docs/metrics.md, what counts as failed)
  * @param failed requests that failed; {@code started == succeeded + failed}
  * @param chunkEvents chunk records handed to Kafka
  * @param recordsNotDelivered records of any kind not delivered to Kafka when the run ended,
@@ -23,7 +23,7 @@ import java.util.Map;
  *     {@value RunTally#MAX_REASONS} distinct ones are counted under {@link RunTally#OTHER_REASON}
  * @param scheduleStartEpochNs wall clock at the schedule start, ns since the Unix epoch
  * @param durationNs benchmark duration: from the schedule start until the last request finished
- *     (METRICS.md, benchmark duration); 0 when nothing was sent
+ *     (docs/metrics.md, benchmark duration); 0 when nothing was sent
  * @param interrupted the run was stopped (Ctrl-C, SIGTERM) before its schedule ended; the counts
  *     cover the requests sent before that
  * @param sendLagP99Ms P99 of how late the client itself sent requests ({@link ClientLag}), ms; NaN

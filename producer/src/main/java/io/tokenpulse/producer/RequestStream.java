@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>RequestStarted is published once the status line arrived rather than just before the write:
  * serializing a record there would sit between {@code sent} and the bytes leaving.
  *
- * <p>RequestFinished (METRICS.md, per-request values): output tokens are
+ * <p>RequestFinished (docs/metrics.md, per-request values): output tokens are
  * {@code usage.completion_tokens} when the server reported a count above 0, else the tokenizer's
  * count of the generated text plus a reasoning model's thinking (done off the I/O thread); the thinking's
  * share is {@code usage.completion_tokens_details.reasoning_tokens} when reported, else the tokenizer's
@@ -193,7 +193,7 @@ final class RequestStream extends StreamReader {
         return sentNs() >= 0 ? sentNs() : launchedNs;
     }
 
-    /** {@code permit}; without a concurrency limit it equals {@code sent} (METRICS.md). */
+    /** {@code permit}; without a concurrency limit it equals {@code sent} (docs/metrics.md). */
     private long effectivePermitNs() {
         return permitNs == Dispatcher.NO_LIMIT ? effectiveSentNs() : permitNs;
     }

@@ -124,7 +124,7 @@ public record SimulatorConfig(
     }
 
     /**
-     * A continuous-batching server calibrated to seed 001 ({@link EngineProfile#DEFAULT}) on a free
+     * A continuous-batching server calibrated to vLLM's published load sweep ({@link EngineProfile#DEFAULT}) on a free
      * port of 127.0.0.1, serving {@code servedModelName}, with every simulated time divided by
      * {@code speedup} (1 for real time).
      */

@@ -101,7 +101,7 @@ public record BackendSettings(
             extraBody = extraBody == null ? null : extraBody.deepCopy();
         }
 
-        /** vLLM's sampling flags of the seeds' version only. */
+        /** vLLM's sampling flags of mid-2025 benchmark_serving.py only. */
         public Sampling(
                 Double temperature, Double topP, Integer topK, Double minP, Integer logprobs, boolean ignoreEos) {
             this(temperature, topP, topK, minP, logprobs, ignoreEos, null, null, null, null);

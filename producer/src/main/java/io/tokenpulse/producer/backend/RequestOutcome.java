@@ -1,7 +1,7 @@
 package io.tokenpulse.producer.backend;
 
 /**
- * How one request ended (METRICS.md, success), with the timing the stream gave.
+ * How one request ended (docs/metrics.md, what counts as failed), with the timing the stream gave.
  *
  * @param success whether the request counts as successful
  * @param httpStatus the response status; 0 when none arrived

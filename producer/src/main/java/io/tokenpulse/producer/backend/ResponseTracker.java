@@ -2,7 +2,7 @@ package io.tokenpulse.producer.backend;
 
 /**
  * The state of one streamed response: turns each data event into a timing step and, at the
- * end, into the request's outcome (METRICS.md, timing points and success).
+ * end, into the request's outcome (docs/metrics.md, timing points and what counts as failed).
  *
  * <ul>
  *   <li>{@code first} is the first event with a non-empty {@code choices} array, even when its

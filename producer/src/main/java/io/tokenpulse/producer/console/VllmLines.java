@@ -15,7 +15,7 @@ public final class VllmLines {
 
     /**
      * The end of the test run; with warm-ups to come, current vLLM's separate lines (the main run's line
-     * follows them, {@link #warmUpCompleted}), else the one line of the vLLM version the seeds were run with.
+     * follows them, {@link #warmUpCompleted}), else the one line of mid-2025 benchmark_serving.py.
      */
     public static void testRunCompleted(int warmUps, PrintStream out) {
         out.println(

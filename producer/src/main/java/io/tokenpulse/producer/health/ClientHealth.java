@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * filter fits both). Prometheus names as scraped:
  * <ul>
  *   <li>{@code tokenpulse_client_schedule_lag_seconds} histogram: sent minus scheduled per request
- *       (METRICS.md queue delay); under {@code --max-concurrency} it includes the permit wait;
+ *       (docs/metrics.md, queue delay); under {@code --max-concurrency} it includes the permit wait;
  *   <li>{@code tokenpulse_client_requests_in_flight}, {@code tokenpulse_client_requests_sent_total};
  *   <li>{@code tokenpulse_client_connections_opened_total} and {@code tokenpulse_client_connect_seconds}
  *       (time to open each new connection; reused ones are not counted);

@@ -18,11 +18,11 @@ public interface StreamListener {
      * A connection was assigned to the request.
      *
      * @param connectNs time spent opening a new connection (TCP connect) in ns; 0 when an idle
-     *                  pooled connection was reused. Reported apart from TTFT (METRICS.md, connect).
+     *                  pooled connection was reused. Reported apart from TTFT (docs/metrics.md, connect time).
      */
     default void onConnected(long connectNs) {}
 
-    /** @param sentNs System.nanoTime() immediately before the request was written (METRICS.md, sent). */
+    /** @param sentNs System.nanoTime() immediately before the request was written (docs/metrics.md, sent). */
     default void onRequestSent(long sentNs) {}
 
     /**

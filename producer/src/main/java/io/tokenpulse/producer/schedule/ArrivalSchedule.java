@@ -5,7 +5,7 @@ import java.util.PrimitiveIterator;
 
 /**
  * When each request is due, as offsets in nanoseconds from the start of the schedule
- * (METRICS.md, arrival process). Computed before the run so that drawing random numbers never
+ * (docs/metrics.md, arrival process). Computed before the run so that drawing random numbers never
  * delays a send; a request is due at {@code start + offset} however late the previous one was.
  *
  * <p>Two modes:

@@ -3,7 +3,7 @@ package io.tokenpulse.producer.schedule;
 import java.util.Locale;
 
 /**
- * How requests arrive (METRICS.md, arrival process): the flags {@code --request-rate},
+ * How requests arrive (docs/metrics.md, arrival process): the flags {@code --request-rate},
  * {@code --burstiness}, {@code --ramp-up-*} and {@code --seed}.
  *
  * <p>Rates are requests per second; {@link Double#POSITIVE_INFINITY} stands for {@code inf}.

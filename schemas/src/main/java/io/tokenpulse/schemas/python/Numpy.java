@@ -5,7 +5,7 @@ package io.tokenpulse.schemas.python;
  * lines alike; written out because no Java library reproduces numpy's exact float steps ({@code np.percentile} linear method with its {@code _lerp}, {@code
  * np.median}, {@code np.std} with ddof 0). An empty set gives 0, as vLLM's {@code np.mean(x or 0)}.
  *
- * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
+ * @see "docs/metrics.md, Statistics"
  */
 public final class Numpy {
 

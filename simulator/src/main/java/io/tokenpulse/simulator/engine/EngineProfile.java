@@ -18,7 +18,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
  * as a CPU engine such as llama.cpp does, and the step ends when that work is done. A request waits
  * {@code frontendMs} (the API server's parsing and tokenizing, which runs beside the engine) before it
  * joins the queue. {@code docs/simulator.md} derives the {@link #DEFAULT}
- * constants from seed {@code 001}.
+ * constants from vLLM's published load sweep.
  *
  * @param maxNumSeqs          most requests in the running batch (vLLM's --max-num-seqs)
  * @param maxBatchedTokens    token budget of one step: one per decoding request plus prefill chunks
@@ -59,7 +59,7 @@ public record EngineProfile(
         implements EngineProfileBuilder.With {
 
     /**
-     * Calibrated to seed 001 (an 80-token and a 10 000-token load sweep, single prompts to 128k). Its
+     * Calibrated to vLLM's published load sweep (an 80-token and a 10 000-token load sweep, single prompts to 128k). Its
      * prompts share no prefix and its batches never outgrow the cache, so neither the prefix cache nor
      * preemption changes those points ({@code BatchingModelTest}).
      */

@@ -109,7 +109,7 @@ final class RunMeters {
     }
 
     /**
-     * Counts a request by outcome; a successful one adds its tokens and latency samples (METRICS.md,
+     * Counts a request by outcome; a successful one adds its tokens and latency samples (docs/metrics.md,
      * run values: failures add no tokens and no latency samples, as in vLLM's numbers) and, when it
      * meets the run's goodput SLOs, counts as good (the same check the run summary makes).
      */

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * one is not checked, and with none at all goodput is off (vLLM then prints no goodput line and saves
  * {@code request_goodput: null}). Immutable.
  *
- * @see "METRICS.md, Run values: row request goodput"
+ * @see "docs/metrics.md, Run values: row request goodput"
  */
 public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalDouble e2elMs) {
 
@@ -99,7 +99,7 @@ public record GoodputSlo(OptionalDouble ttftMs, OptionalDouble tpotMs, OptionalD
      * Whether a successful request meets every SLO given: value <= SLO, with TPOT of {@code n <= 1}
      * counting as 0.
      *
-     * @see "METRICS.md, Run values: row request goodput"
+     * @see "docs/metrics.md, Run values: row request goodput"
      */
     public boolean isMetBy(RequestValues request) {
         return meets(ttftMs, request.ttftNs())

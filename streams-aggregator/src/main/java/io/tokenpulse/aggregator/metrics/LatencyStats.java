@@ -17,7 +17,7 @@ import java.util.List;
  * @param percentiles the selected percentiles, in the order asked
  * @param exact       false when the figures come from the sketch (relative error <= 0.1 %); mean and
  *                    std stay exact up to float rounding
- * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
+ * @see "docs/metrics.md, Statistics"
  */
 public record LatencyStats(
         long count,

@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A latency metric with a distribution: vLLM's four, the seed-000 token latency, and the queue-delay
+ * A latency metric with a distribution: vLLM's four, the token latency of mid-2025 benchmark_serving.py reports, and the queue-delay
  * extension. Declaration order is the order vLLM prints and saves them in, whatever order the user
- * gave (METRICS.md, the console block).
+ * gave (docs/metrics.md, the console block).
  */
 public enum Metric {
     /** {@code first - sent}, one value per request. */
@@ -19,7 +19,7 @@ public enum Metric {
     ITL("itl"),
     /** {@code last - sent}, one value per request. */
     E2EL("e2el"),
-    /** {@code E2EL / n}, one value per request with {@code n > 0} (seed 000). */
+    /** {@code E2EL / n}, one value per request with {@code n > 0} (as a May-2025 benchmark_serving.py report prints it). */
     TOKEN_LATENCY("token_latency"),
     /** Extension: {@code sent - scheduled}; never selectable with --percentile-metrics. */
     QUEUE_DELAY("queue_delay");

@@ -43,7 +43,7 @@ public final class MetricsAccumulator {
     private final SecondBuckets concurrencyChanges;
 
     /**
-     * @param originNs   start of the 1-second peak buckets: the earliest send of the run (METRICS.md);
+     * @param originNs   start of the 1-second peak buckets: the earliest successful send of the run (docs/metrics.md);
      *                   an event before it simply lands in a bucket with a negative index
      * @param goodput    the SLOs requests are checked against as they are added
      * @param exactLimit samples kept exactly per metric before switching to the sketch
@@ -71,7 +71,7 @@ public final class MetricsAccumulator {
     /**
      * Adds one finished request. A failure only counts as failed: it adds no tokens and no samples.
      *
-     * @see "METRICS.md, Run values: rows successful / failed requests, total input and generated tokens,
+     * @see "docs/metrics.md, Run values: rows successful / failed requests, total input and generated tokens,
      *     request goodput, peak output token throughput, peak concurrent requests"
      */
     public void add(RequestValues request) {
@@ -163,7 +163,7 @@ public final class MetricsAccumulator {
     /**
      * The largest number of streamed events in one 1-second bucket from the origin.
      *
-     * @see "METRICS.md, Run values: row peak output token throughput"
+     * @see "docs/metrics.md, Run values: row peak output token throughput"
      */
     public long peakEventsPerSecond() {
         return eventsPerSecond.max();
@@ -172,7 +172,7 @@ public final class MetricsAccumulator {
     /**
      * The largest number of successful requests in flight in one 1-second bucket from the origin.
      *
-     * @see "METRICS.md, Run values: row peak concurrent requests"
+     * @see "docs/metrics.md, Run values: row peak concurrent requests"
      */
     public long peakConcurrentRequests() {
         return concurrencyChanges.maxRunningTotal();
@@ -186,7 +186,7 @@ public final class MetricsAccumulator {
     /**
      * Mean, median, std and the given percentiles of one metric, in ms; 0 for an empty set.
      *
-     * @see "METRICS.md, the paragraph after Run values: mean, median, std, percentiles"
+     * @see "docs/metrics.md, Statistics"
      */
     public MetricStats stats(Metric metric, List<Double> percentiles) {
         return MetricStats.of(metric, distributions.get(metric).stats(percentiles));

@@ -13,7 +13,7 @@ import java.util.Optional;
  * that its serialized state stays as it is; serializable ({@link #writeTo}, {@link #readFrom}) for the
  * topology's window store. Mutable, not thread-safe.
  *
- * @see "METRICS.md, Per-request values: row time to first output token"
+ * @see "docs/metrics.md, TokenPulse's own metrics: TTFO"
  */
 public final class ReasoningAccumulator {
 

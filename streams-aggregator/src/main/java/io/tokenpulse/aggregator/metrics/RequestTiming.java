@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * The raw timing of one request, as the load generator recorded it: every time is a {@code long}
- * nanosecond reading of one monotonic clock (METRICS.md, timing points of one request).
+ * nanosecond reading of one monotonic clock (docs/metrics.md, timing points of one request).
  *
- * @param success      whether the request counts as successful (METRICS.md, success)
+ * @param success      whether the request counts as successful (docs/metrics.md, what counts as failed)
  * @param scheduledNs  the request's slot in the precomputed arrival schedule
  * @param sentNs       immediately before the HTTP request was written
  * @param eventNs      arrival of every data event that carried {@code choices} (or a token event), in

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.OptionalDouble;
 
 /**
- * The per-request values of METRICS.md (per-request values) in nanoseconds: computed once from a
+ * The per-request values of docs/metrics.md in nanoseconds: computed once from a
  * request's raw timing by {@link #of}, then carried as they are (the aggregator's
  * {@code records.RequestMetricsMapper} writes them to and reads them from a {@code RequestMetrics}
  * record without computing anything again). Failed requests carry their values too (vLLM's detailed
@@ -75,7 +75,7 @@ public record RequestValues(
     /**
      * Computes a request's values from its raw timing: the one place the differences are taken.
      *
-     * @see "METRICS.md, Per-request values: rows TTFT, ITL samples, E2EL, TPOT, token latency, queue delay"
+     * @see "docs/metrics.md, Per-request values: rows TTFT, ITL samples, E2EL, TPOT, token latency; queue delay"
      */
     public static RequestValues of(RequestTiming t) {
         long[] events = t.eventNs();
@@ -128,7 +128,7 @@ public record RequestValues(
     /**
      * TPOT as goodput sees it: a request with {@code n <= 1} counts as 0.
      *
-     * @see "METRICS.md, Run values: row request goodput"
+     * @see "docs/metrics.md, Run values: row request goodput"
      */
     public double tpotForGoodputNs() {
         return tpotNs.orElse(0);

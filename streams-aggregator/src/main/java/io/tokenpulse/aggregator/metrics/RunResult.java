@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The run values of METRICS.md and the statistics of the selected metrics: what vLLM prints in its
+ * The run values of docs/metrics.md and the statistics of the selected metrics: what vLLM prints in its
  * result block and saves in its result file. Throughputs are per second; latencies in ms.
  *
  * @param durationNs             benchmark duration: schedule start to the last request's end
@@ -17,7 +17,7 @@ import java.util.OptionalDouble;
  * @param outputThroughput       total output tokens / duration
  * @param totalTokenThroughput   (total input + total output tokens) / duration
  * @param maxOutputTokensPerS    largest count of streamed events in a 1-second bucket
- * @param maxConcurrentRequests  largest number of requests in flight in a 1-second bucket
+ * @param maxConcurrentRequests  largest number of successful requests in flight in a 1-second bucket
  * @param itlExact               false when ITL statistics come from the sketch (relative error <= 0.1 %)
  * @param metrics                statistics of the selected metrics, in vLLM's print order
  */
@@ -60,7 +60,7 @@ public record RunResult(
      * Computes the run values from an accumulator holding every request of the run.
      *
      * @param durationNs from the start of the arrival schedule until the last request finished
-     * @see "METRICS.md, Run values: rows benchmark duration, successful / failed requests, total input
+     * @see "docs/metrics.md, Run values: rows benchmark duration, successful / failed requests, total input
      *     tokens, total generated tokens, request throughput, output token throughput, total token
      *     throughput, request goodput, peak output token throughput, peak concurrent requests"
      */

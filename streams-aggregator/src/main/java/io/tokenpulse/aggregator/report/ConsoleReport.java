@@ -17,13 +17,13 @@ import java.util.Optional;
  * other numbers with 2 decimals); section titles centred in 50 with '-'; lines end in '\n'.
  *
  * <p>Two layouts ({@link Layout}): by default that of {@code benchmark_serving.py} from mid-2025, the
- * version that printed the seed reports, so the same options give the same lines in the same order;
+ * version that printed vLLM's reports of that time, so the same options give the same lines in the same order;
  * later vLLM lines appear in it only where they cannot disturb that layout ("Maximum request
  * concurrency:" under {@code --max-concurrency}, "Failed requests:" when a request failed). Or that
  * of current {@code vllm bench serve}, with its newer lines. Stateless and thread-safe; prints only to
  * the stream it is given.
  *
- * @see "METRICS.md, The console block"
+ * @see "docs/metrics.md, The console block and the result file"
  */
 public final class ConsoleReport {
 
@@ -41,7 +41,7 @@ public final class ConsoleReport {
 
     /** Which vLLM's block to print. */
     public enum Layout {
-        /** {@code benchmark_serving.py} of mid-2025, the seeds' version: seed 000's block byte for byte. */
+        /** {@code benchmark_serving.py} of mid-2025: the block of vLLM's 20-minute report of May 2025 byte for byte. */
         SEED,
         /**
          * Current {@code vllm bench serve} ({@code vllm/benchmarks/serve.py}, 2026): "Failed requests:"

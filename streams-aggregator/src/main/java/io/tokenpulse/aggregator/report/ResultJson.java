@@ -30,12 +30,12 @@ import java.util.stream.Stream;
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
- * left out without one, so files stay as the seeds' vLLM version wrote them) and {@code per_model}
+ * left out without one, so files stay as mid-2025 benchmark_serving.py wrote them) and {@code per_model}
  * (a LoRA run's models; left out when empty). Immutable: the generated {@code ResultJsonBuilder.With}
  * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
  * withClientCpu}, ...), so a new key is added in one place, the components.
  *
- * @see "METRICS.md, The result file"
+ * @see "docs/metrics.md, The console block and the result file"
  */
 @RecordBuilder
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
