@@ -161,12 +161,12 @@ public final class AggregatorTopology {
         // Live windows per run: a request counts in the window of its finish (its record timestamp), a
         // scrape in the window of its time; each changed window is emitted once per commit interval, so
         // dashboards stay fresh.
-        resolved.mapValues(metrics -> (SpecificRecord) metrics, Named.as("window-requests"))
+        resolved.<RunWindows.Input>mapValues(RunWindows.Request::new, Named.as("window-requests"))
                 .merge(
-                        scrapeDeltas.mapValues(delta -> (SpecificRecord) delta, Named.as("window-scrapes")),
+                        scrapeDeltas.mapValues(RunWindows.ServerDelta::new, Named.as("window-scrapes")),
                         Named.as("window-inputs"))
                 .merge(
-                        summaries.mapValues(summary -> (SpecificRecord) summary, Named.as("window-flushes")),
+                        summaries.mapValues(summary -> new RunWindows.RunSummarized(), Named.as("window-flushes")),
                         Named.as("window-inputs-and-flushes"))
                 .process(
                         () -> new RunWindows(
