@@ -295,6 +295,46 @@ class AggregatorTopologyTest {
         assertThat(f.summaries.isEmpty()).isTrue();
     }
 
+    /**
+     * A shard's RunStarted that comes after its other records releases its requests, and the summary
+     * they complete comes after them: it counts them all, carries the RunStarted's timestamp, and the
+     * run's windows are whole when it passes (they flush with it, before any wall-clock flush).
+     */
+    @Test
+    void aRunStartedThatComesLastReleasesItsRequestsBeforeTheSummaryTheyComplete() {
+        f.runStarted(RUN, 0, 2, ANCHOR_NS);
+        f.request0(); // finishes at +1.25 s
+        f.runFinished(RUN, 0, 2, 1, ANCHOR_NS + 1250 * MS);
+        f.finished(RUN, 1, 5, success(0, 0, 7, 1, 300)); // finishes 300 ms after shard 1's start
+        f.chunk(RUN, 1, 5, 0, 300 * MS);
+        f.runFinished(RUN, 1, 2, 1, ANCHOR_NS + 800 * MS);
+        assertThat(f.requestMetrics.readValuesToList())
+                .extracting(RequestMetrics::getRequestIndex)
+                .containsExactly(0);
+        assertThat(f.windowMetrics.readValuesToList())
+                .extracting(WindowMetrics::getCompleted)
+                .containsExactly(1L);
+        assertThat(f.summaries.isEmpty()).as("shard 1 has not started").isTrue();
+
+        f.runStartedBeforeAFlush(RUN, 1, 2, ANCHOR_NS + 500 * MS);
+
+        RequestMetrics released = f.requestMetrics.readValue();
+        assertThat(released.getRequestIndex()).isEqualTo(5);
+        assertThat(released.getFinishedEpochNs()).isEqualTo(ANCHOR_NS + 800 * MS);
+        TestRecord<String, RunSummary> summary = f.summaries.readRecord();
+        assertThat(summary.getValue().getCompleted()).isEqualTo(2);
+        assertThat(summary.getRecordTime().toEpochMilli()).isEqualTo(ANCHOR_MS + 500);
+        assertThat(f.summaries.isEmpty()).isTrue();
+        assertThat(f.windowMetrics.readValuesToList())
+                .as("flushed with the summary, with the released request")
+                .extracting(WindowMetrics::getCompleted)
+                .containsExactly(2L);
+        f.settle();
+        assertThat(f.windowMetrics.isEmpty())
+                .as("nothing left for the wall-clock flush")
+                .isTrue();
+    }
+
     @Test
     void runWithoutRequestsIsSummarizedWithZeros() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
@@ -418,10 +458,10 @@ class AggregatorTopologyTest {
                 .isEqualTo(ServerScoring.section(records, s.getMetrics(), ANCHOR_NS))
                 .isNotNull();
         for (String store : List.of(
-                RunSummarizer.SERVER_RECORDS_STORE,
-                RunSummarizer.SERVER_START_STORE,
-                RunSummarizer.SERVER_SECTION_STORE,
-                RunSummarizer.SERVER_AWAITING_START_STORE)) {
+                ServerSection.RECORDS_STORE,
+                ServerSection.START_STORE,
+                ServerSection.SECTION_STORE,
+                ServerSection.AWAITING_START_STORE)) {
             assertThat(keys(store)).as(store).isEmpty();
         }
         f.scraped(RUN, ANCHOR_MS + 2_500, "vllm:num_requests_running", 1); // late: no second summary
