@@ -113,7 +113,7 @@ final class RunSummarizer implements FixedKeyProcessor<String, RunProgress, RunS
     /** Keeps the request for the summary and passes it on. */
     private void keep(FixedKeyRecord<String, RunProgress> cause, RequestMetrics resolved) {
         String runId = resolved.getRunId();
-        String key = StoreKeys.padded(runId, resolved.getRequestIndex(), INDEX_DIGITS);
+        String key = requestKey(runId, resolved.getRequestIndex());
         if (requests.get(key) == null) {
             Long before = requestCounts.get(runId);
             requestCounts.put(runId, before == null ? 1 : before + 1);
@@ -151,6 +151,11 @@ final class RunSummarizer implements FixedKeyProcessor<String, RunProgress, RunS
         requestCounts.delete(runId);
         summarized.add(runId, cause.timestamp());
         context.forward(cause.withValue((Output) new Summarized(summary, announcedScrapes.isPresent())));
+    }
+
+    /** {@code <run>/<index>}, the index zero-padded so that a run's requests sort by index. */
+    static String requestKey(String runId, int requestIndex) {
+        return StoreKeys.padded(runId, requestIndex, INDEX_DIGITS);
     }
 
     /** The run's stored requests, reporting each key to {@code seen}; closing the stream closes the scan. */

@@ -89,7 +89,7 @@ final class ServerSection implements FixedKeyProcessor<String, RunProgress, RunP
         if (delta != null) {
             Long start = state.starts().get(runId);
             if (start == null) {
-                awaitingStart.put(StoreKeys.padded(runId, counted, COUNT_DIGITS), delta);
+                awaitingStart.put(awaitingStartKey(runId, counted), delta);
             } else {
                 ServerAccumulator section = state.sections().get(runId);
                 ServerScoring.add(section, ServerMetricMapper.sample(delta), start);
@@ -97,6 +97,11 @@ final class ServerSection implements FixedKeyProcessor<String, RunProgress, RunP
             }
         }
         context.forward(record);
+    }
+
+    /** {@code <run>/<record count>}: the deltas that wait for the run's start, in their order. */
+    static String awaitingStartKey(String runId, long counted) {
+        return StoreKeys.padded(runId, counted, COUNT_DIGITS);
     }
 
     /** The section begins with the deltas that came before the start, in their order (only those from the start on count). */

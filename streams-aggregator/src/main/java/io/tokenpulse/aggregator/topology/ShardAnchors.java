@@ -104,13 +104,15 @@ final class ShardAnchors implements FixedKeyProcessor<String, ShardAnchors.Input
         OptionalLong anchor = shards.anchorOf(runId, partial.getShardIndex());
         if (anchor.isEmpty()) {
             // The shard's RunStarted travels on another topic and may not be here yet.
-            awaiting.put(
-                    StoreKeys.padded(
-                            Records.shardKey(runId, partial.getShardIndex()), partial.getRequestIndex(), INDEX_DIGITS),
-                    partial);
+            awaiting.put(awaitingKey(runId, partial.getShardIndex(), partial.getRequestIndex()), partial);
             return;
         }
         anchor(record, partial, anchor.getAsLong());
+    }
+
+    /** {@code <run>/<shard>/<index>}: released by shard, in index order. */
+    static String awaitingKey(String runId, int shard, int requestIndex) {
+        return StoreKeys.padded(Records.shardKey(runId, shard), requestIndex, INDEX_DIGITS);
     }
 
     private void release(FixedKeyRecord<String, Input> cause, String runId, int shard, long anchorEpochNs) {
