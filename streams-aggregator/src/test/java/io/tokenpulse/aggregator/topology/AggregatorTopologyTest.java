@@ -481,6 +481,42 @@ class AggregatorTopologyTest {
         assertThat(f.summaries.readValue().getServer()).isNull();
     }
 
+    /**
+     * Once a run is summarized, its records that still come (a duplicate RunStarted, a request nobody
+     * announced, a scrape after RunFinished) stop where they enter the run stage: no store keeps
+     * anything of the run but its marker.
+     */
+    @Test
+    void lateRecordsOfASummarizedRunLeaveNoStateInTheRunStage() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_requests_running", 4);
+        f.request0();
+        f.runFinished(RUN, 0, 1, 1, ANCHOR_NS + 2_000 * MS, 1L);
+        assertThat(f.summaries.readValuesToList()).hasSize(1);
+        f.requestMetrics.readValuesToList();
+
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request1();
+        f.finished(RUN, 1, 3, success(0, 0, 7, 1, 300)); // a shard that never started: it would wait
+        f.chunk(RUN, 1, 3, 0, 300 * MS);
+        f.scraped(RUN, ANCHOR_MS + 2_500, "vllm:num_requests_running", 1);
+
+        assertThat(f.summaries.isEmpty()).isTrue();
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
+        for (String store : List.of(
+                ShardAnchors.Records.STORE,
+                ShardAnchors.AWAITING_ANCHOR_STORE,
+                RunSummarizer.REQUESTS_STORE,
+                RunSummarizer.REQUEST_COUNT_STORE,
+                ServerSection.RECORDS_STORE,
+                ServerSection.START_STORE,
+                ServerSection.SECTION_STORE,
+                ServerSection.AWAITING_START_STORE)) {
+            assertThat(keys(store)).as(store).isEmpty();
+        }
+        assertThat(keys(SummarizedRuns.STORE)).containsExactly(RUN);
+    }
+
     private List<String> keys(String store) {
         KeyValueStore<String, Object> kv = f.driver.getKeyValueStore(store);
         List<String> keys = new ArrayList<>();
