@@ -468,6 +468,34 @@ class AggregatorTopologyTest {
         assertThat(f.summaries.isEmpty()).isTrue();
     }
 
+    /**
+     * As when the aggregator starts after the load (bench --frugal): the run's scrapes, those of the
+     * run's time included, come before its RunStarted; they wait for the start and then make the same
+     * section.
+     */
+    @Test
+    void scrapesThatComeBeforeTheRunStartedMakeTheSameSectionOnceItIsIn() {
+        List<ServerMetric> records = new ArrayList<>();
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_requests_running", 9));
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_preemptions_total", 5));
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_requests_running", 4));
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_preemptions_total", 7));
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_requests_running", 2));
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_preemptions_total", 8));
+        assertThat(keys(ServerSection.AWAITING_START_STORE)).hasSize(6);
+
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        assertThat(keys(ServerSection.AWAITING_START_STORE)).isEmpty();
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2_000 * MS, 6L);
+
+        RunSummary s = f.summaries.readValue();
+        ServerSummary server = s.getServer();
+        assertThat(server.getServerMeanRunning()).isEqualTo(3.0);
+        assertThat(server.getServerMaxRunning()).isEqualTo(4.0);
+        assertThat(server.getServerPreemptions()).isEqualTo(3.0);
+        assertThat(server).isEqualTo(ServerScoring.section(records, s.getMetrics(), ANCHOR_NS));
+    }
+
     @Test
     void aRunWhoseScrapesAllFailedIsNotWaitedForAndOneThatScrapedNothingHasNoSection() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
