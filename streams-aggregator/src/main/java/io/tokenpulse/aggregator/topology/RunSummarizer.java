@@ -121,8 +121,8 @@ final class RunSummarizer implements FixedKeyProcessor<String, RunProgress, RunS
         // The summary needs no text; keeping it would only grow the store.
         requests.put(
                 key, RequestMetrics.newBuilder(resolved).setGeneratedText(null).build());
-        context.forward(cause.withValue((Output) new Resolved(resolved))
-                .withTimestamp(resolved.getFinishedEpochNs() / 1_000_000));
+        context.forward(
+                cause.withValue(new Resolved(resolved)).withTimestamp(resolved.getFinishedEpochNs() / 1_000_000));
     }
 
     /**
@@ -150,7 +150,7 @@ final class RunSummarizer implements FixedKeyProcessor<String, RunProgress, RunS
         shards.delete(events.keySet());
         requestCounts.delete(runId);
         summarized.add(runId, cause.timestamp());
-        context.forward(cause.withValue((Output) new Summarized(summary, announcedScrapes.isPresent())));
+        context.forward(cause.withValue(new Summarized(summary, announcedScrapes.isPresent())));
     }
 
     /** {@code <run>/<index>}, the index zero-padded so that a run's requests sort by index. */
