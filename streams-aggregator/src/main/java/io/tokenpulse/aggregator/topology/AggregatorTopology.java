@@ -12,13 +12,10 @@ import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -52,6 +49,8 @@ public final class AggregatorTopology {
     public static Topology build(Topics topics, StreamsSettings settings, TopologyListener listener) {
         StreamsBuilder builder = new StreamsBuilder();
         RequestJoin.stores().forEach(builder::addStateStore);
+        ShardAnchors.stores().forEach(builder::addStateStore);
+        ServerSection.stores().forEach(builder::addStateStore);
         RunSummarizer.stores().forEach(builder::addStateStore);
         ServerSeries.stores().forEach(builder::addStateStore);
         RunWindows.stores().forEach(builder::addStateStore);
@@ -86,13 +85,11 @@ public final class AggregatorTopology {
                                 Named.as("join-finishes"),
                                 RequestJoin.storeNames()),
                         Named.as("joined-requests"));
-        joinedOrExpired
-                .filter((key, value) -> value instanceof RequestJoin.Expired, Named.as("join-expired"))
-                .mapValues(value -> ((RequestJoin.Expired) value).deadLetter(), Named.as("join-expired-bytes"))
+        only(joinedOrExpired, RequestJoin.Expired.class, "join-expired")
+                .mapValues(RequestJoin.Expired::deadLetter, Named.as("join-expired-bytes"))
                 .to(topics.deadLetter().name(), produced("join-dead-letter-sink", topics.deadLetter()));
-        KStream<String, RequestMetrics> joined = joinedOrExpired
-                .filter((key, value) -> value instanceof RequestJoin.Joined, Named.as("join-complete"))
-                .mapValues(value -> ((RequestJoin.Joined) value).metrics(), Named.as("joined-metrics"));
+        KStream<String, RequestMetrics> joined = only(joinedOrExpired, RequestJoin.Joined.class, "join-complete")
+                .mapValues(RequestJoin.Joined::metrics, Named.as("joined-metrics"));
 
         // The summarizer needs a run's requests and its shard records on one partition: key both by
         // run id through internal topics with the same partition count (the runs topic's own count
@@ -118,33 +115,36 @@ public final class AggregatorTopology {
                                 .withNumberOfPartitions(settings.runPartitions()))
                 .processValues(ServerSeries::new, Named.as("server-series"), ServerSeries.storeNames());
 
-        // Per run: put epoch times on requests once their shard's start is known, keep them, add up the
-        // server section, and summarize the run once every shard finished and every started request
-        // and every announced scrape record is in.
-        Map<String, KStream<String, SpecificRecord>> runOutputs = runsByRun
-                .processValues(RunSummarizer.RunSide::new, Named.as("run-stage-runs"), RunSummarizer.storeNames())
+        // Per run: a request's times go on the epoch clock once its shard's RunStarted is in (it may
+        // come before or after the request); the shard records are kept for the summary.
+        KStream<String, RunProgress> anchored = runsByRun
+                .<ShardAnchors.Input>mapValues(RunProgress.ShardRecord::new, Named.as("shard-records"))
                 .merge(
-                        requestsByRun.processValues(
-                                RunSummarizer.RequestSide::new,
-                                Named.as("run-stage-requests"),
-                                RunSummarizer.storeNames()),
-                        Named.as("run-stage"))
-                .merge(
-                        scraped.processValues(
-                                RunSummarizer.ServerSide::new,
-                                Named.as("run-stage-scrapes"),
-                                RunSummarizer.storeNames()),
-                        Named.as("run-stage-with-scrapes"))
-                .split(Named.as("run-output-"))
-                .branch((runId, value) -> value instanceof RequestMetrics, Branched.as("requests"))
-                .defaultBranch(Branched.as("summaries"));
-        KStream<String, RequestMetrics> resolved = runOutputs
-                .get("run-output-requests")
-                .mapValues(value -> (RequestMetrics) value, Named.as("resolved-requests"))
+                        requestsByRun.mapValues(ShardAnchors.Unanchored::new, Named.as("unanchored-requests")),
+                        Named.as("anchor-inputs"))
+                .processValues(ShardAnchors::new, Named.as("anchor-requests"), ShardAnchors.storeNames());
+
+        // Per run: count every scrape record, and add what each adds from the run's schedule start on
+        // into the run's server section.
+        KStream<String, RunProgress> withScrapes = anchored.merge(
+                        scraped.<RunProgress>mapValues(scrape -> scrape, Named.as("run-scrapes")),
+                        Named.as("run-progress"))
+                .processValues(ServerSection::new, Named.as("server-section"), ServerSection.storeNames());
+
+        // Per run: keep each request and pass it on; summarize the run once every shard finished and
+        // every started request and every announced scrape record is in.
+        KStream<String, RunSummarizer.Output> runOutputs =
+                withScrapes.processValues(RunSummarizer::new, Named.as("summarize-runs"), RunSummarizer.storeNames());
+        KStream<String, RequestMetrics> resolved = only(runOutputs, RunSummarizer.Resolved.class, "resolved-requests")
+                .mapValues(RunSummarizer.Resolved::metrics, Named.as("resolved-metrics"))
                 .peek((runId, metrics) -> listener.onRequestMetrics(metrics), Named.as("observe-requests"));
-        KStream<String, RunSummary> summaries = runOutputs
-                .get("run-output-summaries")
-                .mapValues(value -> (RunSummary) value, Named.as("run-summaries"))
+
+        // The run's server section goes into its summary (when its shards scraped), and its state goes.
+        KStream<String, RunSummary> summaries = only(runOutputs, RunSummarizer.Summarized.class, "run-summaries")
+                .processValues(
+                        ServerSection.IntoSummary::new,
+                        Named.as("server-section-into-summaries"),
+                        ServerSection.IntoSummary.storeNames())
                 .peek((runId, summary) -> listener.onRunSummary(summary), Named.as("observe-summaries"));
 
         // Per-request output keeps the inputs' key, so a consumer can find one request.
@@ -161,12 +161,12 @@ public final class AggregatorTopology {
         // Live windows per run: a request counts in the window of its finish (its record timestamp), a
         // scrape in the window of its time; each changed window is emitted once per commit interval, so
         // dashboards stay fresh.
-        resolved.mapValues(metrics -> (SpecificRecord) metrics, Named.as("window-requests"))
+        resolved.<RunWindows.Input>mapValues(RunWindows.Request::new, Named.as("window-requests"))
                 .merge(
-                        scrapeDeltas.mapValues(delta -> (SpecificRecord) delta, Named.as("window-scrapes")),
+                        scrapeDeltas.mapValues(RunWindows.ServerDelta::new, Named.as("window-scrapes")),
                         Named.as("window-inputs"))
                 .merge(
-                        summaries.mapValues(summary -> (SpecificRecord) summary, Named.as("window-flushes")),
+                        summaries.mapValues(summary -> new RunWindows.RunSummarized(), Named.as("window-flushes")),
                         Named.as("window-inputs-and-flushes"))
                 .process(
                         () -> new RunWindows(
@@ -210,6 +210,12 @@ public final class AggregatorTopology {
                 .to(deadLetter.name(), produced(label + "-dead-letter-sink", deadLetter));
         return decoded.filter((key, value) -> value.ok(), Named.as(label + "-readable"))
                 .mapValues(DeadLetters.Decoded::value, Named.as(label + "-decoded"));
+    }
+
+    /** The values of one kind of a sealed type, as that kind (the others go elsewhere). */
+    private static <V, K extends V> KStream<String, K> only(KStream<String, V> stream, Class<K> kind, String name) {
+        return stream.filter((key, value) -> kind.isInstance(value), Named.as(name))
+                .mapValues(kind::cast, Named.as(name + "-typed"));
     }
 
     private static boolean isFinish(RequestEvent event) {

@@ -1,7 +1,6 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.schemas.avro.RequestMetrics;
-import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
@@ -30,7 +29,7 @@ import org.apache.kafka.streams.state.Stores;
  * flushInterval} of wall-clock time each window that changed is written to its store and emitted as
  * a {@link WindowMetrics}; a window takes records until stream time passes its end by {@code grace},
  * then it is dropped (a later record for it is not counted there, as Kafka Streams' windowed
- * aggregations do). A run's {@link RunSummary} flushes that run's windows at once.
+ * aggregations do). A run's summary ({@link RunSummarized}) flushes that run's windows at once.
  *
  * <p>Why not the DSL's windowed aggregate: it reads and rewrites a window's whole state (up to
  * {@link WindowRecords#WINDOW_EXACT_LIMIT} samples per metric, then sketches) for every request
@@ -39,7 +38,7 @@ import org.apache.kafka.streams.state.Stores;
  * pending store until its window's flush, so that under exactly-once a commit between the record and
  * the flush keeps it: a task that restarts applies the pending records again to the stored windows.
  */
-final class RunWindows implements Processor<String, SpecificRecord, String, WindowMetrics> {
+final class RunWindows implements Processor<String, RunWindows.Input, String, WindowMetrics> {
     /** Each open window's state ({@link WindowRecords.State}), key {@code <run id>/<start ms>}. */
     static final String STATES_STORE = "run-window-states";
     /**
@@ -51,12 +50,40 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
 
     private static final int START_DIGITS = 19;
 
+    /** What the windows take in, key run id. */
+    sealed interface Input permits Counted, RunSummarized {}
+
+    /** What counts in a window: it waits in the pending store until its window is written. */
+    sealed interface Counted extends Input permits Request, ServerDelta {
+        /** The record as the pending store keeps it. */
+        SpecificRecord avro();
+    }
+
+    /** A request's metrics on the epoch clock: it counts in the window of its finish (the record's timestamp). */
+    record Request(RequestMetrics metrics) implements Counted {
+        @Override
+        public SpecificRecord avro() {
+            return metrics;
+        }
+    }
+
+    /** What one scrape adds ({@link ServerSeries}): it counts in the window of its scrape time. */
+    record ServerDelta(ServerMetric delta) implements Counted {
+        @Override
+        public SpecificRecord avro() {
+            return delta;
+        }
+    }
+
+    /** The run's summary passed: the run's windows are written and emitted at once. */
+    record RunSummarized() implements Input {}
+
     private final long sizeMs;
     private final long graceMs;
     private final Duration flushInterval;
     private ProcessorContext<String, WindowMetrics> context;
     private KeyValueStore<String, WindowRecords.State> states;
-    private KeyValueStore<String, SpecificRecord> pending;
+    private KeyValueStore<String, Counted> pending;
     // by key, so that a run's windows are written and emitted in time order
     private final NavigableMap<String, OpenWindow> open = new TreeMap<>();
     private long observedStreamTimeMs = Long.MIN_VALUE;
@@ -79,9 +106,21 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
                         .withCachingEnabled());
     }
 
-    /** A pending record: a request's metrics or a scrape's delta. */
-    static Serde<SpecificRecord> pendingSerde() {
-        return StoreSerdes.avro(Schema.createUnion(RequestMetrics.getClassSchema(), ServerMetric.getClassSchema()));
+    /**
+     * A pending record in the bytes it always had: the Avro union of a request's metrics and a scrape's
+     * delta, so that what a task stopped before flushing reads back after an upgrade.
+     */
+    static Serde<Counted> pendingSerde() {
+        Serde<SpecificRecord> union =
+                StoreSerdes.avro(Schema.createUnion(RequestMetrics.getClassSchema(), ServerMetric.getClassSchema()));
+        return Serdes.serdeFrom(
+                (topic, counted) -> counted == null ? null : union.serializer().serialize(topic, counted.avro()),
+                (topic, bytes) ->
+                        bytes == null ? null : counted(union.deserializer().deserialize(topic, bytes)));
+    }
+
+    private static Counted counted(SpecificRecord stored) {
+        return stored instanceof RequestMetrics request ? new Request(request) : new ServerDelta((ServerMetric) stored);
     }
 
     static String[] storeNames() {
@@ -109,7 +148,7 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
         states = context.getStateStore(STATES_STORE);
         pending = context.getStateStore(PENDING_STORE);
         // What a previous instance of the task took in but had not flushed when it stopped.
-        try (KeyValueIterator<String, SpecificRecord> it = pending.all()) {
+        try (KeyValueIterator<String, Counted> it = pending.all()) {
             while (it.hasNext()) {
                 var entry = it.next();
                 apply(windowKeyOf(entry.key), entry.value, entry.key, Long.MIN_VALUE);
@@ -119,13 +158,17 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
     }
 
     @Override
-    public void process(Record<String, SpecificRecord> record) {
-        if (record.value() instanceof RunSummary) {
+    public void process(Record<String, Input> record) {
+        if (record.value() instanceof Counted counted) {
+            count(record, counted);
+        } else {
             // in the summary's transaction, so that a reader of the summary finds the run's windows whole
             // the run's keys: from "<run>/" up to "<run>0" ('0' follows '/')
             flush(open.subMap(record.key() + "/", record.key() + "0"));
-            return;
         }
+    }
+
+    private void count(Record<String, Input> record, Counted counted) {
         // the newest timestamp among this processor's records, as Kafka Streams' windowed aggregations
         // count it: the task's stream time also moves with other topics' records (the load generator's
         // clock), which would close windows that are still due their requests
@@ -140,11 +183,11 @@ final class RunWindows implements Processor<String, SpecificRecord, String, Wind
         fromLastSource = source.equals(lastSource) ? fromLastSource + 1 : 0;
         lastSource = source;
         String pendingKey = windowKey + "/" + source + "/" + fromLastSource;
-        pending.put(pendingKey, record.value());
-        apply(windowKey, record.value(), pendingKey, record.timestamp());
+        pending.put(pendingKey, counted);
+        apply(windowKey, counted, pendingKey, record.timestamp());
     }
 
-    private void apply(String windowKey, SpecificRecord input, String pendingKey, long timestampMs) {
+    private void apply(String windowKey, Counted input, String pendingKey, long timestampMs) {
         OpenWindow window = open.computeIfAbsent(windowKey, key -> {
             WindowRecords.State stored = states.get(key);
             return new OpenWindow(runIdOf(key), startOf(key), stored == null ? WindowRecords.empty() : stored);

@@ -25,7 +25,7 @@ import org.apache.kafka.streams.state.Stores;
  * to its window ({@link ServerDeltas}: gauges as scraped, counters and histograms their growth since
  * the series' previous scrape), with the scrape time as the record's timestamp, so a scrape counts in
  * the window of its time. Series outside the common set add nothing here (they stay raw on the
- * topic, and go on as a {@link Scraped} without delta, which the summarizer counts). Each series'
+ * topic, and go on as a {@link Scraped} without delta, which {@link ServerSection} counts). Each series'
  * last sample and each source's first scrape are kept per run, until {@link Cleanup} deletes them
  * after the run's summary.
  */
@@ -36,10 +36,10 @@ final class ServerSeries implements FixedKeyProcessor<String, ServerMetric, Serv
     static final String DONE_STORE = "server-series-done";
 
     /**
-     * One record of a run's scrapes, for the summarizer to count ({@code server_metric_records}), with
+     * One record of a run's scrapes, for {@link ServerSection} to count ({@code server_metric_records}), with
      * what it adds to its window and the run's section: null for a series outside the common set.
      */
-    record Scraped(ServerMetric delta) {}
+    record Scraped(ServerMetric delta) implements RunProgress {}
 
     private FixedKeyProcessorContext<String, Scraped> context;
     private KeyValueStore<String, ServerMetric> last;

@@ -17,6 +17,9 @@ import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * Serdes for state stores and repartition topics, which only this application reads: plain Avro
@@ -26,6 +29,11 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 final class StoreSerdes {
     private StoreSerdes() {}
+
+    /** A persistent key-value store with run-keyed String keys and {@code values}, logged to its changelog. */
+    static <V> StoreBuilder<KeyValueStore<String, V>> persistent(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
+    }
 
     static <T extends SpecificRecord> Serde<T> avro(Schema schema) {
         SpecificDatumWriter<T> writer = new SpecificDatumWriter<>(schema);

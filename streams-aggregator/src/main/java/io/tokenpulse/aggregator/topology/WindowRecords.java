@@ -13,8 +13,6 @@ import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.aggregator.metrics.ServerAccumulator;
 import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.aggregator.records.ServerMetricMapper;
-import io.tokenpulse.schemas.avro.RequestMetrics;
-import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.io.ByteArrayInputStream;
@@ -25,7 +23,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -95,13 +92,13 @@ final class WindowRecords {
     }
 
     /** Adds a request's metrics or a server scrape's delta ({@link ServerSeries}). */
-    static State add(State window, SpecificRecord input) {
-        if (input instanceof RequestMetrics request) {
-            var values = RequestMetricsMapper.values(request);
+    static State add(State window, RunWindows.Counted input) {
+        if (input instanceof RunWindows.Request request) {
+            var values = RequestMetricsMapper.values(request.metrics());
             window.requests().add(values);
-            window.reasoning().add(values, RequestMetricsMapper.reasoning(request));
-        } else {
-            window.server().add(ServerMetricMapper.sample((ServerMetric) input));
+            window.reasoning().add(values, RequestMetricsMapper.reasoning(request.metrics()));
+        } else if (input instanceof RunWindows.ServerDelta scrape) {
+            window.server().add(ServerMetricMapper.sample(scrape.delta()));
         }
         return window;
     }

@@ -295,6 +295,46 @@ class AggregatorTopologyTest {
         assertThat(f.summaries.isEmpty()).isTrue();
     }
 
+    /**
+     * A shard's RunStarted that comes after its other records releases its requests, and the summary
+     * they complete comes after them: it counts them all, carries the RunStarted's timestamp, and the
+     * run's windows are whole when it passes (they flush with it, before any wall-clock flush).
+     */
+    @Test
+    void aRunStartedThatComesLastReleasesItsRequestsBeforeTheSummaryTheyComplete() {
+        f.runStarted(RUN, 0, 2, ANCHOR_NS);
+        f.request0(); // finishes at +1.25 s
+        f.runFinished(RUN, 0, 2, 1, ANCHOR_NS + 1250 * MS);
+        f.finished(RUN, 1, 5, success(0, 0, 7, 1, 300)); // finishes 300 ms after shard 1's start
+        f.chunk(RUN, 1, 5, 0, 300 * MS);
+        f.runFinished(RUN, 1, 2, 1, ANCHOR_NS + 800 * MS);
+        assertThat(f.requestMetrics.readValuesToList())
+                .extracting(RequestMetrics::getRequestIndex)
+                .containsExactly(0);
+        assertThat(f.windowMetrics.readValuesToList())
+                .extracting(WindowMetrics::getCompleted)
+                .containsExactly(1L);
+        assertThat(f.summaries.isEmpty()).as("shard 1 has not started").isTrue();
+
+        f.runStartedBeforeAFlush(RUN, 1, 2, ANCHOR_NS + 500 * MS);
+
+        RequestMetrics released = f.requestMetrics.readValue();
+        assertThat(released.getRequestIndex()).isEqualTo(5);
+        assertThat(released.getFinishedEpochNs()).isEqualTo(ANCHOR_NS + 800 * MS);
+        TestRecord<String, RunSummary> summary = f.summaries.readRecord();
+        assertThat(summary.getValue().getCompleted()).isEqualTo(2);
+        assertThat(summary.getRecordTime().toEpochMilli()).isEqualTo(ANCHOR_MS + 500);
+        assertThat(f.summaries.isEmpty()).isTrue();
+        assertThat(f.windowMetrics.readValuesToList())
+                .as("flushed with the summary, with the released request")
+                .extracting(WindowMetrics::getCompleted)
+                .containsExactly(2L);
+        f.settle();
+        assertThat(f.windowMetrics.isEmpty())
+                .as("nothing left for the wall-clock flush")
+                .isTrue();
+    }
+
     @Test
     void runWithoutRequestsIsSummarizedWithZeros() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
@@ -418,14 +458,42 @@ class AggregatorTopologyTest {
                 .isEqualTo(ServerScoring.section(records, s.getMetrics(), ANCHOR_NS))
                 .isNotNull();
         for (String store : List.of(
-                RunSummarizer.SERVER_RECORDS_STORE,
-                RunSummarizer.SERVER_START_STORE,
-                RunSummarizer.SERVER_SECTION_STORE,
-                RunSummarizer.SERVER_AWAITING_START_STORE)) {
+                ServerSection.RECORDS_STORE,
+                ServerSection.START_STORE,
+                ServerSection.SECTION_STORE,
+                ServerSection.AWAITING_START_STORE)) {
             assertThat(keys(store)).as(store).isEmpty();
         }
         f.scraped(RUN, ANCHOR_MS + 2_500, "vllm:num_requests_running", 1); // late: no second summary
         assertThat(f.summaries.isEmpty()).isTrue();
+    }
+
+    /**
+     * As when the aggregator starts after the load (bench --frugal): the run's scrapes, those of the
+     * run's time included, come before its RunStarted; they wait for the start and then make the same
+     * section.
+     */
+    @Test
+    void scrapesThatComeBeforeTheRunStartedMakeTheSameSectionOnceItIsIn() {
+        List<ServerMetric> records = new ArrayList<>();
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_requests_running", 9));
+        records.add(f.scraped(RUN, ANCHOR_MS - 1_000, "vllm:num_preemptions_total", 5));
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_requests_running", 4));
+        records.add(f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_preemptions_total", 7));
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_requests_running", 2));
+        records.add(f.scraped(RUN, ANCHOR_MS + 2_000, "vllm:num_preemptions_total", 8));
+        assertThat(keys(ServerSection.AWAITING_START_STORE)).hasSize(6);
+
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        assertThat(keys(ServerSection.AWAITING_START_STORE)).isEmpty();
+        f.runFinished(RUN, 0, 1, 0, ANCHOR_NS + 2_000 * MS, 6L);
+
+        RunSummary s = f.summaries.readValue();
+        ServerSummary server = s.getServer();
+        assertThat(server.getServerMeanRunning()).isEqualTo(3.0);
+        assertThat(server.getServerMaxRunning()).isEqualTo(4.0);
+        assertThat(server.getServerPreemptions()).isEqualTo(3.0);
+        assertThat(server).isEqualTo(ServerScoring.section(records, s.getMetrics(), ANCHOR_NS));
     }
 
     @Test
@@ -439,6 +507,42 @@ class AggregatorTopologyTest {
         f.scraped("r2", ANCHOR_MS + 1_000, "vllm:num_requests_running", 4);
         f.runFinished("r2", 0, 1, 0, ANCHOR_NS + 2_000 * MS);
         assertThat(f.summaries.readValue().getServer()).isNull();
+    }
+
+    /**
+     * Once a run is summarized, its records that still come (a duplicate RunStarted, a request nobody
+     * announced, a scrape after RunFinished) stop where they enter the run stage: no store keeps
+     * anything of the run but its marker.
+     */
+    @Test
+    void lateRecordsOfASummarizedRunLeaveNoStateInTheRunStage() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.scraped(RUN, ANCHOR_MS + 1_000, "vllm:num_requests_running", 4);
+        f.request0();
+        f.runFinished(RUN, 0, 1, 1, ANCHOR_NS + 2_000 * MS, 1L);
+        assertThat(f.summaries.readValuesToList()).hasSize(1);
+        f.requestMetrics.readValuesToList();
+
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.request1();
+        f.finished(RUN, 1, 3, success(0, 0, 7, 1, 300)); // a shard that never started: it would wait
+        f.chunk(RUN, 1, 3, 0, 300 * MS);
+        f.scraped(RUN, ANCHOR_MS + 2_500, "vllm:num_requests_running", 1);
+
+        assertThat(f.summaries.isEmpty()).isTrue();
+        assertThat(f.requestMetrics.isEmpty()).isTrue();
+        for (String store : List.of(
+                ShardAnchors.Records.STORE,
+                ShardAnchors.AWAITING_ANCHOR_STORE,
+                RunSummarizer.REQUESTS_STORE,
+                RunSummarizer.REQUEST_COUNT_STORE,
+                ServerSection.RECORDS_STORE,
+                ServerSection.START_STORE,
+                ServerSection.SECTION_STORE,
+                ServerSection.AWAITING_START_STORE)) {
+            assertThat(keys(store)).as(store).isEmpty();
+        }
+        assertThat(keys(SummarizedRuns.STORE)).containsExactly(RUN);
     }
 
     private List<String> keys(String store) {

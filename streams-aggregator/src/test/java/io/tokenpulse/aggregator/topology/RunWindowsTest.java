@@ -3,11 +3,14 @@ package io.tokenpulse.aggregator.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tokenpulse.schemas.avro.RequestMetrics;
-import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -25,7 +28,7 @@ class RunWindowsTest {
     private static final Duration FLUSH = Duration.ofMillis(100);
 
     private KeyValueStore<String, WindowRecords.State> states;
-    private KeyValueStore<String, SpecificRecord> pending;
+    private KeyValueStore<String, RunWindows.Counted> pending;
 
     @BeforeEach
     void stores() {
@@ -69,7 +72,7 @@ class RunWindowsTest {
             int index,
             long finishedMs) {
         context.setRecordMetadata("requests-by-run", 0, index);
-        windows.process(new Record<>(run, request(run, index, finishedMs), finishedMs));
+        windows.process(new Record<>(run, new RunWindows.Request(request(run, index, finishedMs)), finishedMs));
     }
 
     @Test
@@ -129,7 +132,8 @@ class RunWindowsTest {
         var first = started(before);
         first.setRecordMetadata("runs-by-run", 0, 7);
         for (int index = 0; index < 3; index++) {
-            before.process(new Record<>("r1", request("r1", index, T0_MS + 1_000 + index), T0_MS + 1_000 + index));
+            before.process(new Record<>(
+                    "r1", new RunWindows.Request(request("r1", index, T0_MS + 1_000 + index)), T0_MS + 1_000 + index));
         }
 
         RunWindows after = new RunWindows(SIZE, GRACE, FLUSH);
@@ -162,7 +166,7 @@ class RunWindowsTest {
         process(windows, context, "r1", 0, T0_MS + 1_000);
         process(windows, context, "r2", 1, T0_MS + 1_500);
 
-        windows.process(new Record<>("r1", new RunSummary(), T0_MS + 1_600));
+        windows.process(new Record<>("r1", new RunWindows.RunSummarized(), T0_MS + 1_600));
 
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())
@@ -171,6 +175,32 @@ class RunWindowsTest {
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())
                 .containsExactly("r1", "r2");
+    }
+
+    /** An upgrade in the middle of a run reads back what the previous version left pending, and the other way round. */
+    @Test
+    void aPendingRecordKeepsItsBytesTheAvroUnionOfARequestAndAScrapeDelta() {
+        Serde<SpecificRecord> union =
+                StoreSerdes.avro(Schema.createUnion(RequestMetrics.getClassSchema(), ServerMetric.getClassSchema()));
+        Serde<RunWindows.Counted> typed = RunWindows.pendingSerde();
+        RequestMetrics request = request("r1", 0, T0_MS + 1_000);
+        ServerMetric delta = ServerMetric.newBuilder()
+                .setRunId("r1")
+                .setScrapeEpochNs(T0_MS * MS)
+                .setSource("http://s/metrics")
+                .setName("vllm:num_requests_running")
+                .setType("gauge")
+                .setLabels(Map.of())
+                .setValue(3.0)
+                .build();
+
+        for (RunWindows.Counted counted : List.of(new RunWindows.Request(request), new RunWindows.ServerDelta(delta))) {
+            byte[] before = union.serializer().serialize(RunWindows.PENDING_STORE, counted.avro());
+            assertThat(typed.serializer().serialize(RunWindows.PENDING_STORE, counted))
+                    .isEqualTo(before);
+            assertThat(typed.deserializer().deserialize(RunWindows.PENDING_STORE, before))
+                    .isEqualTo(counted);
+        }
     }
 
     private static RequestMetrics request(String run, int index, long finishedMs) {

@@ -129,6 +129,12 @@ final class TopologyFixture implements AutoCloseable {
     // ---- input records ----
 
     void runStarted(String run, int shard, int shardCount, long anchorNs) {
+        runStartedBeforeAFlush(run, shard, shardCount, anchorNs);
+        settle();
+    }
+
+    /** A RunStarted, and no wall-clock time after it: the windows emit only what its records flush at once. */
+    void runStartedBeforeAFlush(String run, int shard, int shardCount, long anchorNs) {
         runs.pipeInput(
                 run,
                 new RunEvent(
@@ -152,7 +158,6 @@ final class TopologyFixture implements AutoCloseable {
                                 .setTokenpulseVersion("test")
                                 .build()),
                 anchorNs / MS);
-        settle();
     }
 
     void runFinished(String run, int shard, int shardCount, long requestsStarted, long finishedEpochNs) {
