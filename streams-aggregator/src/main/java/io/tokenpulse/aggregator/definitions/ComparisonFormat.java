@@ -110,13 +110,14 @@ public enum ComparisonFormat {
     public abstract String render(Comparison comparison);
 
     /**
-     * The format named (case-insensitive).
+     * The format named (case-insensitive); {@code md} is Markdown, as in {@code compare --format}.
      *
      * @throws IllegalArgumentException for an unknown name; the message lists the known ones
      */
     public static ComparisonFormat parse(String name) {
         try {
-            return valueOf(name.trim().toUpperCase(Locale.ROOT));
+            String upper = name.trim().toUpperCase(Locale.ROOT);
+            return upper.equals("MD") ? MARKDOWN : valueOf(upper);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown --format '" + name + "'; known: "
                     + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(",")));
