@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
         name = "rescore",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = "Score a stored run by vLLM's, GuideLLM's, AIPerf's, SGLang's and inference-perf's definitions side by side, and say why they differ.")
+        description =
+                "Score a stored run by vLLM's, GuideLLM's, AIPerf's, SGLang's and inference-perf's definitions side by side, and say why they differ.")
 final class RescoreCommand implements Callable<Integer> {
 
     @Option(names = "--run-id", required = true, description = "The run to score (as given to or printed by bench).")
@@ -77,8 +78,8 @@ final class RescoreCommand implements Callable<Integer> {
             throw UserError.usage(e.getMessage());
         }
         if (output != null && !Files.isDirectory(output.toAbsolutePath().getParent())) {
-            throw UserError.usage("--output " + output + ": folder " + output.toAbsolutePath().getParent()
-                    + " does not exist");
+            throw UserError.usage(
+                    "--output " + output + ": folder " + output.toAbsolutePath().getParent() + " does not exist");
         }
         Duration waitFor = wait.duration();
         Comparison comparison;
@@ -98,8 +99,7 @@ final class RescoreCommand implements Callable<Integer> {
             RunShards shards = run.storedShards()
                     .orElseThrow(() -> UserError.failure(
                             "run " + runId + " has no RunStarted record stored: nothing to score it by"));
-            comparison = Comparison.of(
-                    runId, missing, StoredTimings.of(shards, run.requests()), definitions);
+            comparison = Comparison.of(runId, missing, StoredTimings.of(shards, run.requests()), definitions);
         }
         String text = parsed.render(comparison);
         if (output == null) {

@@ -31,17 +31,31 @@ final class AiPerfDefinition implements Definition {
 
     @Override
     public ToolScores score(TimedRun run) {
-        List<TimedRequest> valid = run.successful().stream().filter(r -> r.contentNs().length > 0).toList();
+        List<TimedRequest> valid =
+                run.successful().stream().filter(r -> r.contentNs().length > 0).toList();
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        Stats.putNumpy(scores, ScoreRow.Family.TTFT, valid.stream().mapToDouble(AiPerfDefinition::ttftMs).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.ITL, valid.stream()
-                .filter(r -> r.outputTokens() >= 2)
-                .mapToDouble(r -> (latencyMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
-                .toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.E2EL, valid.stream().mapToDouble(AiPerfDefinition::latencyMs).toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TTFT,
+                valid.stream().mapToDouble(AiPerfDefinition::ttftMs).toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.ITL,
+                valid.stream()
+                        .filter(r -> r.outputTokens() >= 2)
+                        .mapToDouble(r -> (latencyMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.E2EL,
+                valid.stream().mapToDouble(AiPerfDefinition::latencyMs).toArray());
         long start = valid.stream().mapToLong(TimedRequest::sentNs).min().orElse(0);
         long end = valid.stream().mapToLong(AiPerfDefinition::last).max().orElse(0);
-        Throughputs.put(scores, end - start, valid.size(), run.requests().size() - valid.size(),
+        Throughputs.put(
+                scores,
+                end - start,
+                valid.size(),
+                run.requests().size() - valid.size(),
                 valid.stream().mapToLong(TimedRequest::promptTokens).sum(),
                 valid.stream().mapToLong(TimedRequest::outputTokens).sum());
         return new ToolScores(name(), scores);
@@ -68,7 +82,7 @@ final class AiPerfDefinition implements Definition {
             case TPOT -> "AIPerf reports no TPOT";
             case E2EL -> "request latency ends at the last response with text";
             case OUTPUT_THROUGHPUT, REQUEST_THROUGHPUT, DURATION ->
-                    "throughput counts valid requests from the first send to the last response with text";
+                "throughput counts valid requests from the first send to the last response with text";
             case REQUESTS -> "a request is valid with an HTTP 200 and at least one response with text";
             case TOKENS -> "tokens are the output sequence lengths of valid requests";
         };

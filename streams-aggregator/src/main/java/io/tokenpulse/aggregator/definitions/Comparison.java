@@ -30,8 +30,8 @@ public record Comparison(
      *
      * @param relative (high − low)/|low|; infinite when low is 0
      */
-    public record Difference(ScoreRow row, String lowTool, double low, String highTool, double high, double relative,
-            String why) {}
+    public record Difference(
+            ScoreRow row, String lowTool, double low, String highTool, double high, double relative, String why) {}
 
     /** Scores the run by each definition and finds the rows where they differ. */
     public static Comparison of(String runId, Optional<String> incomplete, TimedRun run, List<Definition> definitions) {
@@ -59,8 +59,14 @@ public record Comparison(
             double highValue = scores.get(high).get(row).getAsDouble();
             double relative = lowValue == 0 ? Double.POSITIVE_INFINITY : (highValue - lowValue) / Math.abs(lowValue);
             if (relative > THRESHOLD) {
-                differences.add(new Difference(row, definitions.get(low).name(), lowValue, definitions.get(high).name(),
-                        highValue, relative, why(row, definitions.get(low), scores.get(low), definitions.get(high), scores.get(high))));
+                differences.add(new Difference(
+                        row,
+                        definitions.get(low).name(),
+                        lowValue,
+                        definitions.get(high).name(),
+                        highValue,
+                        relative,
+                        why(row, definitions.get(low), scores.get(low), definitions.get(high), scores.get(high))));
             }
         }
         return new Comparison(runId, incomplete, scores, differences);
@@ -77,8 +83,11 @@ public record Comparison(
         boolean rankRow = row.stat() == ScoreRow.Stat.MEDIAN || row.stat() == ScoreRow.Stat.P99;
         boolean perRequestValues = row.family() == ScoreRow.Family.TTFT || row.family() == ScoreRow.Family.E2EL;
         boolean methodsDiffer = !low.percentileRule().equals(high.percentileRule());
-        if (rankRow && methodsDiffer && (lowRule.equals(highRule)
-                || (perRequestValues && meansAgree(ScoreRow.distribution(row.family())[0], lowScores, highScores)))) {
+        if (rankRow
+                && methodsDiffer
+                && (lowRule.equals(highRule)
+                        || (perRequestValues
+                                && meansAgree(ScoreRow.distribution(row.family())[0], lowScores, highScores)))) {
             lowRule = low.percentileRule();
             highRule = high.percentileRule();
         }

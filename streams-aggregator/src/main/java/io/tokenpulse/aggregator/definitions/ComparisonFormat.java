@@ -21,8 +21,10 @@ public enum ComparisonFormat {
         public String render(Comparison c) {
             StringBuilder out = new StringBuilder();
             out.append("# Run ").append(c.runId()).append(" scored by each tool's definitions\n\n");
-            c.incomplete().ifPresent(missing ->
-                    out.append("> **Incomplete run** (--allow-incomplete): missing ").append(missing).append(".\n\n"));
+            c.incomplete()
+                    .ifPresent(missing -> out.append("> **Incomplete run** (--allow-incomplete): missing ")
+                            .append(missing)
+                            .append(".\n\n"));
             out.append("| metric |");
             c.scores().forEach(s -> out.append(' ').append(s.tool()).append(" |"));
             out.append("\n|---|");
@@ -30,7 +32,10 @@ public enum ComparisonFormat {
             out.append('\n');
             for (ScoreRow row : ScoreRow.values()) {
                 out.append("| ").append(row.label()).append(" |");
-                c.scores().forEach(s -> out.append(' ').append(cell(row, s.get(row), "—")).append(" |"));
+                c.scores()
+                        .forEach(s -> out.append(' ')
+                                .append(cell(row, s.get(row), "—"))
+                                .append(" |"));
                 out.append('\n');
             }
             out.append("\n## Where the tools differ by more than 1 %\n\n");
@@ -38,12 +43,21 @@ public enum ComparisonFormat {
                 out.append("Nowhere: every row agrees within 1 %.\n");
             }
             for (Comparison.Difference d : c.differences()) {
-                out.append("- **").append(d.row().label()).append("**: ")
-                        .append(d.highTool()).append(' ').append(cell(d.row(), OptionalDouble.of(d.high()), ""))
-                        .append(" vs ").append(d.lowTool()).append(' ')
+                out.append("- **")
+                        .append(d.row().label())
+                        .append("**: ")
+                        .append(d.highTool())
+                        .append(' ')
+                        .append(cell(d.row(), OptionalDouble.of(d.high()), ""))
+                        .append(" vs ")
+                        .append(d.lowTool())
+                        .append(' ')
                         .append(cell(d.row(), OptionalDouble.of(d.low()), ""))
-                        .append(" (").append(percent(d.relative())).append("). ")
-                        .append(d.why()).append('\n');
+                        .append(" (")
+                        .append(percent(d.relative()))
+                        .append("). ")
+                        .append(d.why())
+                        .append('\n');
             }
             return out.toString();
         }
@@ -52,19 +66,28 @@ public enum ComparisonFormat {
         @Override
         public String render(Comparison c) {
             StringBuilder out = new StringBuilder();
-            c.incomplete().ifPresent(missing ->
-                    out.append("# run ").append(c.runId()).append(" is incomplete: missing ").append(missing).append('\n'));
+            c.incomplete()
+                    .ifPresent(missing -> out.append("# run ")
+                            .append(c.runId())
+                            .append(" is incomplete: missing ")
+                            .append(missing)
+                            .append('\n'));
             out.append("metric,key");
             c.scores().forEach(s -> out.append(',').append(s.tool()));
             out.append(",differs_by,why\n");
-            Map<ScoreRow, Comparison.Difference> byRow = c.differences().stream()
-                    .collect(Collectors.toMap(Comparison.Difference::row, d -> d));
+            Map<ScoreRow, Comparison.Difference> byRow =
+                    c.differences().stream().collect(Collectors.toMap(Comparison.Difference::row, d -> d));
             for (ScoreRow row : ScoreRow.values()) {
                 out.append(quote(row.label())).append(',').append(row.key());
-                c.scores().forEach(s -> out.append(',').append(s.get(row).isPresent() ? raw(s.get(row).getAsDouble()) : ""));
+                c.scores()
+                        .forEach(s -> out.append(',')
+                                .append(s.get(row).isPresent() ? raw(s.get(row).getAsDouble()) : ""));
                 Comparison.Difference d = byRow.get(row);
-                out.append(',').append(d == null ? "" : raw(d.relative()))
-                        .append(',').append(d == null ? "" : quote(d.why())).append('\n');
+                out.append(',')
+                        .append(d == null ? "" : raw(d.relative()))
+                        .append(',')
+                        .append(d == null ? "" : quote(d.why()))
+                        .append('\n');
             }
             return out.toString();
         }
@@ -81,12 +104,19 @@ public enum ComparisonFormat {
                     })
                     .toList();
             List<JsonDifference> differences = c.differences().stream()
-                    .map(d -> new JsonDifference(d.row().key(), d.lowTool(), d.low(), d.highTool(), d.high(),
-                            Double.isInfinite(d.relative()) ? null : d.relative(), d.why()))
+                    .map(d -> new JsonDifference(
+                            d.row().key(),
+                            d.lowTool(),
+                            d.low(),
+                            d.highTool(),
+                            d.high(),
+                            Double.isInfinite(d.relative()) ? null : d.relative(),
+                            d.why()))
                     .toList();
             try {
                 return MAPPER.writeValueAsString(
-                        new JsonComparison(c.runId(), c.incomplete().orElse(null), tools, rows, differences)) + "\n";
+                                new JsonComparison(c.runId(), c.incomplete().orElse(null), tools, rows, differences))
+                        + "\n";
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("a comparison did not serialize", e);
             }
@@ -97,14 +127,18 @@ public enum ComparisonFormat {
 
     /** The JSON file: one record, its component names are the keys. */
     record JsonComparison(
-            String run_id, String incomplete, List<String> tools, List<JsonRow> rows, List<JsonDifference> differences) {}
+            String run_id,
+            String incomplete,
+            List<String> tools,
+            List<JsonRow> rows,
+            List<JsonDifference> differences) {}
 
     /** A metric row: its value per tool, null where the tool does not report it. */
     record JsonRow(String key, String label, Map<String, Double> values) {}
 
     /** A row where the tools differ; relative is null when the low value is 0. */
-    record JsonDifference(String key, String low_tool, double low, String high_tool, double high, Double relative,
-            String why) {}
+    record JsonDifference(
+            String key, String low_tool, double low, String high_tool, double high, Double relative, String why) {}
 
     /** The comparison in this format. */
     public abstract String render(Comparison comparison);
@@ -120,7 +154,9 @@ public enum ComparisonFormat {
             return upper.equals("MD") ? MARKDOWN : valueOf(upper);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown --format '" + name + "'; known: "
-                    + Arrays.stream(values()).map(f -> f.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(",")));
+                    + Arrays.stream(values())
+                            .map(f -> f.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(",")));
         }
     }
 

@@ -32,33 +32,56 @@ final class GuideLlmDefinition implements Definition {
 
     @Override
     public ToolScores score(TimedRun run) {
-        List<TimedRequest> ok = run.successful().stream().filter(r -> r.contentNs().length > 0).toList();
+        List<TimedRequest> ok =
+                run.successful().stream().filter(r -> r.contentNs().length > 0).toList();
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        double[] ttft = ok.stream().mapToDouble(r -> Stats.ms(r.contentNs()[0] - r.sentNs())).toArray();
+        double[] ttft = ok.stream()
+                .mapToDouble(r -> Stats.ms(r.contentNs()[0] - r.sentNs()))
+                .toArray();
         Stats.putGuideLlm(scores, ScoreRow.Family.TTFT, ttft, ones(ttft.length));
         List<TimedRequest> many = ok.stream().filter(r -> r.outputTokens() > 1).toList();
-        Stats.putGuideLlm(scores, ScoreRow.Family.ITL,
-                many.stream().mapToDouble(r -> Stats.ms(last(r) - r.contentNs()[0]) / (r.outputTokens() - 1)).toArray(),
+        Stats.putGuideLlm(
+                scores,
+                ScoreRow.Family.ITL,
+                many.stream()
+                        .mapToDouble(r -> Stats.ms(last(r) - r.contentNs()[0]) / (r.outputTokens() - 1))
+                        .toArray(),
                 many.stream().mapToDouble(r -> r.outputTokens() - 1).toArray());
         List<TimedRequest> some = ok.stream().filter(r -> r.outputTokens() > 0).toList();
-        Stats.putGuideLlm(scores, ScoreRow.Family.TPOT,
-                some.stream().mapToDouble(r -> Stats.ms(last(r) - r.sentNs()) / r.outputTokens()).toArray(),
+        Stats.putGuideLlm(
+                scores,
+                ScoreRow.Family.TPOT,
+                some.stream()
+                        .mapToDouble(r -> Stats.ms(last(r) - r.sentNs()) / r.outputTokens())
+                        .toArray(),
                 some.stream().mapToDouble(TimedRequest::outputTokens).toArray());
-        double[] latency = ok.stream().mapToDouble(r -> Stats.ms(r.endNs() - r.sentNs())).toArray();
+        double[] latency =
+                ok.stream().mapToDouble(r -> Stats.ms(r.endNs() - r.sentNs())).toArray();
         Stats.putGuideLlm(scores, ScoreRow.Family.E2EL, latency, ones(latency.length));
 
         // Status "total": successful, errored and incomplete requests alike, with what they produced.
-        List<TimedRequest> producing = run.requests().stream().filter(r -> r.contentNs().length > 0).toList();
-        long firstToken = producing.stream().mapToLong(r -> r.contentNs()[0]).min().orElse(0);
-        long lastToken = producing.stream().mapToLong(GuideLlmDefinition::last).max().orElse(0);
-        long outputTokens = producing.stream().mapToLong(TimedRequest::outputTokens).sum();
-        long inputTokens = producing.stream().mapToLong(TimedRequest::promptTokens).sum();
+        List<TimedRequest> producing =
+                run.requests().stream().filter(r -> r.contentNs().length > 0).toList();
+        long firstToken =
+                producing.stream().mapToLong(r -> r.contentNs()[0]).min().orElse(0);
+        long lastToken =
+                producing.stream().mapToLong(GuideLlmDefinition::last).max().orElse(0);
+        long outputTokens =
+                producing.stream().mapToLong(TimedRequest::outputTokens).sum();
+        long inputTokens =
+                producing.stream().mapToLong(TimedRequest::promptTokens).sum();
         long ended = run.requests().stream()
                 .filter(r -> r.endNs() >= run.startNs() && r.endNs() <= run.endNs())
                 .count();
         long windowNs = run.endNs() - run.startNs();
-        Throughputs.put(scores, lastToken - firstToken, 0, ok.size(), run.requests().size() - ok.size(),
-                inputTokens, outputTokens);
+        Throughputs.put(
+                scores,
+                lastToken - firstToken,
+                0,
+                ok.size(),
+                run.requests().size() - ok.size(),
+                inputTokens,
+                outputTokens);
         scores.put(ScoreRow.REQUEST_THROUGHPUT, windowNs > 0 ? ended / Stats.seconds(windowNs) : 0);
         return new ToolScores(name(), scores);
     }
@@ -82,10 +105,12 @@ final class GuideLlmDefinition implements Definition {
             case TPOT -> "TPOT is (last token − send)/N per request, TTFT included, weighted by N";
             case E2EL -> "request latency ends when the stream closes";
             case OUTPUT_THROUGHPUT, DURATION ->
-                    "output tok/s counts every request's tokens (failed ones included) from the run's first token to its last";
-            case REQUEST_THROUGHPUT -> "requests/s counts every request that ended in the run's window, failed ones included";
+                "output tok/s counts every request's tokens (failed ones included) from the run's first token to its last";
+            case REQUEST_THROUGHPUT ->
+                "requests/s counts every request that ended in the run's window, failed ones included";
             case REQUESTS -> "a request errors on an exception, an HTTP error or a response without text";
-            case TOKENS -> "tokens are usage.completion_tokens of every request that produced text, failed ones included";
+            case TOKENS ->
+                "tokens are usage.completion_tokens of every request that produced text, failed ones included";
         };
     }
 

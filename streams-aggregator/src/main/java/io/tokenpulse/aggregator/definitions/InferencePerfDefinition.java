@@ -32,24 +32,43 @@ final class InferencePerfDefinition implements Definition {
     @Override
     public ToolScores score(TimedRun run) {
         List<TimedRequest> ok = run.successful();
-        List<TimedRequest> streamed = ok.stream().filter(r -> r.contentNs().length > 1).toList();
+        List<TimedRequest> streamed =
+                ok.stream().filter(r -> r.contentNs().length > 1).toList();
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        Stats.putNumpy(scores, ScoreRow.Family.TTFT,
-                streamed.stream().mapToDouble(r -> Stats.ms(r.contentNs()[0] - r.sentNs())).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.ITL,
-                streamed.stream().flatMapToDouble(r -> VllmDefinition.gapsMs(r.contentNs())).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.TPOT, streamed.stream()
-                .filter(r -> r.outputTokens() > 1)
-                .mapToDouble(r -> {
-                    long[] content = r.contentNs();
-                    return Stats.ms(content[content.length - 1] - content[0]) / (r.outputTokens() - 1);
-                })
-                .toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.E2EL,
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TTFT,
+                streamed.stream()
+                        .mapToDouble(r -> Stats.ms(r.contentNs()[0] - r.sentNs()))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.ITL,
+                streamed.stream()
+                        .flatMapToDouble(r -> VllmDefinition.gapsMs(r.contentNs()))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TPOT,
+                streamed.stream()
+                        .filter(r -> r.outputTokens() > 1)
+                        .mapToDouble(r -> {
+                            long[] content = r.contentNs();
+                            return Stats.ms(content[content.length - 1] - content[0]) / (r.outputTokens() - 1);
+                        })
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.E2EL,
                 ok.stream().mapToDouble(r -> Stats.ms(r.endNs() - r.sentNs())).toArray());
-        long start = run.requests().stream().mapToLong(TimedRequest::sentNs).min().orElse(0);
+        long start =
+                run.requests().stream().mapToLong(TimedRequest::sentNs).min().orElse(0);
         long end = run.requests().stream().mapToLong(TimedRequest::endNs).max().orElse(0);
-        Throughputs.put(scores, end - start, ok.size(), run.requests().size() - ok.size(),
+        Throughputs.put(
+                scores,
+                end - start,
+                ok.size(),
+                run.requests().size() - ok.size(),
                 ok.stream().mapToLong(TimedRequest::promptTokens).sum(),
                 ok.stream().mapToLong(TimedRequest::outputTokens).sum());
         return new ToolScores(name(), scores);
@@ -63,7 +82,7 @@ final class InferencePerfDefinition implements Definition {
             case TPOT -> "TPOT is (last − first chunk)/(N − 1), without the stream's end";
             case E2EL -> "request latency ends after the whole stream was read";
             case OUTPUT_THROUGHPUT, REQUEST_THROUGHPUT, DURATION ->
-                    "throughput counts successful requests from the first start to the last end of all requests";
+                "throughput counts successful requests from the first start to the last end of all requests";
             case REQUESTS -> "a request fails on an HTTP error or an exception";
             case TOKENS -> "tokens are the output counts of successful requests";
         };

@@ -26,10 +26,25 @@ public enum ScoreRow {
     OUTPUT_TOKENS("Total output tokens", Family.TOKENS, Stat.VALUE);
 
     /** What a row measures; a definition states one rule per family. */
-    public enum Family { TTFT, ITL, TPOT, E2EL, OUTPUT_THROUGHPUT, REQUEST_THROUGHPUT, DURATION, REQUESTS, TOKENS }
+    public enum Family {
+        TTFT,
+        ITL,
+        TPOT,
+        E2EL,
+        OUTPUT_THROUGHPUT,
+        REQUEST_THROUGHPUT,
+        DURATION,
+        REQUESTS,
+        TOKENS
+    }
 
     /** Which statistic of the family's values a row is. */
-    public enum Stat { MEAN, MEDIAN, P99, VALUE }
+    public enum Stat {
+        MEAN,
+        MEDIAN,
+        P99,
+        VALUE
+    }
 
     private final String label;
     private final Family family;

@@ -30,15 +30,32 @@ final class SglangDefinition implements Definition {
     public ToolScores score(TimedRun run) {
         List<TimedRequest> ok = run.successful();
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        Stats.putNumpy(scores, ScoreRow.Family.TTFT, ok.stream().mapToDouble(SglangDefinition::ttftMs).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.ITL,
-                ok.stream().flatMapToDouble(r -> VllmDefinition.gapsMs(r.contentNs())).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.TPOT, ok.stream()
-                .filter(r -> r.outputTokens() > 1)
-                .mapToDouble(r -> (latencyMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
-                .toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.E2EL, ok.stream().mapToDouble(SglangDefinition::latencyMs).toArray());
-        Throughputs.put(scores, run.endNs() - run.startNs(), ok.size(), run.requests().size() - ok.size(),
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TTFT,
+                ok.stream().mapToDouble(SglangDefinition::ttftMs).toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.ITL,
+                ok.stream()
+                        .flatMapToDouble(r -> VllmDefinition.gapsMs(r.contentNs()))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TPOT,
+                ok.stream()
+                        .filter(r -> r.outputTokens() > 1)
+                        .mapToDouble(r -> (latencyMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.E2EL,
+                ok.stream().mapToDouble(SglangDefinition::latencyMs).toArray());
+        Throughputs.put(
+                scores,
+                run.endNs() - run.startNs(),
+                ok.size(),
+                run.requests().size() - ok.size(),
                 ok.stream().mapToLong(TimedRequest::promptTokens).sum(),
                 ok.stream().mapToLong(TimedRequest::outputTokens).sum());
         return new ToolScores(name(), scores);
@@ -61,7 +78,7 @@ final class SglangDefinition implements Definition {
             case TPOT -> "TPOT is (E2E − TTFT)/(N − 1) per request with E2E ending at [DONE]";
             case E2EL -> "E2E latency ends at the [DONE] line";
             case OUTPUT_THROUGHPUT, REQUEST_THROUGHPUT, DURATION ->
-                    "throughput counts successful requests over the run from dispatch start to the last request's end";
+                "throughput counts successful requests over the run from dispatch start to the last request's end";
             case REQUESTS -> "a request fails on an HTTP error or an exception";
             case TOKENS -> "tokens are usage.completion_tokens of successful requests";
         };

@@ -27,7 +27,10 @@ public final class StoredTimings {
                 .mapToLong(RequestMetrics::getFinishedEpochNs)
                 .max()
                 .orElse(shards.lastShardFinishEpochNs());
-        return new TimedRun(startNs, Math.max(startNs, endNs), requests.stream().map(StoredTimings::request).toList());
+        return new TimedRun(
+                startNs,
+                Math.max(startNs, endNs),
+                requests.stream().map(StoredTimings::request).toList());
     }
 
     static TimedRequest request(RequestMetrics m) {

@@ -14,14 +14,25 @@ final class Throughputs {
      * @param inputTokens  its total input tokens
      * @param outputTokens its total output tokens (the output-throughput numerator)
      */
-    static void put(Map<ScoreRow, Double> into, long durationNs, long successful, long failed, long inputTokens,
+    static void put(
+            Map<ScoreRow, Double> into,
+            long durationNs,
+            long successful,
+            long failed,
+            long inputTokens,
             long outputTokens) {
         put(into, durationNs, successful, successful, failed, inputTokens, outputTokens);
     }
 
     /** As above, with a request-throughput numerator other than the successful count (GuideLLM's total). */
-    static void put(Map<ScoreRow, Double> into, long durationNs, double requestsCounted, long successful,
-            long failed, long inputTokens, long outputTokens) {
+    static void put(
+            Map<ScoreRow, Double> into,
+            long durationNs,
+            double requestsCounted,
+            long successful,
+            long failed,
+            long inputTokens,
+            long outputTokens) {
         double seconds = Stats.seconds(durationNs);
         into.put(ScoreRow.OUTPUT_THROUGHPUT, seconds > 0 ? outputTokens / seconds : 0);
         into.put(ScoreRow.REQUEST_THROUGHPUT, seconds > 0 ? requestsCounted / seconds : 0);

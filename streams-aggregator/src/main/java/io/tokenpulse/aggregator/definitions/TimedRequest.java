@@ -20,7 +20,12 @@ import java.util.Arrays;
  *     negative token counts
  */
 public record TimedRequest(
-        long sentNs, long[] chunkNs, boolean[] emptyText, long endNs, int outputTokens, int promptTokens,
+        long sentNs,
+        long[] chunkNs,
+        boolean[] emptyText,
+        long endNs,
+        int outputTokens,
+        int promptTokens,
         boolean success) {
 
     public TimedRequest {
@@ -43,7 +48,8 @@ public record TimedRequest(
     /** A request whose events all carried text. */
     public static TimedRequest of(
             long sentNs, long[] chunkNs, long endNs, int outputTokens, int promptTokens, boolean success) {
-        return new TimedRequest(sentNs, chunkNs, new boolean[chunkNs.length], endNs, outputTokens, promptTokens, success);
+        return new TimedRequest(
+                sentNs, chunkNs, new boolean[chunkNs.length], endNs, outputTokens, promptTokens, success);
     }
 
     /** Arrival times of the events that carried text (what GuideLLM, AIPerf, SGLang and inference-perf keep). */
@@ -84,7 +90,7 @@ public record TimedRequest(
 
     @Override
     public String toString() {
-        return "TimedRequest[sent=" + sentNs + ", chunks=" + Arrays.toString(chunkNs) + ", end=" + endNs
-                + ", n=" + outputTokens + ", success=" + success + "]";
+        return "TimedRequest[sent=" + sentNs + ", chunks=" + Arrays.toString(chunkNs) + ", end=" + endNs + ", n="
+                + outputTokens + ", success=" + success + "]";
     }
 }

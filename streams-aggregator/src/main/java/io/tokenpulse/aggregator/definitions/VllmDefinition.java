@@ -32,14 +32,30 @@ final class VllmDefinition implements Definition {
     public ToolScores score(TimedRun run) {
         List<TimedRequest> ok = run.successful();
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        Stats.putNumpy(scores, ScoreRow.Family.TTFT, ok.stream().mapToDouble(VllmDefinition::ttftMs).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.ITL, ok.stream().flatMapToDouble(r -> gapsMs(r.chunkNs())).toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.TPOT, ok.stream()
-                .filter(r -> r.outputTokens() > 1)
-                .mapToDouble(r -> (e2elMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
-                .toArray());
-        Stats.putNumpy(scores, ScoreRow.Family.E2EL, ok.stream().mapToDouble(VllmDefinition::e2elMs).toArray());
-        Throughputs.put(scores, run.endNs() - run.startNs(), ok.size(), run.requests().size() - ok.size(),
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TTFT,
+                ok.stream().mapToDouble(VllmDefinition::ttftMs).toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.ITL,
+                ok.stream().flatMapToDouble(r -> gapsMs(r.chunkNs())).toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.TPOT,
+                ok.stream()
+                        .filter(r -> r.outputTokens() > 1)
+                        .mapToDouble(r -> (e2elMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
+                        .toArray());
+        Stats.putNumpy(
+                scores,
+                ScoreRow.Family.E2EL,
+                ok.stream().mapToDouble(VllmDefinition::e2elMs).toArray());
+        Throughputs.put(
+                scores,
+                run.endNs() - run.startNs(),
+                ok.size(),
+                run.requests().size() - ok.size(),
                 ok.stream().mapToLong(TimedRequest::promptTokens).sum(),
                 ok.stream().mapToLong(TimedRequest::outputTokens).sum());
         return new ToolScores(name(), scores);
@@ -69,7 +85,7 @@ final class VllmDefinition implements Definition {
             case TPOT -> "TPOT is (E2EL − TTFT)/(N − 1) per request";
             case E2EL -> "E2EL ends at the last event with choices";
             case OUTPUT_THROUGHPUT, REQUEST_THROUGHPUT, DURATION ->
-                    "throughput counts successful requests over the run from dispatch start to the last request's end";
+                "throughput counts successful requests over the run from dispatch start to the last request's end";
             case REQUESTS -> "a request fails on an HTTP error, an exception or no event";
             case TOKENS -> "tokens are usage.completion_tokens (else a tokenizer count) of successful requests";
         };

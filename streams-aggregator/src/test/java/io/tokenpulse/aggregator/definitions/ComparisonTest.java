@@ -28,14 +28,23 @@ class ComparisonTest {
         ToolScores vllm = c.scores().get(0);
         ToolScores guidellm = c.scores().get(1);
         ToolScores aiperf = c.scores().get(2);
-        assertEquals(vllm.get(ScoreRow.TTFT_MEAN).getAsDouble(), aiperf.get(ScoreRow.TTFT_MEAN).getAsDouble(), 1e-9);
-        assertEquals(vllm.get(ScoreRow.TTFT_P99).getAsDouble(), aiperf.get(ScoreRow.TTFT_P99).getAsDouble(), 1e-9);
+        assertEquals(
+                vllm.get(ScoreRow.TTFT_MEAN).getAsDouble(),
+                aiperf.get(ScoreRow.TTFT_MEAN).getAsDouble(),
+                1e-9);
+        assertEquals(
+                vllm.get(ScoreRow.TTFT_P99).getAsDouble(),
+                aiperf.get(ScoreRow.TTFT_P99).getAsDouble(),
+                1e-9);
         // GuideLLM's TPOT = (TTFT + 7 gaps)/8, vLLM's = 7 gaps/7: larger by about TTFT/N
         double ttftOverN = vllm.get(ScoreRow.TTFT_MEAN).getAsDouble() / 8;
-        double excess = guidellm.get(ScoreRow.TPOT_MEAN).getAsDouble() - vllm.get(ScoreRow.TPOT_MEAN).getAsDouble();
+        double excess = guidellm.get(ScoreRow.TPOT_MEAN).getAsDouble()
+                - vllm.get(ScoreRow.TPOT_MEAN).getAsDouble();
         assertTrue(Math.abs(excess - ttftOverN) < 0.25 * ttftOverN, excess + " vs TTFT/N " + ttftOverN);
-        assertTrue(vllm.get(ScoreRow.ITL_P99).getAsDouble() > guidellm.get(ScoreRow.ITL_P99).getAsDouble());
-        assertTrue(vllm.get(ScoreRow.ITL_P99).getAsDouble() > aiperf.get(ScoreRow.ITL_P99).getAsDouble());
+        assertTrue(vllm.get(ScoreRow.ITL_P99).getAsDouble()
+                > guidellm.get(ScoreRow.ITL_P99).getAsDouble());
+        assertTrue(vllm.get(ScoreRow.ITL_P99).getAsDouble()
+                > aiperf.get(ScoreRow.ITL_P99).getAsDouble());
         assertTrue(aiperf.get(ScoreRow.TPOT_MEAN).isEmpty(), "AIPerf reports no TPOT");
 
         Comparison.Difference tpot = difference(c, ScoreRow.TPOT_MEAN);
@@ -64,17 +73,27 @@ class ComparisonTest {
         JsonNode json = new ObjectMapper().readTree(ComparisonFormat.JSON.render(c));
         assertEquals("r1", json.get("run_id").asText());
         assertEquals(ScoreRow.values().length, json.get("rows").size());
-        assertTrue(json.get("rows").get(ScoreRow.TPOT_MEAN.ordinal()).get("values").get("aiperf").isNull());
+        assertTrue(json.get("rows")
+                .get(ScoreRow.TPOT_MEAN.ordinal())
+                .get("values")
+                .get("aiperf")
+                .isNull());
         assertFalse(json.get("differences").isEmpty());
     }
 
     @Test
     void unknownNamesFailWithTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Definitions.parse("vllm,genai-perf"));
-        assertEquals("unknown tool 'genai-perf' in --as; known: vllm,guidellm,aiperf,sglang,inference-perf", e.getMessage());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Definitions.parse("vllm,genai-perf"));
+        assertEquals(
+                "unknown tool 'genai-perf' in --as; known: vllm,guidellm,aiperf,sglang,inference-perf", e.getMessage());
         IllegalArgumentException f = assertThrows(IllegalArgumentException.class, () -> ComparisonFormat.parse("html"));
         assertEquals("unknown --format 'html'; known: markdown,csv,json", f.getMessage());
-        assertEquals(List.of("aiperf", "vllm"), Definitions.parse("AIPerf, vllm,aiperf").stream().map(Definition::name).toList());
+        assertEquals(
+                List.of("aiperf", "vllm"),
+                Definitions.parse("AIPerf, vllm,aiperf").stream()
+                        .map(Definition::name)
+                        .toList());
     }
 
     private static TimedRun run() {
@@ -92,7 +111,9 @@ class ComparisonTest {
     }
 
     private static Comparison.Difference difference(Comparison c, ScoreRow row) {
-        return c.differences().stream().filter(d -> d.row() == row).findFirst()
+        return c.differences().stream()
+                .filter(d -> d.row() == row)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(row + " is not among " + c.differences()));
     }
 }

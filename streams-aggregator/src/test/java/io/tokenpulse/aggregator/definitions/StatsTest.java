@@ -16,27 +16,31 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StatsTest {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "empty set shows 0       | ''      | 99 | 0.0",
-        "single value            | 5       | 99 | 5.0",
-        "linear between ranks    | 1;2;3;4 | 99 | 3.97",  // position (4-1)*0.99 = 2.97
-        "median of an even count | 1;2;3;4 | 50 | 2.5",
-        "order does not matter   | 4;1;3;2 | 50 | 2.5",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "empty set shows 0       | ''      | 99 | 0.0",
+                "single value            | 5       | 99 | 5.0",
+                "linear between ranks    | 1;2;3;4 | 99 | 3.97", // position (4-1)*0.99 = 2.97
+                "median of an even count | 1;2;3;4 | 50 | 2.5",
+                "order does not matter   | 4;1;3;2 | 50 | 2.5",
+            })
     void numpyInterpolatesLinearly(String why, String values, double p, double expected) {
         assertEquals(expected, Stats.linearPercentile(parse(values), p), 1e-12);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "empty set shows 0             | ''    | ''    | 0.5  | 0.0",
-        "single value                  | 5     | 1     | 0.99 | 5.0",
-        "even median is the lower one  | 1;2   | 1;1   | 0.5  | 1.0",  // cdf [0.5, 1]: first >= 0.5 is index 0
-        "p99 of two is the upper one   | 1;2   | 1;1   | 0.99 | 2.0",
-        "weights move the rank         | 1;2   | 1;3   | 0.5  | 2.0",  // cdf [0.25, 1]
-        "equal values merge            | 2;1;2 | 1;1;1 | 0.5  | 2.0",  // pdf {1: 1/3, 2: 2/3}
-        "zero weights drop             | 1;2   | 0;1   | 0.5  | 2.0",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "empty set shows 0             | ''    | ''    | 0.5  | 0.0",
+                "single value                  | 5     | 1     | 0.99 | 5.0",
+                "even median is the lower one  | 1;2   | 1;1   | 0.5  | 1.0", // cdf [0.5, 1]: first >= 0.5 is index 0
+                "p99 of two is the upper one   | 1;2   | 1;1   | 0.99 | 2.0",
+                "weights move the rank         | 1;2   | 1;3   | 0.5  | 2.0", // cdf [0.25, 1]
+                "equal values merge            | 2;1;2 | 1;1;1 | 0.5  | 2.0", // pdf {1: 1/3, 2: 2/3}
+                "zero weights drop             | 1;2   | 0;1   | 0.5  | 2.0",
+            })
     void guideLlmTakesTheWeightedNearestRank(String why, String values, String weights, double q, double expected) {
         assertEquals(expected, Stats.weightedNearestRank(parse(values), parse(weights), q), 1e-12);
     }
@@ -62,6 +66,8 @@ class StatsTest {
     private static double[] parse(String values) {
         return values == null || values.isBlank()
                 ? new double[0]
-                : Arrays.stream(values.split(";")).mapToDouble(Double::parseDouble).toArray();
+                : Arrays.stream(values.split(";"))
+                        .mapToDouble(Double::parseDouble)
+                        .toArray();
     }
 }
