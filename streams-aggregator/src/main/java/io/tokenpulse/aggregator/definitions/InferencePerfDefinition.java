@@ -19,7 +19,8 @@ import java.util.Map;
  *       failed ones included.
  *   <li>Statistics: {@code np.mean}, {@code np.percentile} (linear), p50 for the median.
  * </ul>
- * inference-perf counts N with the client tokenizer unless {@code use_server_output_tokens}; TokenPulse
+ * Older inference-perf versions divided TPOT by the number of chunks minus one instead of N − 1
+ * (the same when every chunk carries one token). inference-perf counts N with the client tokenizer unless {@code use_server_output_tokens}; TokenPulse
  * keeps the server's usage count.
  */
 final class InferencePerfDefinition implements Definition {
