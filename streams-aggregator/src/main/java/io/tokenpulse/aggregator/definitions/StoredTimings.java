@@ -8,9 +8,12 @@ import java.util.List;
  * A stored run's request metrics as {@link TimedRun}: every time on the run's wall clock (ns since
  * the epoch). Each request's events are rebuilt from its send, its TTFT and its ITL samples (one per
  * streamed event after the first), so they are exactly the events TokenPulse's own (vLLM's) scoring
- * saw. The stored request metrics do not say which events carried empty text, so every event
- * counts as carrying text here: on a run whose server sends empty-text events the tools that skip
- * them would differ a little more than this shows.
+ * saw. The stored request metrics do not keep each event's text; what they say is when the first
+ * event with answer text arrived ({@code ttfo_ns}). Without a reasoning model's thinking, the
+ * events before it carried no text (a role-only or special-token event) and are marked so; every
+ * later event counts as carrying text, so an empty event in the middle of a stream is not seen.
+ * With thinking (which GuideLLM and AIPerf count as text, SGLang and inference-perf do not) or
+ * without {@code ttfo_ns}, every event counts as carrying text.
  */
 public final class StoredTimings {
 
@@ -46,7 +49,14 @@ public final class StoredTimings {
                 chunks[i + 1] = chunks[i] + itl.get(i);
             }
         }
+        boolean[] emptyText = new boolean[chunks.length];
+        if (m.getTtfoNs() != null && m.getReasoningEvents() == 0) {
+            long firstAnswer = sent + m.getTtfoNs();
+            for (int i = 0; i < chunks.length && chunks[i] < firstAnswer; i++) {
+                emptyText[i] = true;
+            }
+        }
         long end = Math.max(m.getFinishedEpochNs(), chunks.length == 0 ? sent : chunks[chunks.length - 1]);
-        return TimedRequest.of(sent, chunks, end, m.getOutputTokens(), m.getPromptLen(), m.getSuccess());
+        return new TimedRequest(sent, chunks, emptyText, end, m.getOutputTokens(), m.getPromptLen(), m.getSuccess());
     }
 }
