@@ -11,7 +11,8 @@ import java.util.List;
  * saw. The stored request metrics do not keep each event's text; what they say is when the first
  * event with answer text arrived ({@code ttfo_ns}). Without a reasoning model's thinking, the
  * events before it carried no text (a role-only or special-token event) and are marked so; every
- * later event counts as carrying text, so an empty event in the middle of a stream is not seen.
+ * later event counts as carrying text, so an empty event in the middle of a stream, or one that
+ * arrived in the same read as the first answer (the same timestamp), is not seen.
  * With thinking (which GuideLLM and AIPerf count as text, SGLang and inference-perf do not) or
  * without {@code ttfo_ns}, every event counts as carrying text.
  */
