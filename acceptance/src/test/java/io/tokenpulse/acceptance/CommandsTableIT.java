@@ -27,6 +27,9 @@ class CommandsTableIT {
                 "./tokenpulse bench ...", "ReadmeFirstCommandIT, BenchAgainstSimulatorIT, PlatformFlagsIT, BadInputIT");
         RUN_BY.put("./tokenpulse aggregate", "PlatformFlagsIT");
         RUN_BY.put("./tokenpulse replay --run-id ID", "PlatformFlagsIT");
+        RUN_BY.put(
+                "./tokenpulse rescore --run-id ID [--as vllm,guidellm,aiperf,sglang,inference-perf] [--format markdown\\|csv\\|json]",
+                "RescoreIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
         RUN_BY.put("./tokenpulse sweep --num-prompts 1,2,4..2048x2 ...", "SweepIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");

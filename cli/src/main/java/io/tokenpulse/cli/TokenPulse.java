@@ -18,6 +18,7 @@ import picocli.CommandLine.ScopeType;
             BenchCommand.class,
             AggregateCommand.class,
             ReplayCommand.class,
+            RescoreCommand.class,
             ChartCommand.class,
             CompareCommand.class,
             ReportCommand.class,

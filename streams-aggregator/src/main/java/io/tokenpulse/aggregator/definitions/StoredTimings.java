@@ -1,0 +1,63 @@
+package io.tokenpulse.aggregator.definitions;
+
+import io.tokenpulse.aggregator.scoring.RunShards;
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import java.util.List;
+
+/**
+ * A stored run's request metrics as {@link TimedRun}: every time on the run's wall clock (ns since
+ * the epoch). Each request's events are rebuilt from its send, its TTFT and its ITL samples (one per
+ * streamed event after the first), so they are exactly the events TokenPulse's own (vLLM's) scoring
+ * saw. The stored request metrics do not keep each event's text; what they say is when the first
+ * event with answer text arrived ({@code ttfo_ns}). Without a reasoning model's thinking, the
+ * events before it carried no text (a role-only or special-token event) and are marked so; every
+ * later event counts as carrying text, so an empty event in the middle of a stream, or one that
+ * arrived in the same read as the first answer (the same timestamp), is not seen.
+ * With thinking (which GuideLLM and AIPerf count as text, SGLang and inference-perf do not) or
+ * without {@code ttfo_ns}, every event counts as carrying text.
+ */
+public final class StoredTimings {
+
+    private StoredTimings() {}
+
+    /**
+     * @param shards   the run's shard records: the run starts at the earliest schedule start
+     * @param requests its request metrics; the run ends at the last one's end, as bench's duration
+     *     does (the last shard's finish when there are none)
+     */
+    public static TimedRun of(RunShards shards, List<RequestMetrics> requests) {
+        long startNs = shards.scheduleStartEpochNs();
+        long endNs = requests.stream()
+                .mapToLong(RequestMetrics::getFinishedEpochNs)
+                .max()
+                .orElse(shards.lastShardFinishEpochNs());
+        return new TimedRun(
+                startNs,
+                Math.max(startNs, endNs),
+                requests.stream().map(StoredTimings::request).toList());
+    }
+
+    static TimedRequest request(RequestMetrics m) {
+        long sent = m.getSentEpochNs();
+        long[] chunks;
+        if (m.getTtftNs() == null) {
+            chunks = new long[0];
+        } else {
+            List<Long> itl = m.getItlNs();
+            chunks = new long[itl.size() + 1];
+            chunks[0] = sent + m.getTtftNs();
+            for (int i = 0; i < itl.size(); i++) {
+                chunks[i + 1] = chunks[i] + itl.get(i);
+            }
+        }
+        boolean[] emptyText = new boolean[chunks.length];
+        if (m.getTtfoNs() != null && m.getReasoningEvents() == 0) {
+            long firstAnswer = sent + m.getTtfoNs();
+            for (int i = 0; i < chunks.length && chunks[i] < firstAnswer; i++) {
+                emptyText[i] = true;
+            }
+        }
+        long end = Math.max(m.getFinishedEpochNs(), chunks.length == 0 ? sent : chunks[chunks.length - 1]);
+        return new TimedRequest(sent, chunks, emptyText, end, m.getOutputTokens(), m.getPromptLen(), m.getSuccess());
+    }
+}

@@ -1,0 +1,62 @@
+package io.tokenpulse.aggregator.definitions;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tokenpulse.schemas.avro.RequestMetrics;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StoredTimingsTest {
+    private static final long MS = 1_000_000L;
+    private static final long SENT = 1_700_000_000_000L * MS;
+
+    @Test
+    void eventsAreRebuiltFromTtftAndItl() {
+        TimedRequest r = StoredTimings.request(metrics(null, 0));
+        assertArrayEquals(new long[] {SENT + 100 * MS, SENT + 110 * MS, SENT + 130 * MS}, r.chunkNs());
+        assertArrayEquals(new boolean[3], r.emptyText());
+        assertEquals(SENT + 140 * MS, r.endNs());
+        assertEquals(3, r.outputTokens());
+    }
+
+    @Test
+    void eventsBeforeTheFirstAnswerCarriedNoText() {
+        // a role-only first event at 100 ms, the answer from 110 ms
+        TimedRequest r = StoredTimings.request(metrics(110L, 0));
+        assertArrayEquals(new boolean[] {true, false, false}, r.emptyText());
+        assertArrayEquals(new long[] {SENT + 110 * MS, SENT + 130 * MS}, r.contentNs());
+    }
+
+    @Test
+    void thinkingCountsAsText() {
+        // GuideLLM and AIPerf count thinking as text: no event is marked empty
+        assertArrayEquals(
+                new boolean[3], StoredTimings.request(metrics(130L, 2)).emptyText());
+    }
+
+    private static RequestMetrics metrics(Long ttfoMs, int reasoningEvents) {
+        return RequestMetrics.newBuilder()
+                .setRunId("r1")
+                .setShardIndex(0)
+                .setRequestIndex(0)
+                .setRequestId("id-0")
+                .setSuccess(true)
+                .setHttpStatus(200)
+                .setError("")
+                .setPromptLen(10)
+                .setOutputTokens(3)
+                .setTtftNs(100 * MS)
+                .setE2elNs(130 * MS)
+                .setTpotNs(15.0 * MS)
+                .setTokenLatencyNs(130.0 / 3 * MS)
+                .setQueueDelayNs(0)
+                .setConnectNs(0)
+                .setItlNs(List.of(10 * MS, 20 * MS))
+                .setSentEpochNs(SENT)
+                .setFinishedEpochNs(SENT + 140 * MS)
+                .setTtfoNs(ttfoMs == null ? null : ttfoMs * MS)
+                .setReasoningEvents(reasoningEvents)
+                .build();
+    }
+}
