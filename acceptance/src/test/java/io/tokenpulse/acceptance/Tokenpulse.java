@@ -43,6 +43,31 @@ final class Tokenpulse {
             .toAbsolutePath()
             .normalize();
 
+    /**
+     * A command run as from a terminal, whatever started the tests: a background job of a
+     * non-interactive shell ({@code scripts/test &}, {@code nohup}) ignores SIGINT, every child
+     * inherits that, and a test's Ctrl-C would never arrive. coreutils' {@code env --default-signal}
+     * (8.31+) restores it and execs the launcher, so the pid stays the command's; empty where that
+     * {@code env} is missing.
+     */
+    private static final List<String> SIGINT_RESTORED = sigintRestored();
+
+    private static List<String> sigintRestored() {
+        List<String> env = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder(Stream.concat(env.stream(), Stream.of("true")).toList())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0 ? env : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
     private static final String REBUILD_NOTICE = "tokenpulse: building the command-line jar";
 
     private final Path home;
@@ -71,7 +96,7 @@ final class Tokenpulse {
 
     /** Starts {@code ./tokenpulse args...} in {@code workDir} and returns at once. */
     Background start(Path workDir, List<String> args) {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(SIGINT_RESTORED);
         command.add(LAUNCHER.toString());
         command.addAll(args);
         int n = ++started;
