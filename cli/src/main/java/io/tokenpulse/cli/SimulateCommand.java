@@ -291,7 +291,8 @@ final class SimulateCommand implements Callable<Integer> {
                 + " at " + server.baseUri()
                 + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
         if (tokenizer == null) {
-            out.println("Prompt tokens are counted as whitespace-separated words; give --tokenizer to count them as bench does.");
+            out.println(
+                    "Prompt tokens are counted as whitespace-separated words; give --tokenizer to count them as bench does.");
         }
         out.println("Ctrl-C stops the simulator. In another terminal, try:");
         out.println("  " + tryCommand(server.baseUri().toString(), tls, config.modelName(), tokenizer));
