@@ -340,7 +340,7 @@ class BadInputIT {
         assertThat(result.stdoutLines())
                 .as(result.toString())
                 .allSatisfy(line -> assertThat(line)
-                        .matches("Namespace\\(.*\\)|Checking server health at .*"
+                        .matches("Namespace\\(.*\\)|Run id: \\S+|Checking server health at .*|Still waiting for .*"
                                 + "|Model not specified, fetching first model from server\\.\\.\\."));
     }
 }

@@ -43,9 +43,10 @@ class ReadmeFirstCommandIT {
     }
 
     /**
-     * What stays from run to run: numbers become {@code N}, the Namespace line keeps its keys. The
+     * What stays from run to run: run ids become {@code RUN_ID}, numbers {@code N}, the Namespace line keeps its keys. The
      * progress bar (redrawn in place) and the sample's chart line (its command adds --save-chart) go,
-     * and so does the client-bottleneck warning, which depends on the machine's load, not the command.
+     * and so does the client-bottleneck warning, which depends on the machine's load, not the command;
+     * the commands printed after the block lose the sample's own {@code --data-dir}.
      */
     static List<String> shape(List<String> lines) {
         return lines.stream()
@@ -59,7 +60,11 @@ class ReadmeFirstCommandIT {
                                         .results()
                                         .map(m -> m.group(1))
                                         .toList()
-                        : line.replaceAll("\\d+(\\.\\d+)?", "N").stripTrailing())
+                        : line.replaceAll("\\d{8}-\\d{6}-[0-9a-f]{6}", "RUN_ID")
+                                // the sample's command has a data dir of its own, which the printed commands repeat
+                                .replaceAll(" --data-dir \\S+", "")
+                                .replaceAll("\\d+(\\.\\d+)?", "N")
+                                .stripTrailing())
                 .toList();
     }
 

@@ -362,6 +362,7 @@ final class BenchCommand implements Callable<Integer> {
                     stop.complete(null);
                 });
             }
+            out.println(RunPointers.before(plan.load().runId()));
             BenchRun.Result result;
             try {
                 result = run.execute(prepared.tokenizer(), stop, early == null ? FirstTokenListener.NONE : early);
@@ -409,6 +410,7 @@ final class BenchCommand implements Callable<Integer> {
                         ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),
                         out);
             }
+            out.print(RunPointers.after(plan.load().runId(), kafka));
             if (result.noSummary().isPresent()) {
                 System.err.println("bench: " + result.noSummary().get()
                         + "; the result above was scored from what the aggregator stored");

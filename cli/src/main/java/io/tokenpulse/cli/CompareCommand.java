@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
         sortOptions = false,
         mixinStandardHelpOptions = true,
         description =
-                "One table of several results (vLLM, TokenPulse, GuideLLM or AIPerf result files, stored runs): the columns of published vLLM comparison tables, markdown, CSV or HTML.")
+                "One table of several results (vLLM, TokenPulse, GuideLLM or AIPerf result files, stored runs): TTFT, TPOT, ITL, E2EL and throughput columns, as markdown, CSV or HTML.")
 final class CompareCommand implements Callable<Integer> {
 
     @Parameters(

@@ -37,13 +37,25 @@ final class DatasetFlags {
             description = "Send and count custom dataset prompts as written, without the chat template.")
     boolean customSkipChatTemplate;
 
-    @Option(names = "--sonnet-input-len", defaultValue = "550")
+    @Option(
+            names = "--sonnet-input-len",
+            defaultValue = "550",
+            description =
+                    "Number of input tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
     int sonnetInputLen;
 
-    @Option(names = "--sonnet-output-len", defaultValue = "150")
+    @Option(
+            names = "--sonnet-output-len",
+            defaultValue = "150",
+            description =
+                    "Number of output tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
     int sonnetOutputLen;
 
-    @Option(names = "--sonnet-prefix-len", defaultValue = "200")
+    @Option(
+            names = "--sonnet-prefix-len",
+            defaultValue = "200",
+            description =
+                    "Number of prefix tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
     int sonnetPrefixLen;
 
     @Option(
@@ -51,16 +63,32 @@ final class DatasetFlags {
             description = "Output tokens of every sharegpt request instead of the conversation's second turn's length.")
     Integer sharegptOutputLen;
 
-    @Option(names = "--random-input-len", defaultValue = "1024")
+    @Option(
+            names = "--random-input-len",
+            defaultValue = "1024",
+            description =
+                    "Number of input tokens per request, used only for the random dataset (default: ${DEFAULT-VALUE}).")
     int randomInputLen;
 
-    @Option(names = "--random-output-len", defaultValue = "128")
+    @Option(
+            names = "--random-output-len",
+            defaultValue = "128",
+            description =
+                    "Number of output tokens per request, used only for the random dataset (default: ${DEFAULT-VALUE}).")
     int randomOutputLen;
 
-    @Option(names = "--random-range-ratio", defaultValue = "0.0")
+    @Option(
+            names = "--random-range-ratio",
+            defaultValue = "0.0",
+            description =
+                    "Range ratio for sampling input/output lengths, used only for the random dataset: in [0, 1), lengths are drawn from [len * (1 - ratio), len * (1 + ratio)] (default: ${DEFAULT-VALUE}).")
     double randomRangeRatio;
 
-    @Option(names = "--random-prefix-len", defaultValue = "0")
+    @Option(
+            names = "--random-prefix-len",
+            defaultValue = "0",
+            description =
+                    "Number of fixed prefix tokens before the random context of a request, used only for the random dataset; the input length is this plus the drawn --random-input-len (default: ${DEFAULT-VALUE}).")
     int randomPrefixLen;
 
     @Option(

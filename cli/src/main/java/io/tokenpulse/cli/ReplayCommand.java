@@ -3,8 +3,11 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.report.ResultFile;
+import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.schemas.PipelineRole;
+import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +27,8 @@ import picocli.CommandLine.Option;
         name = "replay",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = "Re-score a stored run with other goodput SLOs or percentiles; prints and saves what bench does.")
+        description = "Re-score a stored run with other goodput SLOs or percentiles; prints and saves what bench does"
+                + " (--save-result writes <bench's file name>-replay.json, never bench's own file).")
 final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--run-id", required = true, description = "The run to re-score (as given to or printed by bench).")
@@ -91,8 +95,22 @@ final class ReplayCommand implements Callable<Integer> {
                             selection != null ? selection : stored.selection(),
                             percentiles != null ? percentiles : stored.percentiles(),
                             slo != null ? slo : stored.goodput()));
-            RunReport.print(run.summary(), run.requests(), report, Optional.empty(), out);
+            RunReport.print(
+                    run.summary(),
+                    run.requests(),
+                    report.withDefaultFilename(defaultName(run.summary(), report.label())),
+                    Optional.empty(),
+                    out);
             return 0;
         }
+    }
+
+    /**
+     * bench's default result file name with {@code -replay} before {@code .json}: a replay never
+     * writes over the (maybe detailed) file bench saved for the run unless told to by --result-filename.
+     */
+    static String defaultName(RunSummary summary, Optional<String> label) {
+        String bench = ResultFile.defaultName(SummaryRecords.config(summary), label.orElse(null));
+        return bench.substring(0, bench.length() - ".json".length()) + "-replay.json";
     }
 }

@@ -40,8 +40,8 @@ final class ResultFileOptions {
             paramLabel = "LAYOUT",
             defaultValue = "seed",
             description =
-                    "Which vLLM's result block to print: seed (benchmark_serving.py of mid-2025, as in vLLM's "
-                            + "reports of that time) or current (vllm bench serve: Failed requests always, Request rate configured, "
+                    "Which vLLM's result block to print: seed (benchmark_serving.py of mid-2025, the layout most "
+                            + "published vLLM results show) or current (vllm bench serve: Failed requests always, Request rate configured, "
                             + "the peak output token throughput and peak concurrent requests lines) (default: ${DEFAULT-VALUE}).")
     String vllmBlock;
 

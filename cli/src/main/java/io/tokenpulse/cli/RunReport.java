@@ -44,6 +44,16 @@ final class RunReport {
         }
 
         /**
+         * These options writing {@code name} when no --result-filename was given: {@code replay}'s own
+         * default, so that it never writes over the file {@code bench} saved for the same run.
+         */
+        ResultOptions withDefaultFilename(String name) {
+            return filename.isPresent()
+                    ? this
+                    : new ResultOptions(save, detailed, append, dir, Optional.of(name), metadata, label, block);
+        }
+
+        /**
          * From the flags as given; a malformed --metadata pair, or a result directory that cannot be
          * written when a file is asked for, fails with a one-line message (before the run, not after it).
          */
@@ -188,6 +198,7 @@ final class RunReport {
                         SummaryRecords.delivery(summary),
                         SummaryRecords.completeness(summary))
                 .withLabel(label)
+                .withRunId(summary.getRunId().toString())
                 .withPerModel(SummaryRecords.perModel(summary))
                 .withReasoning(SummaryRecords.reasoning(summary));
         return detailed

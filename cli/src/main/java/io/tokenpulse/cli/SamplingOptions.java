@@ -25,16 +25,25 @@ final class SamplingOptions {
     @Option(names = "--ignore-eos", description = "Set ignore_eos flag when sending the benchmark request.")
     boolean ignoreEos;
 
-    @Option(names = "--top-p")
+    @Option(
+            names = "--top-p",
+            description = "Top-p sampling parameter; OpenAI-compatible backends only (default: the server's).")
     Double topP;
 
-    @Option(names = "--top-k")
+    @Option(
+            names = "--top-k",
+            description = "Top-k sampling parameter; OpenAI-compatible backends only (default: the server's).")
     Integer topK;
 
-    @Option(names = "--min-p")
+    @Option(
+            names = "--min-p",
+            description = "Min-p sampling parameter; OpenAI-compatible backends only (default: the server's).")
     Double minP;
 
-    @Option(names = "--temperature")
+    @Option(
+            names = "--temperature",
+            description =
+                    "Temperature sampling parameter; OpenAI-compatible backends only. Not given: greedy decoding (temperature 0.0), as vLLM sends it.")
     Double temperature;
 
     @Option(

@@ -290,13 +290,26 @@ final class SimulateCommand implements Callable<Integer> {
                 + (config.loraModules().isEmpty() ? "" : " (LoRA: " + String.join(", ", config.loraModules()) + ")")
                 + " at " + server.baseUri()
                 + " (profile " + profile.name().toLowerCase() + (speedup == 1 ? "" : ", speedup " + speedup) + ")");
-        out.println(
-                "Try: tokenpulse bench --base-url " + server.baseUri() + (tls ? " --insecure" : "") + " --model "
-                        + config.modelName()
-                        + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos   (Ctrl-C stops it)");
+        if (tokenizer == null) {
+            out.println(
+                    "Prompt tokens are counted as whitespace-separated words; give --tokenizer to count them as bench does.");
+        }
+        out.println("Ctrl-C stops the simulator. In another terminal, try:");
+        out.println("  " + tryCommand(server.baseUri().toString(), tls, config.modelName(), tokenizer));
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The bench command the simulator suggests: one a user can paste in the repository's root, with a
+     * modest load (100 prompts at 10 requests/s, about 10 s) instead of bench's 1000 at an infinite rate.
+     */
+    static String tryCommand(String baseUrl, boolean tls, String model, String tokenizer) {
+        return "./tokenpulse bench --base-url " + baseUrl + (tls ? " --insecure" : "") + " --model " + model
+                + (tokenizer == null ? "" : " --tokenizer " + tokenizer)
+                + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos"
+                + " --num-prompts 100 --request-rate 10";
     }
 
     private static void closeSendLog(SendLogFile log, PrintWriter err) {

@@ -28,10 +28,16 @@ final class TargetOptions {
     @Option(names = "--base-url", description = "Server or API base url if not using http host and port.")
     String baseUrl;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1")
+    @Option(
+            names = "--host",
+            defaultValue = "127.0.0.1",
+            description = "Server host, used when --base-url is not given (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "8000")
+    @Option(
+            names = "--port",
+            defaultValue = "8000",
+            description = "Server port, used when --base-url is not given (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(
@@ -49,7 +55,10 @@ final class TargetOptions {
     @Option(names = "--tokenizer", description = "Name or path of the tokenizer, if not using the default tokenizer.")
     String tokenizer;
 
-    @Option(names = "--trust-remote-code")
+    @Option(
+            names = "--trust-remote-code",
+            description =
+                    "Trust remote code from Hugging Face (vLLM's flag, accepted for its command lines: TokenPulse reads a tokenizer's tokenizer.json and runs no model code).")
     boolean trustRemoteCode;
 
     @Option(

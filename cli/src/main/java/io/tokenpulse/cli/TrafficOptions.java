@@ -41,16 +41,28 @@ final class TrafficOptions {
                     "Requests sent before the timed run (copies of the initial test request, at most --max-concurrency at a time); not counted, not scored (default: ${DEFAULT-VALUE}).")
     int numWarmups;
 
-    @Option(names = "--seed", defaultValue = "0")
+    @Option(
+            names = "--seed",
+            defaultValue = "0",
+            description =
+                    "Random seed of the run's draws: which dataset entries are sampled, random lengths, and the arrival times (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--ramp-up-strategy", description = "linear or exponential ramp of the request rate.")
     String rampUpStrategy;
 
-    @Option(names = "--ramp-up-start-rps")
+    @Option(
+            names = "--ramp-up-start-rps",
+            paramLabel = "RPS",
+            description =
+                    "The starting request rate for ramp-up, in requests/s. Needs to be specified when --ramp-up-strategy is used.")
     Double rampUpStartRps;
 
-    @Option(names = "--ramp-up-end-rps")
+    @Option(
+            names = "--ramp-up-end-rps",
+            paramLabel = "RPS",
+            description =
+                    "The ending request rate for ramp-up, in requests/s, reached at the last request. Needs to be specified when --ramp-up-strategy is used.")
     Double rampUpEndRps;
 
     ArrivalSettings arrivals() {

@@ -147,4 +147,14 @@ class SimulateCommandTest {
                 .endsWith("give --send-log a writable file")
                 .doesNotContain("\n");
     }
+
+    @Test
+    void theSuggestedBenchIsACommandToPasteWithAModestLoad() {
+        assertThat(SimulateCommand.tryCommand("http://127.0.0.1:8000", false, "sim-model", null))
+                .startsWith("./tokenpulse bench --base-url http://127.0.0.1:8000 --model sim-model ")
+                .contains("--num-prompts 100 --request-rate 10")
+                .doesNotContain("(");
+        assertThat(SimulateCommand.tryCommand("https://127.0.0.1:8443", true, "m", "/tok"))
+                .contains("--insecure --model m --tokenizer /tok ");
+    }
 }

@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  */
 final class RegistryState {
     private static final Logger log = LoggerFactory.getLogger(RegistryState.class);
+    /** Its stack traces: hidden unless --verbose (simplelogger.properties, tokenpulse.stacktraces). */
+    private static final Logger TRACES =
+            LoggerFactory.getLogger("tokenpulse.stacktraces." + RegistryState.class.getName());
 
     /** A version as the REST API shows it. */
     record Version(String subject, int version, int id, String schema) {}
@@ -196,7 +199,8 @@ final class RegistryState {
         try {
             store.append(record);
         } catch (IOException e) {
-            log.warn("Schema store write failed for {}", record.key(), e);
+            log.warn("Schema store write failed for {}: {}", record.key(), e.toString());
+            TRACES.warn("Schema store write failed for {}", record.key(), e);
             throw new RegistryException(
                     RegistryException.STORE_ERROR, "Error in the backend datastore: " + e.getMessage());
         }

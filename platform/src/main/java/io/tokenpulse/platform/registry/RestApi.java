@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
 final class RestApi implements HttpHandler {
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final Logger log = LoggerFactory.getLogger(RestApi.class);
+    /** Its stack traces: hidden unless --verbose (simplelogger.properties, tokenpulse.stacktraces). */
+    private static final Logger TRACES = LoggerFactory.getLogger("tokenpulse.stacktraces." + RestApi.class.getName());
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A response body that is JSON already (a schema's own text). */
@@ -170,7 +173,8 @@ final class RestApi implements HttpHandler {
                 status = e.httpStatus();
                 body = error(e.errorCode(), e.getMessage());
             } catch (RuntimeException e) {
-                log.error("Schema registry failed on {} {}", method, path, e);
+                log.error("Schema registry failed on {} {}: {}", method, path, e.toString());
+                TRACES.warn("Schema registry failed on {} {}", method, path, e);
                 status = 500;
                 body = error(500, "Internal Server Error: " + e);
             }

@@ -15,6 +15,9 @@ import org.slf4j.LoggerFactory;
 final class ThreadEngineClock implements EngineClock {
 
     private static final Logger LOG = LoggerFactory.getLogger(ThreadEngineClock.class);
+    /** Its stack traces: hidden unless --verbose (simplelogger.properties, tokenpulse.stacktraces). */
+    private static final Logger TRACES =
+            LoggerFactory.getLogger("tokenpulse.stacktraces." + ThreadEngineClock.class.getName());
 
     private ScheduledExecutorService executor;
     private boolean closed;
@@ -35,7 +38,8 @@ final class ThreadEngineClock implements EngineClock {
                     try {
                         task.run();
                     } catch (RuntimeException e) {
-                        LOG.warn("simulator engine step failed", e);
+                        LOG.warn("simulator engine step failed: {}", e.toString());
+                        TRACES.warn("simulator engine step failed", e);
                     }
                 },
                 atNs - System.nanoTime(),

@@ -18,6 +18,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Aggregator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
+    /** Its stack traces: hidden unless --verbose (simplelogger.properties, tokenpulse.stacktraces). */
+    private static final Logger TRACES =
+            LoggerFactory.getLogger("tokenpulse.stacktraces." + Aggregator.class.getName());
+
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaStreams streams;
@@ -45,7 +49,8 @@ public final class Aggregator implements AutoCloseable {
         // A record that breaks the topology would break it again after a thread restart: stop
         // this instance and say so, rather than spin; unreadable records never get here.
         streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("aggregator stopped by an unexpected error: {}", e.toString(), e);
+            LOG.error("aggregator stopped by an unexpected error: {}", e.toString());
+            TRACES.warn("aggregator stopped by", e);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         streams.start();
