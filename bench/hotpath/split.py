@@ -7,7 +7,7 @@ def find():
         if p.isdigit():
             try: c=open(f'/proc/{p}/cmdline','rb').read().replace(b'\0',b' ').decode()
             except: continue
-            if ' bench ' in c and '--bootstrap-servers' in c and c.startswith('java'): return p
+            if ' bench ' in c and '127.0.0.1:18000' in c and c.startswith('java'): return p
 log=sys.argv[1]
 while not os.path.exists(log): time.sleep(0.5)
 pid=None
