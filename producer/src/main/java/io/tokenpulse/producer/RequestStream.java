@@ -74,18 +74,19 @@ final class RequestStream extends StreamReader {
 
     @Override
     void chunk(ResponseTracker.Step step, long arrivalNs, int bytes) {
-        run.sink()
-                .publishChunk(Chunk.newBuilder()
-                        .setRunId(run.runId())
-                        .setShardIndex(run.shardIndex())
-                        .setRequestIndex(index)
-                        .setSeq(step.seq())
-                        .setOffsetNs(arrivalNs - effectiveSentNs())
-                        .setGapNs(step.gapNs())
-                        .setArrivedEpochNs(run.anchor().epochNs(arrivalNs))
-                        .setTokens(step.tokens())
-                        .setBytes(bytes)
-                        .build());
+        // Setters rather than Chunk.newBuilder(): the builder allocates its field table and flags per
+        // record, and every field is set here anyway (the setters take primitives: no boxing).
+        Chunk chunk = new Chunk();
+        chunk.setRunId(run.runId());
+        chunk.setShardIndex(run.shardIndex());
+        chunk.setRequestIndex(index);
+        chunk.setSeq(step.seq());
+        chunk.setOffsetNs(arrivalNs - effectiveSentNs());
+        chunk.setGapNs(step.gapNs());
+        chunk.setArrivedEpochNs(run.anchor().epochNs(arrivalNs));
+        chunk.setTokens(step.tokens());
+        chunk.setBytes(bytes);
+        run.sink().publishChunk(chunk);
         run.tally().chunkPublished();
         if (step.seq() == 0) {
             run.firstTokens().firstToken(arrivalNs - effectiveSentNs());

@@ -30,6 +30,11 @@ final class EventReader implements EventParser {
         this.textField = textField;
     }
 
+    /** A fast path for one response's events (see {@link OpenAiEventScan}); this reader answers what it hands back. */
+    OpenAiEventScan newScan() {
+        return new OpenAiEventScan(textField == TextField.DELTA_CONTENT);
+    }
+
     @Override
     public StreamEvent read(byte[] data, int offset, int length) {
         try (JsonParser p = JSON.createParser(data, offset, length)) {

@@ -25,6 +25,11 @@ package io.tokenpulse.producer.backend;
 public final class ResponseTracker {
 
     private final EventParser reader;
+    /** The OpenAI events' fast path (no Jackson, no String per event); null for the other wire formats. */
+    private final OpenAiEventScan scan;
+    /** What every event that is not a timing event returns. */
+    private static final Step NOT_A_CHUNK = new Step(-1, 0, null);
+
     private final boolean anyEventMarksLast;
     private final boolean streamed;
     private final StringBuilder text = new StringBuilder();
@@ -43,6 +48,7 @@ public final class ResponseTracker {
 
     ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed) {
         this.reader = reader;
+        this.scan = reader instanceof EventReader openAi ? openAi.newScan() : null;
         this.anyEventMarksLast = anyEventMarksLast;
         this.streamed = streamed;
     }
@@ -64,12 +70,15 @@ public final class ResponseTracker {
         if (finished) {
             throw new IllegalStateException("event after the response finished");
         }
+        if (scan != null && scan.scan(data, offset, length)) {
+            return onScanned(arrivalNs);
+        }
         StreamEvent event = reader.read(data, offset, length);
         if (event.error() != null) {
             if (error == null) {
                 error = event.error();
             }
-            return new Step(-1, 0, null, event);
+            return NOT_A_CHUNK;
         }
         if (event.usage() != null) {
             usage = event.usage();
@@ -78,7 +87,7 @@ public final class ResponseTracker {
             if (anyEventMarksLast && chunks > 0) {
                 lastNs = arrivalNs;
             }
-            return new Step(-1, 0, null, event);
+            return NOT_A_CHUNK;
         }
         if (event.wholeText() != null) {
             text.setLength(0);
@@ -93,6 +102,34 @@ public final class ResponseTracker {
         if (firstAnswerNs == null && !event.text().isEmpty()) {
             firstAnswerNs = arrivalNs;
         }
+        return timingStep(arrivalNs, tokensOf(event.usage()));
+    }
+
+    /** {@link #onEvent} for an event the fast path read: the same rules, the text decoded straight into the buffers. */
+    private Step onScanned(long arrivalNs) {
+        StreamEvent.Usage eventUsage = scan.hasUsage ? scan.usage() : null;
+        if (eventUsage != null) {
+            usage = eventUsage;
+        }
+        if (!scan.hasChoices) {
+            if (anyEventMarksLast && chunks > 0) {
+                lastNs = arrivalNs;
+            }
+            return NOT_A_CHUNK;
+        }
+        boolean hasText = scan.textEnd > scan.textStart; // an escape decodes to at least one char
+        scan.appendText(text);
+        if (scan.reasoningEnd > scan.reasoningStart) {
+            scan.appendReasoning(reasoning);
+            reasoningEvents++;
+        }
+        if (firstAnswerNs == null && hasText) {
+            firstAnswerNs = arrivalNs;
+        }
+        return timingStep(arrivalNs, tokensOf(eventUsage));
+    }
+
+    private Step timingStep(long arrivalNs, Integer tokens) {
         int seq = chunks++;
         long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
         if (seq == 0) {
@@ -100,15 +137,15 @@ public final class ResponseTracker {
         }
         previousChunkNs = arrivalNs;
         lastNs = arrivalNs;
-        return new Step(seq, gapNs, tokensOf(event), event);
+        return new Step(seq, gapNs, tokens);
     }
 
     /** With continuous usage stats, the growth of completion_tokens is this event's tokens. */
-    private Integer tokensOf(StreamEvent event) {
-        if (event.usage() == null || event.usage().completionTokens() == null) {
+    private Integer tokensOf(StreamEvent.Usage eventUsage) {
+        if (eventUsage == null || eventUsage.completionTokens() == null) {
             return null;
         }
-        int total = event.usage().completionTokens();
+        int total = eventUsage.completionTokens();
         Integer tokens = total - (previousCompletionTokens == null ? 0 : previousCompletionTokens);
         previousCompletionTokens = total;
         return tokens;
@@ -175,9 +212,8 @@ public final class ResponseTracker {
      * @param gapNs ns since the previous timing event (an ITL sample); 0 for the first and for
      *     non-timing events
      * @param tokens tokens the event carried when the server reports usage per event, else null
-     * @param event what the payload said
      */
-    public record Step(int seq, long gapNs, Integer tokens, StreamEvent event) {
+    public record Step(int seq, long gapNs, Integer tokens) {
 
         /** Whether this event is a timing event ({@code first} or an {@code event_i}). */
         public boolean isChunk() {

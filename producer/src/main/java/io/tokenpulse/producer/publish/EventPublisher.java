@@ -104,6 +104,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final MessagePassingQueue<Outgoing<?>> queue;
     private final List<Target<?>> targets;
     private final Spool spool;
+    /** Chunks' key and value bytes without the serdes' per-record work; null when it cannot stand in for them. */
+    private final ChunkWriter chunkWriter;
     /** Deliveries of the run records in the spool, oldest first, by their place in it (sender thread only). */
     private final ArrayDeque<SpooledDelivery> spooledDeliveries = new ArrayDeque<>();
 
@@ -148,6 +150,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         this.serverMetrics = new Target<>(3, serverMetrics, ServerMetric::getRunId);
         this.targets = List.of(this.runs, this.requests, this.chunks, this.serverMetrics);
         this.spool = spool;
+        this.chunkWriter = ChunkWriter.forSerializer(this.chunks.valueSerializer);
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());
@@ -386,6 +389,10 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private <V> Spool.Record serialized(Outgoing<V> record) {
         Target<V> target = record.target;
         try {
+            if (target == chunks && chunkWriter != null) { // most records: one per streamed event
+                Chunk chunk = (Chunk) record.value;
+                return new Spool.Record(target.index, chunkWriter.key(chunk), chunkWriter.value(chunk));
+            }
             byte[] key = target.keySerializer.serialize(target.topic, target.key.apply(record.value));
             byte[] value = target.valueSerializer.serialize(target.topic, record.value);
             return new Spool.Record(target.index, key, value);

@@ -24,7 +24,8 @@ import java.util.Arrays;
  * within one read is parsed in place; payload bytes are copied once, in bulk, into a reused
  * buffer that grows as needed up to {@code maxEventBytes} (10 MiB by default), beyond which
  * {@link SseException} is thrown. The array handed to the listener is only valid during the
- * call.
+ * call. A direct buffer's bytes pass through one scratch array per thread, not per parser (a
+ * parser lives for one response: 16 KiB each was most of the client's allocation per event).
  *
  * <p><b>End of stream.</b> {@link #finish()} dispatches an event the server left unterminated
  * (as vLLM's client accepts a last {@code data:} line without the blank line) and tells whether
@@ -45,7 +46,18 @@ public final class SseParser {
     private static final byte[] DATA = {'d', 'a', 't', 'a'};
     private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
     private static final byte[] NEWLINE = {'\n'};
-    private static final int INITIAL_CAPACITY = 4096;
+    /** First size of the line and payload buffers: a token event's payload fits; larger ones grow them (x2). */
+    private static final int INITIAL_CAPACITY = 512;
+    /** Direct buffers have no array: their bytes are copied through this, one per thread (the I/O threads). */
+    private static final int SCRATCH_BYTES = 16 * 1024;
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** A thread's scratch array; busy while a feed uses it (a listener that feeds another parser gets its own). */
+    private static final class Scratch {
+        final byte[] bytes = new byte[SCRATCH_BYTES];
+        boolean busy;
+    }
 
     /** Receives the events of one stream. Called on the thread that calls {@code feed}. */
     public interface Listener {
@@ -83,8 +95,6 @@ public final class SseParser {
     private int dataLength;
     private boolean hasData;
     private long dataArrivalNs;
-    /** Scratch for buffers without an accessible array (direct buffers). */
-    private byte[] scratch;
 
     private long lastReadNs;
     private long events;
@@ -121,14 +131,22 @@ public final class SseParser {
             bytes.position(bytes.limit());
             return;
         }
-        // Direct buffers have no array: copy in bulk through a reused scratch array.
-        if (scratch == null) {
-            scratch = new byte[INITIAL_CAPACITY * 4];
-        }
-        while (bytes.hasRemaining()) {
-            int n = Math.min(scratch.length, bytes.remaining());
-            bytes.get(scratch, 0, n);
-            feed(scratch, 0, n, arrivalNs);
+        // Direct buffers have no array: copy in bulk through the thread's scratch array (feed keeps no
+        // reference to it: a line cut by the read's end is copied to the parser's own buffer).
+        Scratch shared = SCRATCH.get();
+        boolean own = !shared.busy;
+        byte[] scratch = own ? shared.bytes : new byte[Math.min(SCRATCH_BYTES, bytes.remaining())];
+        shared.busy = true;
+        try {
+            while (bytes.hasRemaining()) {
+                int n = Math.min(scratch.length, bytes.remaining());
+                bytes.get(scratch, 0, n);
+                feed(scratch, 0, n, arrivalNs);
+            }
+        } finally {
+            if (own) {
+                shared.busy = false;
+            }
         }
     }
 

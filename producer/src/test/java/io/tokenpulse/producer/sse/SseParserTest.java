@@ -262,6 +262,49 @@ class SseParserTest {
     }
 
     @Test
+    void directBuffersSplitAtEveryPositionGiveTheSameEventsWithMultiByteCharactersCut() {
+        // data: with and without the space, a 2-, 3- and 4-byte character, an error event, [DONE]
+        byte[] body = ("data: {\"text\":\"é\"}\n\ndata:{\"text\":\"日本\"}\r\n\r\n: ping\n\n"
+                        + "data: {\"text\":\"🙂\"}\n\ndata: {\"error\":{\"message\":\"overloaded\"}}\n\n"
+                        + "data: [DONE]\n\n")
+                .getBytes(UTF_8);
+        Recorder whole = parseWhole(body);
+        assertThat(whole.payloads()).containsExactly(
+                "{\"text\":\"é\"}", "{\"text\":\"日本\"}", "{\"text\":\"🙂\"}",
+                "{\"error\":{\"message\":\"overloaded\"}}");
+        for (int cut = 1; cut < body.length; cut++) {
+            Recorder recorder = new Recorder();
+            SseParser parser = new SseParser(recorder);
+            parser.feed(direct(body, 0, cut), 1);
+            parser.feed(direct(body, cut, body.length), 2);
+            assertThat(parser.finish().doneSeen()).as("cut at %d", cut).isTrue();
+            assertThat(recorder.payloads()).as("cut at %d", cut).isEqualTo(whole.payloads());
+        }
+    }
+
+    @Test
+    void aListenerThatFeedsAnotherParserFromADirectBufferDoesNotCorruptThisOne() {
+        byte[] inner = "data: inner\n\n".getBytes(UTF_8);
+        Recorder innerRecorder = new Recorder();
+        SseParser innerParser = new SseParser(innerRecorder);
+        List<String> outer = new ArrayList<>();
+        SseParser parser = new SseParser((data, offset, length, arrivalNs) -> {
+            outer.add(new String(data, offset, length, UTF_8));
+            innerParser.feed(direct(inner, 0, inner.length), arrivalNs);
+        });
+        byte[] body = "data: one\n\ndata: two\n\n".getBytes(UTF_8);
+        parser.feed(direct(body, 0, body.length), 1);
+        assertThat(outer).containsExactly("one", "two");
+        assertThat(innerRecorder.payloads()).containsExactly("inner", "inner");
+    }
+
+    private static ByteBuffer direct(byte[] bytes, int from, int to) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(to - from);
+        direct.put(bytes, from, to - from).flip();
+        return direct;
+    }
+
+    @Test
     void parsingDoesNotAllocatePerByteOrPerEvent() throws IOException {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         byte[] body = fixture("vllm-completions-usage.sse");

@@ -1,0 +1,30 @@
+"""CPU by thread group of a running `bench --bootstrap-servers` (started by bench/hotpath/alone), from
+/proc: 10 s after its "Initial test run completed" line, over a 40 s window, per event at the run's
+1 000 events/s (20 req/s x 50 tokens). Usage: python3 bench/hotpath/split.py OUT/bench.log"""
+import os,re,time,subprocess,collections,sys
+def find():
+    for p in os.listdir('/proc'):
+        if p.isdigit():
+            try: c=open(f'/proc/{p}/cmdline','rb').read().replace(b'\0',b' ').decode()
+            except: continue
+            if ' bench ' in c and '127.0.0.1:18000' in c and c.startswith('java'): return p
+log=sys.argv[1]
+while not os.path.exists(log): time.sleep(0.5)
+pid=None
+while not pid: time.sleep(0.5); pid=find()
+while 'Initial test run completed' not in open(log).read(): time.sleep(0.5)
+def snap():
+    out={}
+    for t in os.listdir(f'/proc/{pid}/task'):
+        try:
+            st=open(f'/proc/{pid}/task/{t}/stat').read(); comm=open(f'/proc/{pid}/task/{t}/comm').read().strip()
+            f=st.rsplit(')',1)[1].split(); out[t]=(comm,(int(f[11])+int(f[12]))/os.sysconf('SC_CLK_TCK'))
+        except Exception: pass
+    return out
+time.sleep(10); a=snap(); t0=time.time(); time.sleep(40); b=snap(); dt=time.time()-t0
+g=collections.Counter()
+for t,(comm,cpu) in b.items():
+    g[re.sub(r'\d+','N',comm)]+=cpu-a.get(t,(comm,0))[1]
+tot=sum(g.values()); ev=1000*dt
+print(f"window {dt:.1f}s, cpu {tot:.2f}s, {tot/ev*1e6:.1f} us/event at 1000 events/s")
+for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event")
