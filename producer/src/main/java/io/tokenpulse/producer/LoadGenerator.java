@@ -500,7 +500,15 @@ public final class LoadGenerator {
                         "run {}: {} records were not delivered to Kafka: {}",
                         settings.runId(),
                         delivery.notDelivered(),
-                        delivery.failed());
+                        delivery.notDeliveredByReason());
+            }
+            if (delivery.spooled() > 0) {
+                out.printf(
+                        "%d records Kafka did not take stay in %s; once Kafka is back, publish them with:"
+                                + " tokenpulse publish-spool %s --bootstrap-servers HOST:PORT%n",
+                        delivery.spooled(),
+                        publisher.spoolDir(),
+                        publisher.spoolDir());
             }
             return new LoadResult(
                     counts.started(),
@@ -508,7 +516,7 @@ public final class LoadGenerator {
                     counts.failed(),
                     counts.chunkEvents(),
                     delivery.notDelivered(),
-                    delivery.failedByReason(),
+                    delivery.notDeliveredByReason(),
                     lost,
                     sortedByCount(counts.failureReasons()),
                     anchor.startEpochNs(),
