@@ -79,8 +79,8 @@ final class Pipeline implements AutoCloseable {
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Duration kafkaTimeout = kafkaTimeout(props);
             // the cluster's size decides the copies (min(3, brokers)) unless the user chose them
-            TopicAdmin.Fitted layout = TopicAdmin.ensureExist(
-                    topics, props, options.replicationFactor, options.partitions, kafkaTimeout);
+            TopicAdmin.Fitted layout =
+                    TopicAdmin.ensureExist(topics, props, options.replicationFactor, options.partitions, kafkaTimeout);
             if (platform == null && layout.brokers() > 1) {
                 System.err.println(layout.describe());
             }

@@ -76,13 +76,12 @@ public final class Platform implements AutoCloseable {
                         "--brokers must be between 1 and " + MAX_BROKERS + " on one machine, got " + brokers);
             }
             if (brokers > 1 && secure) {
-                throw new IllegalArgumentException(
-                        "--secure runs one broker; a secured cluster of --brokers " + brokers + " is not supported yet");
+                throw new IllegalArgumentException("--secure runs one broker; a secured cluster of --brokers " + brokers
+                        + " is not supported yet");
             }
             if (brokers > 1 && kafkaPort != 0) {
-                throw new IllegalArgumentException(
-                        "--kafka-port sets the one broker's port; a cluster of --brokers " + brokers
-                                + " picks free ports (omit --kafka-port)");
+                throw new IllegalArgumentException("--kafka-port sets the one broker's port; a cluster of --brokers "
+                        + brokers + " picks free ports (omit --kafka-port)");
             }
         }
 

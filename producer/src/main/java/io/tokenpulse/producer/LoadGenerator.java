@@ -506,9 +506,7 @@ public final class LoadGenerator {
                 out.printf(
                         "%d records Kafka did not take stay in %s; once Kafka is back, publish them with:"
                                 + " tokenpulse publish-spool %s --bootstrap-servers HOST:PORT%n",
-                        delivery.spooled(),
-                        publisher.spoolDir(),
-                        publisher.spoolDir());
+                        delivery.spooled(), publisher.spoolDir(), publisher.spoolDir());
             }
             return new LoadResult(
                     counts.started(),

@@ -78,7 +78,8 @@ public record TopicLayout(int partitions, short replicationFactor, int minInsync
 
     /** One line for the user: what the topics get and why. */
     public String describe(int brokers) {
-        return "TokenPulse topics (where created now): " + partitions + " partition" + (partitions == 1 ? "" : "s") + ", replication factor "
+        return "TokenPulse topics (where created now): " + partitions + " partition" + (partitions == 1 ? "" : "s")
+                + ", replication factor "
                 + replicationFactor + (minInsyncReplicas > 1 ? ", min.insync.replicas " + minInsyncReplicas : "")
                 + " (cluster of " + brokers + " broker" + (brokers == 1 ? "" : "s") + ")";
     }

@@ -92,7 +92,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             formatOnce(
                     storageDir,
                     config.nodeId(),
-                    settings.brokerProperties().getOrDefault(CLUSTER_ID_PROPERTY, Uuid.randomUuid().toString()),
+                    settings.brokerProperties()
+                            .getOrDefault(CLUSTER_ID_PROPERTY, Uuid.randomUuid().toString()),
                     settings.saslUsers());
             server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();

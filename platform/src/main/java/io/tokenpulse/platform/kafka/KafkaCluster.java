@@ -140,7 +140,8 @@ public final class KafkaCluster implements AutoCloseable {
             return id;
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException(
-                    "Cannot use Kafka data dir " + dataDir + " (" + e.getMessage() + "): pass a writable --data-dir", e);
+                    "Cannot use Kafka data dir " + dataDir + " (" + e.getMessage() + "): pass a writable --data-dir",
+                    e);
         }
     }
 

@@ -494,8 +494,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             return;
         }
         failed.get(DeliveryFailure.SPOOL_UNDRAINED).add(left);
-        spooledDeliveries.forEach(d ->
-                d.delivery.completeExceptionally(new UndeliveredRecordException(DeliveryFailure.SPOOL_UNDRAINED, null)));
+        spooledDeliveries.forEach(d -> d.delivery.completeExceptionally(
+                new UndeliveredRecordException(DeliveryFailure.SPOOL_UNDRAINED, null)));
         spooledDeliveries.clear();
         spooledNow = 0;
         try {

@@ -191,8 +191,9 @@ final class Spool implements AutoCloseable {
                 writer.close();
             }
             try (var out = Files.newBufferedWriter(dir.resolve(KEPT_FILE))) {
-                kept.store(out, "records TokenPulse could not hand to Kafka; publish with: tokenpulse publish-spool "
-                        + dir);
+                kept.store(
+                        out,
+                        "records TokenPulse could not hand to Kafka; publish with: tokenpulse publish-spool " + dir);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not keep the publish spool " + dir + ": " + e.getMessage(), e);

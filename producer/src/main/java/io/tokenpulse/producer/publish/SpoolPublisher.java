@@ -36,24 +36,30 @@ public final class SpoolPublisher {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeout.toMillis()));
-        props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(timeout.toMillis(), 30_000)));
-        props.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(io.tokenpulse.schemas.Topics.MAX_RECORD_BYTES));
+        props.putIfAbsent(
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(timeout.toMillis(), 30_000)));
+        props.putIfAbsent(
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(io.tokenpulse.schemas.Topics.MAX_RECORD_BYTES));
         AtomicLong acknowledged = new AtomicLong();
         AtomicReference<Exception> firstError = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-            Spool.readKept(dir, record -> producer.send(
-                    new ProducerRecord<>(record.topic(), record.key(), record.value()), (metadata, error) -> {
-                        if (error == null) {
-                            acknowledged.incrementAndGet();
-                        } else {
-                            firstError.compareAndSet(null, error);
-                        }
-                    }));
+            Spool.readKept(
+                    dir,
+                    record -> producer.send(
+                            new ProducerRecord<>(record.topic(), record.key(), record.value()), (metadata, error) -> {
+                                if (error == null) {
+                                    acknowledged.incrementAndGet();
+                                } else {
+                                    firstError.compareAndSet(null, error);
+                                }
+                            }));
             producer.flush();
         } catch (org.apache.kafka.common.KafkaException e) {
-            throw new IllegalStateException("Kafka at " + props.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
-                    + " did not take the spool's records (" + e.getMessage() + "); " + dir + " is kept", e);
+            throw new IllegalStateException(
+                    "Kafka at " + props.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
+                            + " did not take the spool's records (" + e.getMessage() + "); " + dir + " is kept",
+                    e);
         }
         if (firstError.get() != null) {
             throw new IllegalStateException(acknowledged.get() + " records published, but Kafka refused others ("
