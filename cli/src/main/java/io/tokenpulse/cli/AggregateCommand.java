@@ -42,6 +42,13 @@ final class AggregateCommand implements Callable<Integer> {
                     "Kafka Streams application id; instances with the same id share the work (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            description =
+                    "Where this instance keeps its local state stores (default: ~/.tokenpulse/streams, or the embedded platform's data dir); give each instance on one host its own.")
+    java.nio.file.Path stateDir;
+
     @Mixin
     WindowOptions windows;
 
@@ -54,12 +61,24 @@ final class AggregateCommand implements Callable<Integer> {
         metrics.validate();
         windows.validate();
         Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.AGGREGATE);
-        StreamsSettings settings = windows.applyTo(
-                StreamsSettings.defaults(pipeline.bootstrapServers()).withApplicationId(applicationId));
+        StreamsSettings settings = windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                .withApplicationId(applicationId)
+                .withReplicationFactor(pipeline.replicationFactor()));
+        if (stateDir != null) {
+            settings = settings.withStateDir(stateDir.toAbsolutePath());
+        }
         Properties overrides = pipeline.clientProperties();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-        Aggregator aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
+        Aggregator aggregator;
+        try {
+            aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
+        } catch (org.apache.kafka.streams.errors.StreamsException e) {
+            pipeline.close();
+            // two instances on one host: Kafka Streams locks its state dir
+            throw UserError.failure("the aggregator could not start (" + e.getMessage() + "); another instance may use"
+                    + " the state dir " + settings.stateDir() + ": give each instance its own --state-dir");
+        }
         meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
         MetricsEndpoint endpoint = metrics.startOrNull(registry);
         CountDownLatch stopped = new CountDownLatch(1);

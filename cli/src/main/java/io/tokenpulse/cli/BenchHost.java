@@ -69,6 +69,7 @@ final class BenchHost implements AutoCloseable {
         aggregator = Aggregator.start(
                 pipeline.topics(),
                 windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
+                        .withReplicationFactor(pipeline.replicationFactor())
                         .withStateDir(pipeline.dataDir().resolve("streams"))),
                 pipeline.clientProperties(),
                 meters);

@@ -64,6 +64,20 @@ final class KafkaOptions {
     String topicPrefix;
 
     @Option(
+            names = "--replication-factor",
+            paramLabel = "N",
+            description =
+                    "Copies of each TokenPulse topic this command creates, and of the aggregator's internal topics (default: min(3, brokers in the cluster); min.insync.replicas 2 from 3 copies on).")
+    Integer replicationFactor;
+
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
+            description =
+                    "Partitions of each TokenPulse topic this command creates (default: 3); one busy aggregator thread per partition, plan one per ~50 000 chunk events/s (docs/cluster.md). Existing topics keep theirs.")
+    Integer partitions;
+
+    @Option(
             names = "--data-dir",
             paramLabel = "DIR",
             description = "Data directory of the embedded platform (default: ~/.tokenpulse/platform).")

@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.schemas.TopicAdmin;
+import io.tokenpulse.schemas.TopicLayout;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
@@ -20,19 +21,22 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * embedded platform started here when no {@code --bootstrap-servers} was given.
  */
 final class Pipeline implements AutoCloseable {
-    static final int DEFAULT_PARTITIONS = 3;
+    static final int DEFAULT_PARTITIONS = TopicLayout.DEFAULT_PARTITIONS;
     private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
     private final Platform platform;
     private final Properties clientProperties;
     private final Topics topics;
     private final Path dataDir;
+    private final TopicAdmin.Fitted layout;
 
-    private Pipeline(Platform platform, Properties clientProperties, Topics topics, Path dataDir) {
+    private Pipeline(
+            Platform platform, Properties clientProperties, Topics topics, Path dataDir, TopicAdmin.Fitted layout) {
         this.platform = platform;
         this.clientProperties = clientProperties;
         this.topics = topics;
         this.dataDir = dataDir;
+        this.layout = layout;
     }
 
     /**
@@ -74,12 +78,17 @@ final class Pipeline implements AutoCloseable {
             props.putAll(options.kafkaProperties);
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Duration kafkaTimeout = kafkaTimeout(props);
-            TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, kafkaTimeout);
+            // the cluster's size decides the copies (min(3, brokers)) unless the user chose them
+            TopicAdmin.Fitted layout =
+                    TopicAdmin.ensureExist(topics, props, options.replicationFactor, options.partitions, kafkaTimeout);
+            if (platform == null && layout.brokers() > 1) {
+                System.err.println(layout.describe());
+            }
             if (platform == null) {
                 // A missing ACL would otherwise surface only as failed records or a stopped stream thread.
                 TopicAdmin.checkAccess(topics, role, props, kafkaTimeout);
             }
-            return new Pipeline(platform, props, topics, dataDir);
+            return new Pipeline(platform, props, topics, dataDir, layout);
         } catch (IllegalArgumentException e) {
             closeQuietly(platform);
             throw UserError.usage(e.getMessage());
@@ -132,6 +141,11 @@ final class Pipeline implements AutoCloseable {
 
     boolean embedded() {
         return platform != null;
+    }
+
+    /** The replication factor fitted to the cluster: the aggregator's internal topics get it too. */
+    int replicationFactor() {
+        return layout.layout().replicationFactor();
     }
 
     Path dataDir() {

@@ -54,6 +54,14 @@ final class PlatformCommand implements Callable<Integer> {
     int registryPort;
 
     @Option(
+            names = "--brokers",
+            paramLabel = "N",
+            defaultValue = "1",
+            description =
+                    "Kafka brokers: 1 runs in this process; more run as a KRaft cluster, each broker and controller its own process with its own data dir under DIR/node-<id>, topics with min(3, N) copies (default: ${DEFAULT-VALUE}).")
+    int brokers;
+
+    @Option(
             names = "--secure",
             description =
                     "SASL/SCRAM-SHA-512 and ACLs on the broker: creates users for bench and aggregate with random passwords, in owner-only files under DIR/security (a data dir is secured from its first start or never).")
@@ -66,7 +74,11 @@ final class PlatformCommand implements Callable<Integer> {
         Platform platform;
         try {
             settings = new Platform.Settings(
-                    dataDir == null ? Platform.Settings.defaultDataDir() : dataDir, kafkaPort, registryPort, secure);
+                    dataDir == null ? Platform.Settings.defaultDataDir() : dataDir,
+                    kafkaPort,
+                    registryPort,
+                    secure,
+                    brokers);
             platform = Platform.start(settings);
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
@@ -100,6 +112,11 @@ final class PlatformCommand implements Callable<Integer> {
         out.println("Kafka bootstrap servers: " + platform.bootstrapServers());
         out.println("Schema Registry URL:     " + platform.registryUrl());
         out.println("Data directory:          " + settings.dataDir());
+        for (int i = 0; i < platform.nodes().size(); i++) {
+            var node = platform.nodes().get(i);
+            out.println("Broker " + (i + 1) + ": " + node.bootstrapServers() + " (pid " + node.pid() + ", log "
+                    + node.logFile() + ")");
+        }
         out.println("Use them with: --bootstrap-servers " + platform.bootstrapServers() + " --schema-registry-url "
                 + platform.registryUrl() + "   (Ctrl-C stops both)");
         if (secure) {

@@ -38,6 +38,8 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
             "--auto-register-schemas",
             "--topic-prefix",
             "--data-dir",
+            "--replication-factor",
+            "--partitions",
             "--metrics-port",
             "--metrics-host",
             "--window-size-ms",

@@ -23,6 +23,7 @@ import picocli.CommandLine.ScopeType;
             CompareCommand.class,
             ReportCommand.class,
             PlatformCommand.class,
+            PublishSpoolCommand.class,
             SimulateCommand.class,
             SweepCommand.class
         })

@@ -15,8 +15,8 @@ import java.util.Map;
  * @param chunkEvents chunk records handed to Kafka
  * @param recordsNotDelivered records of any kind not delivered to Kafka when the run ended,
  *     including its RunFinished record if that one did not make it either
- * @param notDeliveredByReason the failed part of {@code recordsNotDelivered} by
- *     {@link io.tokenpulse.producer.publish.DeliveryFailure} name, most frequent first
+ * @param notDeliveredByReason {@code recordsNotDelivered} by
+ *     {@link io.tokenpulse.producer.publish.DeliveryFailure} name, most frequent first; adds up to it
  * @param lostRunRecords the shard's RunStarted or RunFinished, each with its reason, when it did not
  *     reach Kafka: without them the run has no summary
  * @param failureReasons failed requests by reason, most frequent first; reasons beyond the first

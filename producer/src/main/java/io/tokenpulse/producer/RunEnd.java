@@ -78,7 +78,13 @@ final class RunEnd {
                     "run {}: {} records were not delivered to Kafka: {}",
                     settings.runId(),
                     delivery.notDelivered(),
-                    delivery.failed());
+                    delivery.notDeliveredByReason());
+        }
+        if (delivery.spooled() > 0) {
+            out.printf(
+                    "%d records Kafka did not take stay in %s; once Kafka is back, publish them with:"
+                            + " ./tokenpulse publish-spool %s --bootstrap-servers HOST:PORT%n",
+                    delivery.spooled(), publisher.spoolDir(), publisher.spoolDir());
         }
         return new LoadResult(
                 counts.started(),
@@ -86,7 +92,7 @@ final class RunEnd {
                 counts.failed(),
                 counts.chunkEvents(),
                 delivery.notDelivered(),
-                delivery.failedByReason(),
+                delivery.notDeliveredByReason(),
                 lost,
                 sortedByCount(counts.failureReasons()),
                 anchor.startEpochNs(),

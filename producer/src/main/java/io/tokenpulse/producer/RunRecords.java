@@ -66,7 +66,7 @@ final class RunRecords {
                         .setRequestsFailed(counts.failed())
                         .setChunkEvents(counts.chunkEvents())
                         .setRecordsNotDelivered(delivery.notDelivered())
-                        .setRecordsNotDeliveredByReason(delivery.failedByReason())
+                        .setRecordsNotDeliveredByReason(delivery.notDeliveredByReason())
                         .setInterrupted(interrupted)
                         .setServerMetricRecords(serverMetricRecords)
                         .build());

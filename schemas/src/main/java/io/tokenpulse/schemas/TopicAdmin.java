@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -41,21 +42,102 @@ public final class TopicAdmin {
     private TopicAdmin() {}
 
     /**
+     * Reads the cluster's size (describeCluster), fits the layout to it ({@link TopicLayout#fit}) and
+     * creates the missing topics with it; existing topics keep theirs.
+     *
+     * @param askedReplication {@code --replication-factor}, null to fit the cluster
+     * @param askedPartitions  {@code --partitions}, null for the default
+     * @return the layout and the number of brokers it was fitted to
+     * @throws IllegalArgumentException with one line when more copies are asked for than there are brokers
+     * @throws IllegalStateException with one line naming the servers tried when no broker answers in time
+     */
+    public static Fitted ensureExist(
+            Topics topics,
+            Properties clientProperties,
+            Integer askedReplication,
+            Integer askedPartitions,
+            Duration timeout) {
+        int brokers = brokers(clientProperties, timeout);
+        TopicLayout layout = TopicLayout.fit(brokers, askedReplication, askedPartitions);
+        ensureExist(topics, clientProperties, layout, timeout);
+        return new Fitted(layout, brokers);
+    }
+
+    /** A layout and the cluster size it was chosen for. */
+    public record Fitted(TopicLayout layout, int brokers) {
+        /** One line for the user. */
+        public String describe() {
+            return layout.describe(brokers);
+        }
+    }
+
+    /**
+     * The number of brokers the cluster reports.
+     *
+     * @throws IllegalStateException with one line naming the servers tried when none answers in time
+     */
+    public static int brokers(Properties clientProperties, Duration timeout) {
+        Properties props = adminProperties(clientProperties, timeout);
+        String servers = String.valueOf(props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+        try (Admin admin = Admin.create(props)) {
+            return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
+                    .nodes()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .size();
+        } catch (TimeoutException e) {
+            throw noAnswer(servers, timeout, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw noAnswer(servers, timeout, e.getCause());
+            }
+            throw failure("cannot describe the Kafka cluster at " + servers, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing the cluster", e);
+        }
+    }
+
+    private static IllegalStateException noAnswer(String servers, Duration timeout, Throwable cause) {
+        return new IllegalStateException(
+                "no broker of " + servers + " answered within " + timeout.toSeconds()
+                        + " s; check --bootstrap-servers and --kafka-property security settings",
+                cause);
+    }
+
+    private static Properties adminProperties(Properties clientProperties, Duration timeout) {
+        Properties props = new Properties();
+        props.putAll(clientProperties);
+        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        return props;
+    }
+
+    /**
      * @param clientProperties Kafka client properties incl. bootstrap.servers (and SASL/SSL settings)
      * @throws IllegalStateException with one line naming the cluster when it cannot be reached in time
      */
     public static void ensureExist(
             Topics topics, Properties clientProperties, int partitions, short replicationFactor, Duration timeout) {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        ensureExist(topics, clientProperties, new TopicLayout(partitions, replicationFactor, 1), timeout);
+    }
+
+    /**
+     * Creates the missing topics with {@code layout} (its {@code min.insync.replicas} added to each
+     * topic's own config).
+     *
+     * @throws IllegalStateException with one line naming the cluster when it cannot be reached in time
+     */
+    public static void ensureExist(Topics topics, Properties clientProperties, TopicLayout layout, Duration timeout) {
+        int partitions = layout.partitions();
+        short replicationFactor = layout.replicationFactor();
+        Properties props = adminProperties(clientProperties, timeout);
         String servers = String.valueOf(props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
         try (Admin admin = Admin.create(props)) {
             Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             List<NewTopic> missing = topics.all().stream()
                     .filter(topic -> !existing.contains(topic.name()))
-                    .map(topic -> new NewTopic(topic.name(), partitions, replicationFactor).configs(topic.config()))
+                    .map(topic -> new NewTopic(topic.name(), partitions, replicationFactor)
+                            .configs(withLayout(topic.config(), layout)))
                     .toList();
             try {
                 if (!missing.isEmpty()) {
@@ -197,6 +279,12 @@ public final class TopicAdmin {
                             .toList(),
                     e.getCause().getMessage());
         }
+    }
+
+    private static Map<String, String> withLayout(Map<String, String> config, TopicLayout layout) {
+        Map<String, String> all = new HashMap<>(layout.topicConfig());
+        all.putAll(config);
+        return all;
     }
 
     private static ConfigResource resource(TopicSpec<?> topic) {

@@ -62,7 +62,11 @@ final class BrokerConfig {
         // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
         p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
 
-        settings.brokerProperties().forEach(p::setProperty);
+        settings.brokerProperties().forEach((key, value) -> {
+            if (!key.equals(EmbeddedKafka.CLUSTER_ID_PROPERTY)) {
+                p.setProperty(key, value);
+            }
+        });
         return p;
     }
 

@@ -44,6 +44,11 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Kafka's own name for a combined node's log directory (config/server.properties). */
     static final String STORAGE_DIR = "kraft-combined-logs";
+    /**
+     * Not a Kafka config: the cluster id to format a new node's storage with, shared by the nodes of a
+     * {@link KafkaCluster} (a lone broker gets a random one). Kafka ignores it on start.
+     */
+    static final String CLUSTER_ID_PROPERTY = "tokenpulse.cluster.id";
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
@@ -84,7 +89,12 @@ public final class EmbeddedKafka implements AutoCloseable {
             clientProperties.putAll(settings.saslUsers().clientProperties(SaslUsers.ADMIN));
         }
         try {
-            formatOnce(storageDir, settings.saslUsers());
+            formatOnce(
+                    storageDir,
+                    config.nodeId(),
+                    settings.brokerProperties()
+                            .getOrDefault(CLUSTER_ID_PROPERTY, Uuid.randomUuid().toString()),
+                    settings.saslUsers());
             server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             String clusterId = awaitReady(clientProperties);
@@ -150,7 +160,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * secured broker's SCRAM credentials go into the bootstrap metadata here: KRaft reads them before any
      * client can authenticate, which no Admin call could do.
      */
-    private static void formatOnce(Path storageDir, SaslUsers users) {
+    private static void formatOnce(Path storageDir, int nodeId, String clusterId, SaslUsers users) {
         if (Files.exists(storageDir.resolve("meta.properties"))) {
             return;
         }
@@ -166,8 +176,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             formatter
                     .setPrintStream(formatterOut)
-                    .setNodeId(BrokerConfig.NODE_ID)
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setNodeId(nodeId)
+                    .setClusterId(clusterId)
                     .setControllerListenerName(BrokerConfig.CONTROLLER_LISTENER)
                     .setHasDynamicQuorum(false)
                     .setMetadataLogDirectory(storageDir.toString())

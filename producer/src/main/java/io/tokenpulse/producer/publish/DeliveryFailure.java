@@ -23,7 +23,17 @@ public enum DeliveryFailure {
     /** Still unacknowledged when the publisher was closed, or published after it was closed. */
     CLOSED,
     /** Any other error Kafka reported; the log names the first one. */
-    KAFKA_ERROR;
+    KAFKA_ERROR,
+    /**
+     * Still in the spool when the run ended (Kafka did not come back within the wait): the records are
+     * kept on disk, and {@code tokenpulse publish-spool DIR} hands them to Kafka later.
+     */
+    SPOOL_UNDRAINED,
+    /**
+     * Handed to Kafka but not acknowledged when the run ended (at the RunFinished count); a later
+     * acknowledgement still delivers it, else the close counts it as {@link #CLOSED}.
+     */
+    UNACKNOWLEDGED;
 
     static DeliveryFailure of(Exception e, boolean closing) {
         if (closing) {

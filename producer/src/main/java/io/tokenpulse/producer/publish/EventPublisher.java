@@ -490,18 +490,37 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         }
     }
 
-    /** At close: whatever is still in the spool will not arrive. */
+    /**
+     * At close: whatever is still in the spool did not arrive ({@link DeliveryFailure#SPOOL_UNDRAINED});
+     * it stays on disk for {@code tokenpulse publish-spool}.
+     */
     private void dropSpooled() {
-        while (!spool.isEmpty()) {
-            spool.peek();
-            spool.remove();
-            failed.get(DeliveryFailure.CLOSED).increment();
+        long left = spool.records();
+        if (left == 0) {
+            spool.close();
+            return;
         }
-        spooledDeliveries.forEach(
-                d -> d.delivery.completeExceptionally(new UndeliveredRecordException(DeliveryFailure.CLOSED, null)));
+        failed.get(DeliveryFailure.SPOOL_UNDRAINED).add(left);
+        spooledDeliveries.forEach(d -> d.delivery.completeExceptionally(
+                new UndeliveredRecordException(DeliveryFailure.SPOOL_UNDRAINED, null)));
         spooledDeliveries.clear();
         spooledNow = 0;
-        spool.close();
+        try {
+            spool.keep(targets.stream().map(t -> t.topic).toList());
+            LOG.warn(
+                    "{} records Kafka did not take are kept in {}: publish them with ./tokenpulse publish-spool {}"
+                            + " --bootstrap-servers HOST:PORT",
+                    left,
+                    spool.dir(),
+                    spool.dir());
+        } catch (UncheckedIOException e) {
+            LOG.warn("{} records Kafka did not take are lost: {}", left, e.getMessage());
+        }
+    }
+
+    /** Where this publisher spools (created only once Kafka could not take a record). */
+    public Path spoolDir() {
+        return spool.dir();
     }
 
     /** Counts a record that will not arrive; completes its delivery, if it has one, with the reason. */

@@ -42,6 +42,26 @@ public record PublishCounts(
         return reasons;
     }
 
+    /**
+     * Every record of {@link #notDelivered}, under exactly one reason, most frequent first: the failed
+     * ones by their reason, the pending ones as {@link DeliveryFailure#SPOOL_UNDRAINED} (in the spool)
+     * or {@link DeliveryFailure#UNACKNOWLEDGED} (with Kafka). The values add up to
+     * {@link #notDelivered}; what RunFinished.records_not_delivered_by_reason reports.
+     */
+    public Map<String, Long> notDeliveredByReason() {
+        Map<DeliveryFailure, Long> all = new java.util.EnumMap<>(DeliveryFailure.class);
+        all.putAll(failed);
+        long inSpool = Math.min(spooled, pending);
+        all.merge(DeliveryFailure.SPOOL_UNDRAINED, inSpool, Long::sum);
+        all.merge(DeliveryFailure.UNACKNOWLEDGED, pending - inSpool, Long::sum);
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        all.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<DeliveryFailure, Long>comparingByValue().reversed())
+                .forEach(e -> reasons.put(e.getKey().name(), e.getValue()));
+        return reasons;
+    }
+
     /** Records that did not arrive, or not yet: what RunFinished.records_not_delivered reports. */
     public long notDelivered() {
         return failedTotal() + pending;

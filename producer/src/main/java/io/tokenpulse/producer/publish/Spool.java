@@ -166,6 +166,99 @@ final class Spool implements AutoCloseable {
         return bytesAppended - bytesRemoved;
     }
 
+    /** The file {@link #keep} writes: what {@link #readKept} needs to read the records left in the folder. */
+    static final String KEPT_FILE = "kept.properties";
+
+    /**
+     * Closes the spool but leaves the records still in it on disk, with a {@link #KEPT_FILE} naming
+     * each target's topic, so that {@link #readKept} can hand them to Kafka later.
+     *
+     * @param topics topic name by the records' {@code target}
+     */
+    void keep(java.util.List<String> topics) {
+        java.util.Properties kept = new java.util.Properties();
+        kept.setProperty("records", String.valueOf(records()));
+        // the first segment's records already sent (one is peeked, not removed: it is still unsent)
+        kept.setProperty("skip", String.valueOf(segments.isEmpty() ? 0 : segments.getFirst().read));
+        for (int i = 0; i < topics.size(); i++) {
+            kept.setProperty("topic." + i, topics.get(i));
+        }
+        try {
+            if (reader != null) {
+                reader.close();
+            }
+            if (writer != null) {
+                writer.close();
+            }
+            try (var out = Files.newBufferedWriter(dir.resolve(KEPT_FILE))) {
+                kept.store(
+                        out,
+                        "records TokenPulse could not hand to Kafka; publish with: ./tokenpulse publish-spool " + dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not keep the publish spool " + dir + ": " + e.getMessage(), e);
+        } finally {
+            reader = null;
+            writer = null;
+            segments.clear();
+        }
+    }
+
+    /** A record read back from a kept spool, with its topic name. */
+    record Kept(String topic, byte[] key, byte[] value) {}
+
+    /**
+     * Reads a folder {@link #keep} left, oldest record first.
+     *
+     * @throws IllegalArgumentException with one line when {@code dir} is not a kept spool
+     */
+    static void readKept(Path dir, java.util.function.Consumer<Kept> consumer) {
+        Path keptFile = dir.resolve(KEPT_FILE);
+        if (!Files.isRegularFile(keptFile)) {
+            throw new IllegalArgumentException(dir + " is not a kept TokenPulse spool (it has no " + KEPT_FILE
+                    + "): pass the folder that bench printed");
+        }
+        java.util.Properties kept = new java.util.Properties();
+        try (var in = Files.newBufferedReader(keptFile)) {
+            kept.load(in);
+            long skip = Long.parseLong(kept.getProperty("skip", "0"));
+            java.util.List<Path> files;
+            try (Stream<Path> list = Files.list(dir)) {
+                files = list.filter(f -> f.getFileName().toString().endsWith(".spool"))
+                        .sorted()
+                        .toList();
+            }
+            for (Path file : files) {
+                try (DataInputStream in2 =
+                        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), IO_BUFFER_BYTES))) {
+                    while (true) {
+                        int target;
+                        try {
+                            target = in2.readUnsignedByte();
+                        } catch (java.io.EOFException end) {
+                            break;
+                        }
+                        byte[] key = new byte[in2.readInt()];
+                        byte[] value = new byte[in2.readInt()];
+                        in2.readFully(key);
+                        in2.readFully(value);
+                        if (skip > 0) {
+                            skip--;
+                            continue;
+                        }
+                        String topic = kept.getProperty("topic." + target);
+                        if (topic == null) {
+                            throw new IllegalArgumentException(keptFile + " names no topic for target " + target);
+                        }
+                        consumer.accept(new Kept(topic, key, value));
+                    }
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalArgumentException("cannot read the kept spool " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Deletes the spool's files and folder, records still in it included. */
     @Override
     public void close() {

@@ -1,0 +1,229 @@
+package io.tokenpulse.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 31, item 2 (first fault): {@code ./tokenpulse platform --brokers 3} (three KRaft brokers, each
+ * its own process), a seeded bench against a separate {@code simulate} and {@code aggregate}, and the
+ * broker leading partition 0 of {@code chunks} killed with SIGKILL mid-run and never brought back. The
+ * run ends with every request and token, its result equals {@code replay} of its stored records, and
+ * every chunk event is in Kafka exactly once (read with {@code read_committed}). Then the platform
+ * itself is killed, and its remaining brokers end with it.
+ */
+class ClusterBrokerLossIT {
+
+    private static final int REQUESTS = 120;
+    private static final int OUTPUT_LEN = 40;
+    private static final String RUN_ID = "cluster-broker-loss";
+    private static final Pattern BROKER = Pattern.compile("^Broker (\\d+): (\\S+) \\(pid (\\d+), log .*\\)$");
+
+    @TempDir
+    Path home;
+
+    @TempDir
+    Path logs;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void aBrokerLeadingChunksKilledMidRunLosesAndDuplicatesNothing() throws Exception {
+        Tokenpulse tokenpulse = new Tokenpulse(home, logs);
+        Path results = work.resolve("results");
+        Tokenpulse.Background platform = tokenpulse.start(
+                "platform",
+                "--brokers",
+                "3",
+                "--data-dir",
+                work.resolve("platform").toString(),
+                "--registry-port",
+                Integer.toString(FreePorts.one()));
+        try (Tokenpulse.Background simulator = tokenpulse.start(
+                "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
+            List<String> connection = PlatformFlagsIT.printedFlags(platform);
+            String bootstrap = connection.get(1);
+            assertThat(bootstrap.split(",")).hasSize(3);
+            Map<Integer, Long> brokerPids = brokerPids(platform.stdout());
+            assertThat(brokerPids).hasSize(3);
+            String baseUrl = simulator
+                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
+                    .group(2);
+            try (Tokenpulse.Background aggregate =
+                    tokenpulse.start(PlatformFlagsIT.args("aggregate", connection, "--metrics-port", "0")
+                            .toArray(String[]::new))) {
+                aggregate.awaitLine(Pattern.compile("^Aggregator running: "), Duration.ofSeconds(120));
+                assertThat(aggregate.stderr())
+                        .contains("3 partitions, replication factor 3, min.insync.replicas 2 (cluster of 3 brokers)");
+                Tokenpulse.Background bench = tokenpulse.start(
+                        Tokenpulse.ROOT,
+                        PlatformFlagsIT.args(
+                                "bench",
+                                connection,
+                                "--base-url",
+                                baseUrl,
+                                "--model",
+                                "facebook/opt-125m",
+                                "--dataset-name",
+                                "random",
+                                "--num-prompts",
+                                Integer.toString(REQUESTS),
+                                "--random-input-len",
+                                "16",
+                                "--random-output-len",
+                                Integer.toString(OUTPUT_LEN),
+                                "--request-rate",
+                                "8",
+                                "--seed",
+                                "7",
+                                "--run-id",
+                                RUN_ID,
+                                "--metrics-port",
+                                "0",
+                                "--disable-tqdm",
+                                "--save-result",
+                                "--result-dir",
+                                results.toString(),
+                                "--result-filename",
+                                "bench.json"));
+                bench.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+                Thread.sleep(4_000);
+                int leader = leaderOfChunks0(bootstrap);
+                kill9(brokerPids.get(leader));
+
+                Tokenpulse.Result run = bench.finish(Duration.ofMinutes(5));
+
+                assertThat(run.exitCode()).as(run.toString()).isZero();
+                assertThat(run.stdoutLines())
+                        .as(run.toString())
+                        .anySatisfy(line -> assertThat(line).matches("Successful requests: +" + REQUESTS + " *"))
+                        .noneSatisfy(
+                                line -> assertThat(line).startsWith("Warning: ").contains("not delivered"));
+                ObjectMapper json = new ObjectMapper();
+                JsonNode result = json.readTree(results.resolve("bench.json").toFile());
+                assertThat(result.path("completed").asInt()).isEqualTo(REQUESTS);
+                assertThat(result.path("total_output_tokens").asInt()).isEqualTo(REQUESTS * OUTPUT_LEN);
+                assertThat(result.has("records_not_delivered"))
+                        .as(result.toString())
+                        .isFalse();
+
+                Tokenpulse.Result replay = tokenpulse.run(
+                        Tokenpulse.ROOT,
+                        Duration.ofMinutes(2),
+                        PlatformFlagsIT.args(
+                                "replay",
+                                connection,
+                                "--run-id",
+                                RUN_ID,
+                                "--save-result",
+                                "--result-dir",
+                                results.toString(),
+                                "--result-filename",
+                                "replay.json"));
+                assertThat(replay.exitCode()).as(replay.toString()).isZero();
+                assertThat(json.readTree(results.resolve("replay.json").toFile()))
+                        .isEqualTo(json.readTree(
+                                Tokenpulse.withoutClientCpu(Files.readString(results.resolve("bench.json")))));
+
+                assertThat(committedChunkEvents(bootstrap))
+                        .as("chunk events of the run in Kafka, read_committed: each once")
+                        .containsExactly(REQUESTS * OUTPUT_LEN, REQUESTS * OUTPUT_LEN);
+            }
+            // the parent dies without a word: its brokers must not outlive it
+            platform.kill();
+            for (Map.Entry<Integer, Long> broker : brokerPids.entrySet()) {
+                ProcessHandle.of(broker.getValue())
+                        .ifPresent(process -> assertThat(process.onExit()
+                                        .completeOnTimeout(null, 60, java.util.concurrent.TimeUnit.SECONDS)
+                                        .join())
+                                .as("broker " + broker.getKey() + " ended with its platform")
+                                .isNotNull());
+            }
+        } finally {
+            platform.close();
+        }
+    }
+
+    private static Map<Integer, Long> brokerPids(String platformOut) {
+        Map<Integer, Long> pids = new HashMap<>();
+        for (String line : platformOut.split("\r?\n")) {
+            Matcher m = BROKER.matcher(line);
+            if (m.matches()) {
+                pids.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(3)));
+            }
+        }
+        return pids;
+    }
+
+    private static int leaderOfChunks0(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            TopicDescription chunks = admin.describeTopics(List.of("tokenpulse.chunks"))
+                    .allTopicNames()
+                    .get()
+                    .get("tokenpulse.chunks");
+            assertThat(chunks.partitions().get(0).replicas()).hasSize(3);
+            return chunks.partitions().get(0).leader().id();
+        }
+    }
+
+    private static void kill9(long pid) throws Exception {
+        int code = new ProcessBuilder("kill", "-9", Long.toString(pid))
+                .inheritIO()
+                .start()
+                .waitFor();
+        assertThat(code).as("kill -9 " + pid).isZero();
+    }
+
+    /** The run's chunk records read with read_committed: how many, and how many distinct values. */
+    private static List<Integer> committedChunkEvents(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        int total = 0;
+        Set<ByteBuffer> distinct = new HashSet<>();
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor("tokenpulse.chunks").stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.key().startsWith(RUN_ID + "/")) {
+                        total++;
+                        distinct.add(ByteBuffer.wrap(record.value()));
+                    }
+                }
+            }
+        }
+        return List.of(total, distinct.size());
+    }
+}
