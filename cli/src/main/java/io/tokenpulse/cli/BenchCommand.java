@@ -1,13 +1,21 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.aggregator.metrics.GoodputSlo;
-import io.tokenpulse.aggregator.report.ClientTiming;
-import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.runner.BenchHost;
+import io.tokenpulse.runner.BenchRun;
+import io.tokenpulse.runner.ClientReport;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.RunIds;
+import io.tokenpulse.runner.RunOutcome;
+import io.tokenpulse.runner.RunPlan;
+import io.tokenpulse.runner.RunResult;
+import io.tokenpulse.runner.SaturationStop;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -18,7 +26,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +37,7 @@ import picocli.CommandLine.Spec;
  * (same names, defaults and meaning), plus the pipeline's own options. The flags live in mixins by
  * concept (target, dataset, sampling, traffic, reporting, simulator, result file, Kafka, metrics,
  * windows); {@link #NAMESPACE_ORDER} keeps the Namespace line in vLLM's order. The command turns
- * them into a {@link BenchRun.Plan}, runs it and prints the result.
+ * them into a {@link RunPlan}, runs it with {@link BenchRun} and prints the result.
  */
 @Command(
         name = "bench",
@@ -154,9 +161,6 @@ final class BenchCommand implements Callable<Integer> {
             "verbose",
             "vllm_block");
 
-    /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
-    static final int INTERRUPTED = 130;
-
     @Spec
     CommandSpec spec;
 
@@ -269,17 +273,34 @@ final class BenchCommand implements Callable<Integer> {
         out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
-                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka, PipelineRole.BENCH));
-                BenchHost host = BenchHost.start(pipeline, metrics, windows, frugal.frugal, priority)) {
-            return runOn(prepared, host, out).exitCode();
+                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka.settings(), PipelineRole.BENCH));
+                BenchHost host = BenchHost.start(pipeline, hostSettings(), priority)) {
+            return runOn(prepared, host, out, null).exitCode();
         }
     }
 
+    /** What the host of this command's runs serves: /metrics and the in-process aggregator's windows. */
+    BenchHost.Settings hostSettings() {
+        return new BenchHost.Settings(
+                metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal);
+    }
+
     /**
-     * A run checked and ready to start: its plan, its tokenizer, and with --simulate the simulator
-     * serving it (closed with it).
+     * A run checked and ready to start: its plan, what to print and save after it, its tokenizer, and
+     * with --simulate the simulator serving it (closed with it).
+     *
+     * @param report whether and where to save the result file
+     * @param chart where --save-chart writes the run's PNG chart, or null
+     * @param html where --report writes the run's HTML report, or null
      */
-    record Prepared(BenchRun.Plan plan, Tokenizer tokenizer, SimulatorServer simulator) implements AutoCloseable {
+    record Prepared(
+            RunPlan plan,
+            RunReport.ResultOptions report,
+            Path chart,
+            Path html,
+            Tokenizer tokenizer,
+            SimulatorServer simulator)
+            implements AutoCloseable {
         @Override
         public void close() {
             if (simulator != null) {
@@ -287,12 +308,6 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
     }
-
-    /**
-     * What a run printed and returned: its result, the exit code bench ends with, and why it stopped
-     * early when a {@link SaturationStop} stopped it.
-     */
-    record Outcome(BenchRun.Result result, int exitCode, Optional<String> stoppedEarly) {}
 
     /**
      * Checks everything that can be checked without a pipeline (a bad option fails here with one line,
@@ -304,7 +319,7 @@ final class BenchCommand implements Callable<Integer> {
         var requestSampling = sampling.sampling();
         sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
-        GoodputSlo slo = reporting.validate();
+        reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
         Path html = reportFile == null ? null : ReportFile.checked("--report", reportFile);
@@ -315,19 +330,16 @@ final class BenchCommand implements Callable<Integer> {
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed);
         try {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
-            BenchRun.Plan plan = new BenchRun.Plan(
+            RunPlan plan = new RunPlan(
                     load.settings(),
                     load.dataset(),
-                    slo,
-                    report,
-                    Duration.ofSeconds(summaryTimeoutS),
-                    chart,
-                    html,
-                    profile,
-                    spool,
-                    timeouts,
-                    serverMetrics);
-            return new Prepared(plan, tokenizer, simulator);
+                    timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS)),
+                    spool.spool(),
+                    serverMetrics.scrapes(load.settings().target().baseUrl()),
+                    // --report's timeline needs every request's send time, as --save-detailed's lists do
+                    report.detailed() || html != null,
+                    profile);
+            return new Prepared(plan, report, chart, html, tokenizer, simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -337,94 +349,51 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Runs a prepared run on {@code host}, prints its block (and saves its files when asked), and says
-     * how bench would exit: 0, 1 for a result scored without its summary, 130/143 after a signal.
+     * Runs a prepared run on {@code host} and prints its block (and saves its files when asked); the
+     * outcome says how bench exits: 0, 1 for a result scored without its summary, 130/143 after a
+     * signal. {@code early}, when not null, stops the run as Ctrl-C does (but exiting 0) when the
+     * server is past saturation.
      */
-    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out) throws IOException, InterruptedException {
-        return runOn(prepared, host, out, null);
+    RunOutcome runOn(Prepared prepared, BenchHost host, PrintStream out, SaturationStop early)
+            throws IOException, InterruptedException {
+        return BenchRun.run(
+                prepared.plan(),
+                host,
+                prepared.tokenizer(),
+                early,
+                result -> print(prepared, host.pipeline(), result, out),
+                out,
+                System.err);
     }
 
-    /**
-     * As {@link #runOn(Prepared, BenchHost, PrintStream)}, stopped early (as by a Ctrl-C, but exiting 0)
-     * when {@code early} says the server is past saturation; {@code early} may be null.
-     */
-    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out, SaturationStop early)
+    /** The block, the client's lines, the chart and the HTML report, and a note when the summary did not come. */
+    private void print(Prepared prepared, Pipeline pipeline, RunResult result, PrintStream out)
             throws IOException, InterruptedException {
-        BenchRun.Plan plan = prepared.plan();
-        try (BenchRun run = BenchRun.start(plan, host, out);
-                Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
-            CompletableFuture<Object> stop = new CompletableFuture<>();
-            interruption.stop().thenRun(() -> stop.complete(null));
-            if (early != null) {
-                early.stopped().thenAccept(reason -> {
-                    out.println("Stopping early: " + reason + "; no new requests, those in flight may finish within "
-                            + timeouts.drain().toSeconds() + " s (--drain-timeout-s)");
-                    stop.complete(null);
-                });
-            }
-            BenchRun.Result result;
-            try {
-                result = run.execute(prepared.tokenizer(), stop, early == null ? FirstTokenListener.NONE : early);
-                if (early != null) {
-                    early.close(); // the load is over: no later window may stop it
-                }
-            } catch (InterruptedException e) {
-                throw new UserError(
-                        "interrupted before the first request was sent: nothing to report",
-                        interruption.exitCode(INTERRUPTED));
-            }
-            RunReport.print(
-                    result.summary(),
-                    result.requests(),
-                    plan.report(),
-                    Optional.of(new ClientReport(
-                            result.cpu(),
-                            // the simulator runs in this process: its CPU is part of the client's
-                            simulate.simulate
-                                    ? Optional.empty()
-                                    : ClientCpuMeter.warning(
-                                            result.cpu(),
-                                            plan.load().target().baseUrl(),
-                                            Runtime.getRuntime().availableProcessors()),
-                            ClientTiming.of(
-                                    result.load().warmupRequests(),
-                                    result.load().warmConnections(),
-                                    result.load().sendLagP99Ms(),
-                                    result.load().started(),
-                                    result.load().ioThreadBusy()))),
+        String runId = prepared.plan().load().runId();
+        RunReport.print(
+                result.summary(),
+                result.requests(),
+                prepared.report(),
+                // the simulator runs in this process: its CPU is part of the client's
+                Optional.of(
+                        ClientReport.of(result, prepared.plan().load().target().baseUrl(), simulate.simulate)),
+                out);
+        if (prepared.chart() != null) {
+            ChartFile.save(
+                    pipeline,
+                    runId,
+                    prepared.chart(),
+                    io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
+                    BenchRun.CHART_WAIT,
                     out);
-            if (plan.chart() != null) {
-                ChartFile.save(
-                        host.pipeline(),
-                        plan.load().runId(),
-                        plan.chart(),
-                        io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
-                        BenchRun.CHART_WAIT,
-                        out);
-            }
-            if (plan.html() != null) {
-                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
-                ReportFile.write(
-                        plan.html(),
-                        ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),
-                        out);
-            }
-            if (result.noSummary().isPresent()) {
-                System.err.println("bench: " + result.noSummary().get()
-                        + "; the result above was scored from what the aggregator stored");
-            }
-            // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped; a
-            // saturation stop is the point's finding, not an interruption
-            Optional<String> stoppedEarly = early == null
-                            || interruption.interrupted()
-                            || !result.load().interrupted()
-                    ? Optional.empty()
-                    : early.reason();
-            boolean interrupted = result.load().interrupted() && stoppedEarly.isEmpty();
-            return new Outcome(
-                    result,
-                    interruption.exitCode(result.noSummary().isPresent() ? 1 : interrupted ? INTERRUPTED : 0),
-                    stoppedEarly);
+        }
+        if (prepared.html() != null) {
+            ScoredRun scored = new ScoredRun(result.summary(), result.requests());
+            ReportFile.write(prepared.html(), ReportFile.storedRun(pipeline, runId, scored, BenchRun.CHART_WAIT), out);
+        }
+        if (result.noSummary().isPresent()) {
+            System.err.println("bench: " + result.noSummary().get()
+                    + "; the result above was scored from what the aggregator stored");
         }
     }
 

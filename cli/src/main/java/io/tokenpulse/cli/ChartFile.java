@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.charts.RunChart;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +92,7 @@ final class CompareCommand implements Callable<Integer> {
             rows.addAll(ResultFiles.rows(file));
         }
         if (!runIds.isEmpty()) {
-            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.COMPARE)) {
+            try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                     rows.add(ResultFiles.vllm(runId, run.resultFile()));

@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.Pipeline;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -68,6 +69,20 @@ final class KafkaOptions {
             paramLabel = "DIR",
             description = "Data directory of the embedded platform (default: ~/.tokenpulse/platform).")
     String dataDir;
+
+    /** Where the pipeline is, as these options say it. */
+    Pipeline.Settings settings() {
+        return new Pipeline.Settings(
+                bootstrapServers,
+                schemaRegistryUrl,
+                schemaRegistryBasicAuth,
+                schemaRegistryBearerToken,
+                autoRegisterSchemas,
+                kafkaProperties,
+                kafkaPropertyFile,
+                topicPrefix,
+                dataDir);
+    }
 
     boolean embedded() {
         return bootstrapServers == null;

@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.runner.UserError;
 import picocli.CommandLine.Option;
 
 /** {@code --metrics-port} and {@code --metrics-host}, shared by the commands that serve Prometheus metrics. */

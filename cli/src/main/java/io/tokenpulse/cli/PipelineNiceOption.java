@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.PipelinePriority;
 import picocli.CommandLine.Option;
 
 /** {@code --pipeline-nice}: the CPU priority of the bench process's pipeline threads ({@link PipelinePriority}). */

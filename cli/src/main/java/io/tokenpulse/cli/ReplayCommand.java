@@ -4,6 +4,8 @@ import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -81,7 +83,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
             ScoredRun run = ScoredRun.read(
                     pipeline,
                     runId,

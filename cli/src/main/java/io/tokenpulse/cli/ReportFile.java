@@ -3,6 +3,8 @@ package io.tokenpulse.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.charts.RunChart;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.io.IOException;
 import java.io.PrintStream;

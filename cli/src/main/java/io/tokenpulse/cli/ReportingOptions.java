@@ -4,6 +4,7 @@ import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.producer.LoadSettings;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.List;
 import picocli.CommandLine.Option;

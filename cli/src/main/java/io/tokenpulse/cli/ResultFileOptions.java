@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.report.ConsoleReport;
+import io.tokenpulse.runner.UserError;
 import java.util.List;
 import picocli.CommandLine.Option;
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.cli.CompareTable.Column;
+import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

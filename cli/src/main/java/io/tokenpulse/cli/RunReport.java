@@ -8,6 +8,7 @@ import io.tokenpulse.aggregator.report.RunConfig;
 import io.tokenpulse.aggregator.report.ServerLines;
 import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.scoring.ServerScoring;
+import io.tokenpulse.runner.ClientReport;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.producer.LoraAssignment;
 import io.tokenpulse.producer.backend.BackendSettings;
+import io.tokenpulse.runner.UserError;
 import java.util.List;
 import picocli.CommandLine.Option;
 

@@ -7,6 +7,8 @@ import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.aggregator.scoring.ServerScoring;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.time.Duration;

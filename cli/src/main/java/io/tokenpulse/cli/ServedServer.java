@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,5 +1,7 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.RunPlan;
+import io.tokenpulse.runner.UserError;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -64,6 +66,11 @@ final class ServerMetricsOptions {
         }
         scrapeUrls.forEach(url -> sources.add(url(SCRAPE_URL, url)));
         return sources;
+    }
+
+    /** What a run against {@code targetBaseUrl} scrapes (checked by {@link #validate} first). */
+    RunPlan.Scrapes scrapes(URI targetBaseUrl) {
+        return new RunPlan.Scrapes(sources(targetBaseUrl), interval());
     }
 
     Duration interval() {

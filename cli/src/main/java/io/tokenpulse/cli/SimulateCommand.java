@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.simulator.MetricsStyle;
 import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;

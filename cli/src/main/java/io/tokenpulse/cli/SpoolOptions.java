@@ -1,6 +1,8 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.producer.publish.PublisherSettings;
+import io.tokenpulse.runner.RunPlan;
+import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -46,8 +48,9 @@ final class SpoolOptions {
         }
     }
 
-    PublisherSettings applyTo(PublisherSettings settings) {
-        return settings.withSpool(dir(), spoolMaxMb << 20);
+    /** The spool a run's publisher uses (checked by {@link #validate} first). */
+    RunPlan.Spool spool() {
+        return new RunPlan.Spool(dir(), spoolMaxMb << 20);
     }
 
     private Path dir() {

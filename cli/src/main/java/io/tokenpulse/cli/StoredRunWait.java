@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.UserError;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -8,6 +8,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
+import io.tokenpulse.runner.BenchHost;
+import io.tokenpulse.runner.Closing;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.RunIds;
+import io.tokenpulse.runner.RunOutcome;
+import io.tokenpulse.runner.SaturationStop;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -427,8 +435,8 @@ final class SweepCommand implements Callable<Integer> {
             if (host == null) {
                 BenchCommand bench = task.bench();
                 priority = PipelinePriority.of(bench.pipelineNice.nice);
-                pipeline = priority.start(() -> Pipeline.connect(bench.kafka, PipelineRole.BENCH));
-                host = BenchHost.start(pipeline, bench.metrics, bench.windows, bench.frugal.frugal, priority);
+                pipeline = priority.start(() -> Pipeline.connect(bench.kafka.settings(), PipelineRole.BENCH));
+                host = BenchHost.start(pipeline, bench.hostSettings(), priority);
             }
             Ran ran;
             try (early) {
@@ -464,7 +472,7 @@ final class SweepCommand implements Callable<Integer> {
 
         @Override
         public void close() {
-            BenchRun.closeAll(host, pipeline, priority);
+            Closing.all(host, pipeline, priority);
         }
     }
 
@@ -481,9 +489,9 @@ final class SweepCommand implements Callable<Integer> {
         Optional<String> stoppedEarly = Optional.empty();
         try (BenchCommand.Prepared prepared = task.bench().prepare(out)) {
             runId = prepared.plan().load().runId();
-            BenchCommand.Outcome outcome = task.bench().runOn(prepared, host, out, early);
+            RunOutcome outcome = task.bench().runOn(prepared, host, out, early);
             exitCode = outcome.exitCode();
-            stoppedEarly = outcome.stoppedEarly();
+            stoppedEarly = outcome.saturated();
         } catch (UserError e) {
             if (e.exitCode() == 2) {
                 throw e;

@@ -4,6 +4,7 @@ import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.ServedModels;
 import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.backend.Backends;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.PrintStream;

@@ -1,6 +1,8 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.producer.http.HttpClientSettings;
+import io.tokenpulse.runner.RunPlan;
+import io.tokenpulse.runner.UserError;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -54,6 +56,11 @@ final class TimeoutOptions {
     HttpClientSettings http() {
         return HttpClientSettings.defaults()
                 .withTimeouts(Duration.ofSeconds(requestTimeoutS), Duration.ofSeconds(streamIdleTimeoutS));
+    }
+
+    /** The run's limits, with {@code summary} (--summary-timeout-s) for the summary's wait. */
+    RunPlan.Timeouts timeouts(Duration summary) {
+        return new RunPlan.Timeouts(http(), drain(), summary);
     }
 
     Duration drain() {

@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.runner.UserError;
 import picocli.CommandLine.Option;
 
 /** How many requests are sent and when: vLLM's rate, burstiness, concurrency and ramp-up flags. */

@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.runner.UserError;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -29,6 +30,14 @@ final class WindowOptions {
             throw UserError.usage(
                     SIZE + " must be > 0 and " + GRACE + " >= 0, got " + windowSizeMs + " and " + windowGraceMs);
         }
+    }
+
+    Duration size() {
+        return Duration.ofMillis(windowSizeMs);
+    }
+
+    Duration grace() {
+        return Duration.ofMillis(windowGraceMs);
     }
 
     StreamsSettings applyTo(StreamsSettings settings) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.cli.CompareTable.Column;
+import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.platform.Platform;
+import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -46,14 +47,15 @@ class PipelineIT {
 
     @Test
     void aFreshRegistryNeedsAutoRegisterSchemasAndThenServesTheNextConnectWithout() {
-        assertThatThrownBy(() -> Pipeline.connect(options(), PipelineRole.BENCH))
+        assertThatThrownBy(() -> Pipeline.connect(options().settings(), PipelineRole.BENCH))
                 .hasMessageContaining("is not registered under subject tokenpulse.runs-value");
 
-        try (Pipeline registering = Pipeline.connect(options("--auto-register-schemas"), PipelineRole.BENCH)) {
+        try (Pipeline registering =
+                Pipeline.connect(options("--auto-register-schemas").settings(), PipelineRole.BENCH)) {
             assertThat(registering.topics().resolveSchemaIds()).hasSize(7); // every Avro value schema
         }
         // registered once, found by every later producer or aggregator without the flag
-        try (Pipeline later = Pipeline.connect(options(), PipelineRole.BENCH)) {
+        try (Pipeline later = Pipeline.connect(options().settings(), PipelineRole.BENCH)) {
             assertThat(later.embedded()).isFalse();
         }
     }

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import io.tokenpulse.aggregator.report.ClientCpu;
 import java.lang.management.ManagementFactory;

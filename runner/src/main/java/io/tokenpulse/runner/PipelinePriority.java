@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,16 +37,16 @@ import org.slf4j.LoggerFactory;
  * Priorities only order threads of one scheduling group: with autogroups or cgroups, a server started
  * in another session or service is not helped (docs/performance.md).
  */
-final class PipelinePriority implements AutoCloseable {
+public final class PipelinePriority implements AutoCloseable {
 
     /** A start that may throw its own checked exception. */
     @FunctionalInterface
-    interface Start<T, E extends Exception> {
+    public interface Start<T, E extends Exception> {
         T run() throws E;
     }
 
-    static final String OPTION = "--pipeline-nice";
-    static final int MAX_NICE = 19;
+    public static final String OPTION = "--pipeline-nice";
+    public static final int MAX_NICE = 19;
     private static final Logger LOG = LoggerFactory.getLogger(PipelinePriority.class);
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     private static final Path TASKS = Path.of("/proc/self/task");
@@ -96,13 +96,13 @@ final class PipelinePriority implements AutoCloseable {
     }
 
     /** @param nice steps below the timing threads: 0 (the same priority) to {@value #MAX_NICE} */
-    static PipelinePriority of(int nice) {
+    public static PipelinePriority of(int nice) {
         check(nice);
         return new PipelinePriority(nice);
     }
 
     /** A nice value outside 0 to {@value #MAX_NICE} is the user's to fix. */
-    static void check(int nice) {
+    public static void check(int nice) {
         if (nice < 0 || nice > MAX_NICE) {
             throw UserError.usage(OPTION + " " + nice + " is not a nice value from 0 to " + MAX_NICE
                     + ": give e.g. 10 (the default), or 0 to run the pipeline at the timing threads' priority");
@@ -113,7 +113,7 @@ final class PipelinePriority implements AutoCloseable {
      * Runs {@code start} on the starter thread (on this one at nice 0) and returns what it returns:
      * every thread it starts is the pipeline's, lowered with it.
      */
-    <T, E extends Exception> T start(Start<T, E> start) throws E, InterruptedException {
+    public <T, E extends Exception> T start(Start<T, E> start) throws E, InterruptedException {
         if (starter == null || Thread.currentThread() == starterThread) {
             return start.run();
         }

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.schemas.python.Numpy;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threading: {@link #firstToken} runs on the load generator's I/O threads and only appends to a
  * lock-free queue; a daemon thread of its own closes each window off the timing path.
  */
-final class SaturationStop implements FirstTokenListener, AutoCloseable {
+public final class SaturationStop implements FirstTokenListener, AutoCloseable {
 
     /** The live window: short, so a point past saturation stops within seconds. */
     static final Duration WINDOW = Duration.ofSeconds(1);
@@ -42,7 +42,7 @@ final class SaturationStop implements FirstTokenListener, AutoCloseable {
      * @param limitMs the window P99 TTFT above which a window counts, in ms
      * @param windows how many consecutive windows over the limit stop the point (>= 1)
      */
-    SaturationStop(double limitMs, int windows) {
+    public SaturationStop(double limitMs, int windows) {
         if (windows < 1) {
             throw new IllegalArgumentException("windows must be >= 1, got " + windows);
         }
@@ -51,7 +51,7 @@ final class SaturationStop implements FirstTokenListener, AutoCloseable {
     }
 
     /** Starts closing a window every {@link #WINDOW}. */
-    SaturationStop start() {
+    public SaturationStop start() {
         timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tp-saturation-stop");
             thread.setDaemon(true);

@@ -1,9 +1,10 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import sun.misc.Signal;
@@ -53,6 +54,11 @@ final class Interruption implements AutoCloseable {
     /** The exit code a signal asks for (130 for SIGINT, 143 for SIGTERM), or {@code otherwise} when none came. */
     int exitCode(int otherwise) {
         return first.getNow(otherwise);
+    }
+
+    /** 130 after SIGINT, 143 after SIGTERM; empty while no signal came. */
+    OptionalInt signalExitCode() {
+        return first.isDone() ? OptionalInt.of(first.join()) : OptionalInt.empty();
     }
 
     boolean interrupted() {

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.schemas.PipelineRole;
@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -19,8 +20,8 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * The Kafka cluster, Schema Registry and topic table a command works with: the user's, or the
  * embedded platform started here when no {@code --bootstrap-servers} was given.
  */
-final class Pipeline implements AutoCloseable {
-    static final int DEFAULT_PARTITIONS = 3;
+public final class Pipeline implements AutoCloseable {
+    public static final int DEFAULT_PARTITIONS = 3;
     private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
     private final Platform platform;
@@ -36,15 +37,50 @@ final class Pipeline implements AutoCloseable {
     }
 
     /**
+     * Where the pipeline is, as the Kafka options give it; {@code bootstrapServers} null means the
+     * embedded platform.
+     *
+     * @param bootstrapServers the user's cluster, or null for the embedded platform
+     * @param schemaRegistryUrl the user's registry (with {@code bootstrapServers} only)
+     * @param schemaRegistryBasicAuth {@code USER:PASSWORD}, or null
+     * @param schemaRegistryBearerToken a bearer token, or null
+     * @param autoRegisterSchemas whether to register missing schemas in the user's registry
+     * @param kafkaProperties client properties given one by one (they win over the file's)
+     * @param kafkaPropertyFile a Java properties file of client properties, or null
+     * @param topicPrefix the topics' prefix
+     * @param dataDir the embedded platform's and the aggregator's folder, or null for the default
+     */
+    public record Settings(
+            String bootstrapServers,
+            String schemaRegistryUrl,
+            String schemaRegistryBasicAuth,
+            String schemaRegistryBearerToken,
+            boolean autoRegisterSchemas,
+            Map<String, String> kafkaProperties,
+            Path kafkaPropertyFile,
+            String topicPrefix,
+            String dataDir) {
+
+        public Settings {
+            kafkaProperties = Map.copyOf(kafkaProperties);
+        }
+
+        /** Whether the embedded platform is used: no --bootstrap-servers. */
+        public boolean embedded() {
+            return bootstrapServers == null;
+        }
+    }
+
+    /**
      * Connects (starting the embedded platform if needed), checks the schemas, creates missing topics
      * and, on a given cluster, checks that the credentials allow what {@code role} reads and writes.
      */
-    static Pipeline connect(KafkaOptions options, PipelineRole role) {
-        Path dataDir = options.dataDir == null ? Platform.Settings.defaultDataDir() : Path.of(options.dataDir);
+    public static Pipeline connect(Settings options, PipelineRole role) {
+        Path dataDir = options.dataDir() == null ? Platform.Settings.defaultDataDir() : Path.of(options.dataDir());
         Platform platform = null;
         try {
-            String bootstrap = options.bootstrapServers;
-            String registryUrl = options.schemaRegistryUrl;
+            String bootstrap = options.bootstrapServers();
+            String registryUrl = options.schemaRegistryUrl();
             if (options.embedded()) {
                 if (registryUrl != null) {
                     throw UserError.usage(
@@ -58,20 +94,20 @@ final class Pipeline implements AutoCloseable {
                         "--bootstrap-servers needs --schema-registry-url: the records are Avro with schemas in a registry");
             }
             SchemaRegistrySettings registrySettings = SchemaRegistrySettings.of(registryUrl);
-            if (options.schemaRegistryBasicAuth != null) {
-                registrySettings = registrySettings.withBasicAuth(options.schemaRegistryBasicAuth);
+            if (options.schemaRegistryBasicAuth() != null) {
+                registrySettings = registrySettings.withBasicAuth(options.schemaRegistryBasicAuth());
             }
-            if (options.schemaRegistryBearerToken != null) {
-                registrySettings = registrySettings.withBearerToken(options.schemaRegistryBearerToken);
+            if (options.schemaRegistryBearerToken() != null) {
+                registrySettings = registrySettings.withBearerToken(options.schemaRegistryBearerToken());
             }
             // The embedded registry is ours to fill; a production registry is managed, so schemas must exist
             // unless the user asks to register them (a fresh registry, e.g. docker-compose's).
-            boolean autoRegister = platform != null || options.autoRegisterSchemas;
+            boolean autoRegister = platform != null || options.autoRegisterSchemas();
             Topics topics =
-                    Topics.create(options.topicPrefix, new SchemaRegistryClient(registrySettings), autoRegister);
+                    Topics.create(options.topicPrefix(), new SchemaRegistryClient(registrySettings), autoRegister);
             topics.resolveSchemaIds();
-            Properties props = propertyFile(options.kafkaPropertyFile);
-            props.putAll(options.kafkaProperties);
+            Properties props = propertyFile(options.kafkaPropertyFile());
+            props.putAll(options.kafkaProperties());
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Duration kafkaTimeout = kafkaTimeout(props);
             TopicAdmin.ensureExist(topics, props, DEFAULT_PARTITIONS, (short) 1, kafkaTimeout);
@@ -116,25 +152,25 @@ final class Pipeline implements AutoCloseable {
         return properties;
     }
 
-    Properties clientProperties() {
+    public Properties clientProperties() {
         Properties copy = new Properties();
         copy.putAll(clientProperties);
         return copy;
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return clientProperties.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
     }
 
-    Topics topics() {
+    public Topics topics() {
         return topics;
     }
 
-    boolean embedded() {
+    public boolean embedded() {
         return platform != null;
     }
 
-    Path dataDir() {
+    public Path dataDir() {
         return dataDir;
     }
 

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -15,13 +15,25 @@ import java.time.Duration;
  * in-process aggregator. Starting the aggregator once, not per run, is what keeps a sweep's points
  * cheap: Kafka Streams' start and its first rebalance take seconds.
  */
-final class BenchHost implements AutoCloseable {
+public final class BenchHost implements AutoCloseable {
+
+    /**
+     * What the host serves and runs beside the runs: /metrics and the in-process aggregator's windows.
+     *
+     * @param metricsHost the address /metrics binds
+     * @param metricsPort its port; 0: no endpoint
+     * @param windowSize the in-process aggregator's live windows
+     * @param windowGrace how late a request may arrive and still count in its window
+     * @param frugal --frugal: the in-process aggregator starts after the load, not before
+     */
+    public record Settings(
+            String metricsHost, int metricsPort, Duration windowSize, Duration windowGrace, boolean frugal) {}
 
     /** Prometheus' default scrape interval: the longest the host waits for its final scrape. */
     private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
 
     private final Pipeline pipeline;
-    private final WindowOptions windows;
+    private final Settings settings;
     private final PipelinePriority priority;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private MetricsEndpoint endpoint;
@@ -29,30 +41,31 @@ final class BenchHost implements AutoCloseable {
     private Aggregator aggregator;
     private boolean summarized;
 
-    private BenchHost(Pipeline pipeline, WindowOptions windows, PipelinePriority priority) {
+    private BenchHost(Pipeline pipeline, Settings settings, PipelinePriority priority) {
         this.pipeline = pipeline;
-        this.windows = windows;
+        this.settings = settings;
         this.priority = priority;
     }
 
     /**
      * Serves /metrics (unless its port is 0) and, on the embedded platform, starts the aggregator, or
-     * with {@code frugal} ({@code --frugal}) leaves that to {@link #aggregateAfterLoad}; both at the
+     * with {@link Settings#frugal} ({@code --frugal}) leaves that to {@link #aggregateAfterLoad}; both at the
      * pipeline's {@code priority}, which the runs on this host start their parts at too.
      */
-    static BenchHost start(
-            Pipeline pipeline, MetricsOptions metrics, WindowOptions windows, boolean frugal, PipelinePriority priority)
+    public static BenchHost start(Pipeline pipeline, Settings settings, PipelinePriority priority)
             throws InterruptedException {
-        BenchHost host = new BenchHost(pipeline, windows, priority);
+        BenchHost host = new BenchHost(pipeline, settings, priority);
         try {
             priority.start(() -> {
                 // One endpoint serves the aggregator's and the load generators' meters.
-                host.endpoint = metrics.startOrNull(host.registry);
+                host.endpoint = settings.metricsPort() > 0
+                        ? MetricsEndpoint.start(host.registry, settings.metricsHost(), settings.metricsPort())
+                        : null;
                 if (pipeline.embedded()) {
                     // One command, one process: the aggregator runs beside the load generator.
                     host.meters =
                             AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
-                    if (!frugal) {
+                    if (!settings.frugal()) {
                         host.startAggregator();
                     }
                 }
@@ -68,8 +81,10 @@ final class BenchHost implements AutoCloseable {
     private void startAggregator() {
         aggregator = Aggregator.start(
                 pipeline.topics(),
-                windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
-                        .withStateDir(pipeline.dataDir().resolve("streams"))),
+                StreamsSettings.defaults(pipeline.bootstrapServers())
+                        .withStateDir(pipeline.dataDir().resolve("streams"))
+                        .withWindowSize(settings.windowSize())
+                        .withWindowGrace(settings.windowGrace()),
                 pipeline.clientProperties(),
                 meters);
         meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
@@ -89,7 +104,7 @@ final class BenchHost implements AutoCloseable {
         }
     }
 
-    Pipeline pipeline() {
+    public Pipeline pipeline() {
         return pipeline;
     }
 
@@ -117,7 +132,7 @@ final class BenchHost implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            BenchRun.closeAll(aggregator, meters, endpoint);
+            Closing.all(aggregator, meters, endpoint);
         }
     }
 }

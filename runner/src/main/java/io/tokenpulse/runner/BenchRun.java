@@ -1,6 +1,5 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner;
 
-import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.report.ClientCpu;
 import io.tokenpulse.aggregator.results.RunResults;
 import io.tokenpulse.aggregator.results.StoredRun;
@@ -9,89 +8,50 @@ import io.tokenpulse.aggregator.scoring.ServerScoring;
 import io.tokenpulse.producer.FirstTokenListener;
 import io.tokenpulse.producer.LoadGenerator;
 import io.tokenpulse.producer.LoadResult;
-import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.backend.Profiler;
-import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.scrape.RunScrapes;
 import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
-import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 /**
- * One {@code tokenpulse bench} run on a {@link BenchHost} (its pipeline, /metrics and in-process
- * aggregator, shared by every run of a sweep): {@link #start} opens the result reader and the
- * publisher; {@link #execute} sends the load and returns the {@link Result} read back from the
- * run-summary and request-metrics topics; the caller prints it, then closes the run. It lives in {@code cli} because
- * it is the one place that may join the load generator and the aggregator: those two modules only
- * meet through Kafka.
+ * One benchmark run on a {@link BenchHost} (its pipeline, /metrics and in-process aggregator, shared
+ * by every run of a sweep): {@link #run} opens the result reader and the publisher, sends the load,
+ * reads the run-summary and request-metrics topics back, hands the {@link RunResult} to the caller's
+ * printer while the run is still open (the profiler stops after the report, as vLLM's does), and says
+ * why the run stopped. It is the one place that joins the load generator and the aggregator: those two
+ * modules only meet through Kafka.
  */
-final class BenchRun implements AutoCloseable {
+public final class BenchRun implements AutoCloseable {
 
-    /**
-     * What the run does beyond the load itself.
-     *
-     * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
-     * @param dataset the dataset built from {@code load}'s dataset options (read once, when the options were checked)
-     * @param goodput parsed --goodput SLOs (already validated)
-     * @param report whether and where to save the result file
-     * @param summaryTimeout how long to wait for the summary after the last response
-     * @param chart where --save-chart writes the run's PNG chart, or null
-     * @param html where --report writes the run's HTML report, or null
-     * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
-     * @param timeouts the request, stream-idle and drain limits
-     * @param serverMetrics which Prometheus endpoints to scrape during the run (none unless asked)
-     */
-    record Plan(
-            LoadSettings load,
-            Dataset dataset,
-            GoodputSlo goodput,
-            RunReport.ResultOptions report,
-            Duration summaryTimeout,
-            Path chart,
-            Path html,
-            boolean profile,
-            SpoolOptions spool,
-            TimeoutOptions timeouts,
-            ServerMetricsOptions serverMetrics) {}
-
-    /**
-     * What the run produced, for the command to print: the summary and request metrics as the
-     * aggregator wrote them, the load generator's own counts, and this process's CPU.
-     *
-     * @param summary the run's summary, with its server section when it scraped --server-metrics/--scrape-url
-     * @param noSummary why the aggregator's summary did not come, when {@code summary} was instead scored
-     *     from what it stored (then marked incomplete); empty for a whole run
-     */
-    record Result(
-            RunSummary summary,
-            List<RequestMetrics> requests,
-            LoadResult load,
-            ClientCpu cpu,
-            Optional<String> noSummary) {}
+    /** Prints a run's result while the run is still open; an exception ends the run with it. */
+    @FunctionalInterface
+    public interface Printer {
+        void print(RunResult result) throws IOException, InterruptedException;
+    }
 
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
 
     /** How long the chart waits for window updates committed after the summary (one commit interval, in practice). */
-    static final Duration CHART_WAIT = Duration.ofSeconds(10);
+    public static final Duration CHART_WAIT = Duration.ofSeconds(10);
 
-    private final Plan plan;
+    private final RunPlan plan;
     private final BenchHost host;
     private final Pipeline pipeline;
     private final PrintStream out;
@@ -99,7 +59,7 @@ final class BenchRun implements AutoCloseable {
     private EventPublisher publisher;
     private Profiler profiler;
 
-    private BenchRun(Plan plan, BenchHost host, PrintStream out) {
+    private BenchRun(RunPlan plan, BenchHost host, PrintStream out) {
         this.plan = plan;
         this.host = host;
         this.pipeline = host.pipeline();
@@ -107,10 +67,68 @@ final class BenchRun implements AutoCloseable {
     }
 
     /**
+     * Runs {@code plan} on {@code host}: Ctrl-C or SIGTERM, or {@code early} when not null, stops the
+     * load early (no new requests; those in flight may finish within the plan's drain time), and the
+     * result covers what completed; {@code printer} prints it.
+     *
+     * @param early stops the load when the server is past saturation (a sweep's search); may be null
+     * @param out where the run's progress and notes go
+     * @param err where the signals' notes go
+     * @throws UserError when stopped before the first request was sent (with the signal's exit code), when
+     *     no summary came and nothing was stored either, or when the sampled rows are unusable
+     */
+    public static RunOutcome run(
+            RunPlan plan,
+            BenchHost host,
+            Tokenizer tokenizer,
+            SaturationStop early,
+            Printer printer,
+            PrintStream out,
+            PrintStream err)
+            throws IOException, InterruptedException {
+        try (BenchRun run = BenchRun.start(plan, host, out);
+                Interruption interruption =
+                        Interruption.install(err, plan.timeouts().drain())) {
+            CompletableFuture<Object> stop = new CompletableFuture<>();
+            interruption.stop().thenRun(() -> stop.complete(null));
+            if (early != null) {
+                early.stopped().thenAccept(reason -> {
+                    out.println("Stopping early: " + reason + "; no new requests, those in flight may finish within "
+                            + plan.timeouts().drain().toSeconds() + " s (--drain-timeout-s)");
+                    stop.complete(null);
+                });
+            }
+            RunResult result;
+            try {
+                result = run.execute(tokenizer, stop, early == null ? FirstTokenListener.NONE : early);
+                if (early != null) {
+                    early.close(); // the load is over: no later window may stop it
+                }
+            } catch (InterruptedException e) {
+                throw new UserError(
+                        "interrupted before the first request was sent: nothing to report",
+                        interruption.exitCode(RunOutcome.INTERRUPTED));
+            }
+            printer.print(result);
+            // a saturation stop is the point's finding, not an interruption
+            boolean interrupted = result.load().interrupted();
+            Optional<String> saturated =
+                    early == null || interruption.interrupted() || !interrupted ? Optional.empty() : early.reason();
+            StopReason reason = result.noSummary().isPresent()
+                    ? StopReason.NO_SUMMARY
+                    : saturated.isPresent()
+                            ? StopReason.SATURATED
+                            : interrupted ? StopReason.SIGNALLED : StopReason.COMPLETED;
+            return new RunOutcome(reason, result, saturated, interruption.signalExitCode());
+        }
+    }
+
+    /**
      * Starts everything the run needs before its first request on {@code host}: the reader of the
      * run's results, the publisher, and the profiler.
      */
-    static BenchRun start(Plan plan, BenchHost host, PrintStream out) throws IOException, InterruptedException {
+    private static BenchRun start(RunPlan plan, BenchHost host, PrintStream out)
+            throws IOException, InterruptedException {
         BenchRun run = new BenchRun(plan, host, out);
         try {
             run.open();
@@ -129,8 +147,7 @@ final class BenchRun implements AutoCloseable {
                     pipeline.clientProperties(),
                     plan.load().runId(),
                     Instant.now().minusSeconds(60),
-                    // --report's timeline needs every request's send time, as --save-detailed's lists do
-                    plan.report().detailed() || plan.html() != null);
+                    plan.keepRequests());
             publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
             return publisher;
         });
@@ -154,7 +171,7 @@ final class BenchRun implements AutoCloseable {
      * @param firstTokens told of each request's time to first token as it arrives (sweep's early stop)
      * @throws InterruptedException when stopped before the first request was sent
      */
-    Result execute(Tokenizer tokenizer, CompletionStage<?> stop, FirstTokenListener firstTokens)
+    private RunResult execute(Tokenizer tokenizer, CompletionStage<?> stop, FirstTokenListener firstTokens)
             throws InterruptedException {
         // from here the pipeline yields to the timing threads; the scraper starts lowered
         host.priority().lowerForTheLoad();
@@ -180,18 +197,18 @@ final class BenchRun implements AutoCloseable {
         }
         ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);
-        Optional<RunSummary> summary = results.awaitSummary(plan.summaryTimeout());
+        Optional<RunSummary> summary = results.awaitSummary(plan.timeouts().summary());
         if (summary.isEmpty()) {
             String why = noSummary(plan, pipeline, load);
             return scoredFromStore(load, cpu, why).orElseThrow(() -> UserError.failure(why));
         }
         host.summarized();
-        return new Result(summary.get(), results.requests(), load, cpu, Optional.empty());
+        return new RunResult(summary.get(), results.requests(), load, cpu, Optional.empty());
     }
 
     /** Scrapes the asked endpoints into the server-metrics topic from now to the end of the load; null when none. */
     private RunScrapes startScrapes() throws InterruptedException {
-        List<URI> sources = plan.serverMetrics().sources(plan.load().target().baseUrl());
+        List<URI> sources = plan.scrapes().sources();
         if (sources.isEmpty()) {
             return null;
         }
@@ -201,7 +218,7 @@ final class BenchRun implements AutoCloseable {
                 host.priority()
                         .start(() -> ServerScraper.start(
                                 sources,
-                                plan.serverMetrics().interval(),
+                                plan.scrapes().interval(),
                                 plan.load().target().insecure(),
                                 records,
                                 host.registry())),
@@ -209,7 +226,7 @@ final class BenchRun implements AutoCloseable {
     }
 
     /** The run scored from its stored records, marked with what is missing; empty when not even a RunStarted is stored. */
-    private Optional<Result> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
+    private Optional<RunResult> scoredFromStore(LoadResult load, ClientCpu cpu, String why) {
         String runId = plan.load().runId();
         StoredRun stored;
         try {
@@ -226,7 +243,7 @@ final class BenchRun implements AutoCloseable {
                     stored.missing().orElse("the run summary"));
             summary.setServer(
                     ServerScoring.section(stored.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
-            return new Result(summary, stored.requests(), load, cpu, Optional.of(why));
+            return new RunResult(summary, stored.requests(), load, cpu, Optional.of(why));
         });
     }
 
@@ -240,33 +257,12 @@ final class BenchRun implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closeAll(publisher, results);
-        }
-    }
-
-    static void closeAll(AutoCloseable... resources) {
-        RuntimeException failure = null;
-        for (AutoCloseable resource : resources) {
-            if (resource == null) {
-                continue;
-            }
-            try {
-                resource.close();
-            } catch (Exception e) {
-                if (failure == null) {
-                    failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
+            Closing.all(publisher, results);
         }
     }
 
     /** Why there is no summary, as precisely as the load generator knows it. */
-    private static String noSummary(Plan plan, Pipeline pipeline, LoadResult load) {
+    private static String noSummary(RunPlan plan, Pipeline pipeline, LoadResult load) {
         String undelivered = load.recordsNotDelivered() + " records not delivered to Kafka"
                 + (load.notDeliveredByReason().isEmpty() ? "" : " " + load.notDeliveredByReason());
         String cause;
@@ -279,15 +275,16 @@ final class BenchRun implements AutoCloseable {
             cause = "is 'tokenpulse aggregate' running against " + pipeline.bootstrapServers() + "?";
         }
         return "no run summary for run " + plan.load().runId() + " within "
-                + plan.summaryTimeout().toSeconds() + " s after the last response (" + load.started()
+                + plan.timeouts().summary().toSeconds() + " s after the last response (" + load.started()
                 + " requests sent, " + undelivered + "); " + cause;
     }
 
     /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
-    private static PublisherSettings publisherSettings(Pipeline pipeline, SpoolOptions spool) {
+    private static PublisherSettings publisherSettings(Pipeline pipeline, RunPlan.Spool spool) {
         try {
-            return spool.applyTo(
-                    PublisherSettings.of(pipeline.bootstrapServers()).withOverrides(stringMap(pipeline)));
+            return PublisherSettings.of(pipeline.bootstrapServers())
+                    .withOverrides(stringMap(pipeline))
+                    .withSpool(spool.dir(), spool.maxBytes());
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
