@@ -1,5 +1,26 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.DatasetFlags;
+import io.tokenpulse.cli.options.FrugalOption;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.MetricsOptions;
+import io.tokenpulse.cli.options.PipelineNiceOption;
+import io.tokenpulse.cli.options.ReportingOptions;
+import io.tokenpulse.cli.options.ResultFileOptions;
+import io.tokenpulse.cli.options.SamplingOptions;
+import io.tokenpulse.cli.options.ServerMetricsOptions;
+import io.tokenpulse.cli.options.SimulateOptions;
+import io.tokenpulse.cli.options.SpoolOptions;
+import io.tokenpulse.cli.options.TargetOptions;
+import io.tokenpulse.cli.options.TimeoutOptions;
+import io.tokenpulse.cli.options.TrafficOptions;
+import io.tokenpulse.cli.options.WindowOptions;
+import io.tokenpulse.cli.report.ChartFile;
+import io.tokenpulse.cli.report.ReportFile;
+import io.tokenpulse.cli.report.RunReport;
+import io.tokenpulse.cli.report.ScoredRun;
+import io.tokenpulse.cli.vllm.PythonNamespace;
+import io.tokenpulse.cli.vllm.RunConfigJson;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;

@@ -1,6 +1,8 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.charts.RunChart;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.report.ChartFile;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;

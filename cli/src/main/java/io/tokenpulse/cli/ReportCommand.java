@@ -1,5 +1,10 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.report.HtmlReport;
+import io.tokenpulse.cli.report.ReportFile;
+import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
+import io.tokenpulse.cli.vllm.PythonNamespace;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.Closing;
 import io.tokenpulse.runner.Pipeline;

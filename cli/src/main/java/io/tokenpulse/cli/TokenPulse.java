@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.vllm.PythonNamespace;
 import io.tokenpulse.runner.UserError;
 import java.io.PrintWriter;
 import picocli.CommandLine;

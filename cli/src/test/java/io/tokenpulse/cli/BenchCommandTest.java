@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tokenpulse.cli.vllm.PythonNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
