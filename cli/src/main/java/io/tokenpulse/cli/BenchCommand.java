@@ -29,13 +29,13 @@ import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.BenchRun;
 import io.tokenpulse.runner.ClientReport;
+import io.tokenpulse.runner.EarlyStop;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.PipelinePriority;
 import io.tokenpulse.runner.RunIds;
 import io.tokenpulse.runner.RunOutcome;
 import io.tokenpulse.runner.RunPlan;
 import io.tokenpulse.runner.RunResult;
-import io.tokenpulse.runner.SaturationStop;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
@@ -375,7 +375,7 @@ final class BenchCommand implements Callable<Integer> {
      * signal. {@code early}, when not null, stops the run as Ctrl-C does (but exiting 0) when the
      * server is past saturation.
      */
-    RunOutcome runOn(Prepared prepared, BenchHost host, PrintStream out, SaturationStop early)
+    RunOutcome runOn(Prepared prepared, BenchHost host, PrintStream out, EarlyStop early)
             throws IOException, InterruptedException {
         return BenchRun.run(
                 prepared.plan(),

@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.runner.sweep.SweepValues;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -81,7 +81,7 @@ public final class BenchRun implements AutoCloseable {
             RunPlan plan,
             BenchHost host,
             Tokenizer tokenizer,
-            SaturationStop early,
+            EarlyStop early,
             Printer printer,
             PrintStream out,
             PrintStream err)

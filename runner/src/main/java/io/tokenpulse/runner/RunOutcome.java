@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  *
  * @param reason why the load stopped
  * @param result the summary, request metrics, load counts and client CPU
- * @param saturated what a {@link SaturationStop} saw, when {@code reason} is {@link StopReason#SATURATED}
+ * @param saturated what a {@link EarlyStop} saw, when {@code reason} is {@link StopReason#SATURATED}
  * @param signalExitCode 130 after SIGINT, 143 after SIGTERM; empty when no signal came
  */
 public record RunOutcome(StopReason reason, RunResult result, Optional<String> saturated, OptionalInt signalExitCode) {

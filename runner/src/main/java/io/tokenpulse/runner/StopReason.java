@@ -6,7 +6,7 @@ public enum StopReason {
     COMPLETED,
     /** Ctrl-C or SIGTERM (or another stop of the load): the summary covers what completed. */
     SIGNALLED,
-    /** A {@link SaturationStop} found the server past saturation: the summary covers what completed. */
+    /** A {@link EarlyStop} found the server past saturation: the summary covers what completed. */
     SATURATED,
     /** No summary came: the result was scored from what the aggregator stored, marked incomplete. */
     NO_SUMMARY

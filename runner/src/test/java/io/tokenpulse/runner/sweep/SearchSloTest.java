@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tokenpulse.runner;
+package io.tokenpulse.runner.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

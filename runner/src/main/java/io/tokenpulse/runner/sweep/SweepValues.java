@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner.sweep;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * included when reached. Numbers are decimal (exact: {@code 0.1..0.3+0.1} gives 0.1, 0.2, 0.3).
  * A malformed item fails with an {@link IllegalArgumentException} naming it.
  */
-final class SweepValues {
+public final class SweepValues {
 
     /** More values than this in one range is a typo, not a sweep (each value is a whole benchmark). */
     static final int MAX_VALUES = 1000;
@@ -26,12 +26,12 @@ final class SweepValues {
     private SweepValues() {}
 
     /** Whether {@code text} asks for several values (a comma or a range). */
-    static boolean isList(String text) {
+    public static boolean isList(String text) {
         return text.contains(",") || RANGE_START.matcher(text).matches();
     }
 
     /** The values of {@code text}, in the order given. */
-    static List<String> parse(String flag, String text) {
+    public static List<String> parse(String flag, String text) {
         List<String> values = new ArrayList<>();
         for (String item : text.split(",", -1)) {
             String trimmed = item.strip();

@@ -1,6 +1,6 @@
-package io.tokenpulse.runner;
+package io.tokenpulse.runner.sweep;
 
-import io.tokenpulse.producer.FirstTokenListener;
+import io.tokenpulse.runner.EarlyStop;
 import io.tokenpulse.schemas.python.Numpy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threading: {@link #firstToken} runs on the load generator's I/O threads and only appends to a
  * lock-free queue; a daemon thread of its own closes each window off the timing path.
  */
-public final class SaturationStop implements FirstTokenListener, AutoCloseable {
+public final class SaturationStop implements EarlyStop {
 
     /** The live window: short, so a point past saturation stops within seconds. */
     static final Duration WINDOW = Duration.ofSeconds(1);
@@ -67,12 +67,14 @@ public final class SaturationStop implements FirstTokenListener, AutoCloseable {
     }
 
     /** Completes, with the reason, when the point is to stop early. */
-    CompletionStage<String> stopped() {
+    @Override
+    public CompletionStage<String> stopped() {
         return stopped;
     }
 
     /** Why the point stopped early, if it did. */
-    Optional<String> reason() {
+    @Override
+    public Optional<String> reason() {
         return Optional.ofNullable(stopped.getNow(null));
     }
 

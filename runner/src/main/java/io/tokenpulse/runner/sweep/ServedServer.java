@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner.sweep;
 
 import io.tokenpulse.runner.UserError;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * appended, its output in a log file, ready when {@code /health} answers 200, stopped with SIGTERM
  * and, after {@link #STOP_GRACE}, SIGKILL.
  */
-final class ServedServer implements AutoCloseable {
+public final class ServedServer implements AutoCloseable {
 
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
     static final int LOG_TAIL_LINES = 20;
@@ -38,7 +38,7 @@ final class ServedServer implements AutoCloseable {
      * Starts {@code command} through {@code sh -c} (so the user writes it as in a shell) with {@code args}
      * appended, each one word whatever it holds.
      */
-    static ServedServer start(String command, List<String> args, Path log) throws IOException {
+    public static ServedServer start(String command, List<String> args, Path log) throws IOException {
         List<String> argv = new ArrayList<>(List.of("sh", "-c", command + " \"$@\"", "sh"));
         argv.addAll(args);
         Process process = new ProcessBuilder(argv)
@@ -52,7 +52,7 @@ final class ServedServer implements AutoCloseable {
      * Waits until {@code health} answers 200; a server that exits first or is not ready within
      * {@code timeout} is a failure with one line and the last {@link #LOG_TAIL_LINES} lines of its log.
      */
-    void awaitReady(URI health, Duration timeout) throws InterruptedException {
+    public void awaitReady(URI health, Duration timeout) throws InterruptedException {
         HttpClient client =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner.sweep;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import java.util.OptionalDouble;
  * Concurrency loads are whole numbers; rates keep at most 3 decimals. Pure and deterministic, so a
  * resumed sweep replays the same sequence from the verdicts it stored.
  */
-final class SaturationSearch {
+public final class SaturationSearch {
 
     /** The gap (relative to the passing load) below which a rate search stops narrowing. */
     static final double RATE_PRECISION = 0.1;
@@ -39,7 +39,7 @@ final class SaturationSearch {
      * @param integer loads are whole numbers (a concurrency)
      * @throws IllegalArgumentException when a setting cannot give a search (one line naming its flag)
      */
-    SaturationSearch(boolean integer, double start, double factor, int maxPoints) {
+    public SaturationSearch(boolean integer, double start, double factor, int maxPoints) {
         if (!(start > 0) || Double.isInfinite(start) || (integer && start != Math.rint(start))) {
             throw new IllegalArgumentException(
                     "--search-start must be a " + (integer ? "whole number" : "number") + " > 0, got " + number(start));
@@ -57,7 +57,7 @@ final class SaturationSearch {
     }
 
     /** The next load to probe; empty when the search is over. */
-    OptionalDouble next() {
+    public OptionalDouble next() {
         if (probes.size() >= maxPoints) {
             return OptionalDouble.empty();
         }
@@ -84,16 +84,16 @@ final class SaturationSearch {
     }
 
     /** Records the verdict of the load {@link #next} gave. */
-    void record(double load, boolean met) {
+    public void record(double load, boolean met) {
         probes.add(new Probe(load, met));
     }
 
-    List<Probe> probes() {
+    public List<Probe> probes() {
         return List.copyOf(probes);
     }
 
     /** The highest load that met the SLO below the lowest that missed it; empty when none met it. */
-    Optional<Double> best() {
+    public Optional<Double> best() {
         double ceiling = lowestMiss().orElse(Double.POSITIVE_INFINITY);
         return probes.stream()
                 .filter(p -> p.met() && p.load() < ceiling)
@@ -102,7 +102,7 @@ final class SaturationSearch {
     }
 
     /** The lowest load that missed the SLO, if any did. */
-    OptionalDouble lowestMiss() {
+    public OptionalDouble lowestMiss() {
         return probes.stream().filter(p -> !p.met()).mapToDouble(Probe::load).min();
     }
 
@@ -115,7 +115,7 @@ final class SaturationSearch {
     }
 
     /** A load as a flag value: {@code 8}, {@code 1.5}. */
-    static String number(double value) {
+    public static String number(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15
                 ? Long.toString((long) value)
                 : BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();

@@ -1,4 +1,4 @@
-package io.tokenpulse.cli;
+package io.tokenpulse.runner.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
@@ -16,17 +16,17 @@ import java.util.Optional;
  *
  * @param limits key ({@code ttft}, {@code itl}, {@code failures}) → bound, in the order given
  */
-record SearchSlo(Map<String, Double> limits) {
+public record SearchSlo(Map<String, Double> limits) {
 
     /** The keys, and the result-file figure each bounds. */
     private static final Map<String, String> KEYS = Map.of("ttft", "p99_ttft_ms", "itl", "p99_itl_ms", "failures", "");
 
-    SearchSlo {
+    public SearchSlo {
         limits = Map.copyOf(limits);
     }
 
     /** Parses {@code KEY:VALUE[,KEY:VALUE...]}; a mistake is an {@link IllegalArgumentException} saying what to change. */
-    static SearchSlo parse(String text) {
+    public static SearchSlo parse(String text) {
         Map<String, Double> limits = new LinkedHashMap<>();
         for (String pair : text.split(",", -1)) {
             String[] kv = pair.strip().split(":", -1);
@@ -54,12 +54,12 @@ record SearchSlo(Map<String, Double> limits) {
     }
 
     /** The P99 TTFT bound in ms, if any: the live early stop watches it. */
-    Optional<Double> ttftMs() {
+    public Optional<Double> ttftMs() {
         return Optional.ofNullable(limits.get("ttft"));
     }
 
     /** The result-file figures the SLO needs, which the percentile flags must keep (p99 of ttft/itl). */
-    List<String> percentileMetrics() {
+    public List<String> percentileMetrics() {
         return limits.keySet().stream()
                 .filter(k -> !KEYS.get(k).isEmpty())
                 .sorted()
@@ -70,7 +70,7 @@ record SearchSlo(Map<String, Double> limits) {
      * Why the point whose result file is {@code result} missed the SLO, e.g. {@code P99 TTFT 2345.12 ms >
      * 2000 ms}; empty when it met every bound.
      */
-    Optional<String> miss(JsonNode result) {
+    public Optional<String> miss(JsonNode result) {
         for (String key : new String[] {"ttft", "itl", "failures"}) {
             Double limit = limits.get(key);
             if (limit == null) {
@@ -108,7 +108,7 @@ record SearchSlo(Map<String, Double> limits) {
     }
 
     /** {@code P99 TTFT <= 2000 ms, P99 ITL <= 100 ms, failures <= 0.01}, for the summary line. */
-    String describe() {
+    public String describe() {
         StringBuilder out = new StringBuilder();
         for (String key : new String[] {"ttft", "itl", "failures"}) {
             Double limit = limits.get(key);
