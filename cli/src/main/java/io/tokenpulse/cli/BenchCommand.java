@@ -7,6 +7,8 @@ import io.tokenpulse.cli.options.MetricsOptions;
 import io.tokenpulse.cli.options.PipelineNiceOption;
 import io.tokenpulse.cli.options.ReportingOptions;
 import io.tokenpulse.cli.options.ResultFileOptions;
+import io.tokenpulse.cli.options.RunFileOptions;
+import io.tokenpulse.cli.options.RunOptions;
 import io.tokenpulse.cli.options.SamplingOptions;
 import io.tokenpulse.cli.options.ServerMetricsOptions;
 import io.tokenpulse.cli.options.SimulateOptions;
@@ -19,6 +21,7 @@ import io.tokenpulse.cli.report.ChartFile;
 import io.tokenpulse.cli.report.ReportFile;
 import io.tokenpulse.cli.report.RunReport;
 import io.tokenpulse.cli.report.ScoredRun;
+import io.tokenpulse.cli.vllm.BenchNamespace;
 import io.tokenpulse.cli.vllm.PythonNamespace;
 import io.tokenpulse.cli.vllm.RunConfigJson;
 import io.tokenpulse.producer.LoadSettings;
@@ -44,7 +47,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -57,7 +59,7 @@ import picocli.CommandLine.Spec;
  * {@code tokenpulse bench}: vLLM's {@code benchmark_serving.py} with every flag of its {@code --help}
  * (same names, defaults and meaning), plus the pipeline's own options. The flags live in mixins by
  * concept (target, dataset, sampling, traffic, reporting, simulator, result file, Kafka, metrics,
- * windows); {@link #NAMESPACE_ORDER} keeps the Namespace line in vLLM's order. The command turns
+ * windows); {@link BenchNamespace#ORDER} keeps the Namespace line in vLLM's order. The command turns
  * them into a {@link RunPlan}, runs it with {@link BenchRun} and prints the result.
  */
 @Command(
@@ -66,121 +68,6 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
 final class BenchCommand implements Callable<Integer> {
-
-    /**
-     * The Namespace line's order: vLLM's attributes as its parser declares them (users' log parsers
-     * read that line), then TokenPulse's own. Options not named here follow in declaration order.
-     */
-    static final List<String> NAMESPACE_ORDER = List.of(
-            "backend",
-            "base_url",
-            "host",
-            "port",
-            "endpoint",
-            "dataset_name",
-            "dataset_path",
-            "max_concurrency",
-            "model",
-            "tokenizer",
-            "use_beam_search",
-            "num_prompts",
-            "duration_minutes",
-            "logprobs",
-            "request_rate",
-            "burstiness",
-            "seed",
-            "trust_remote_code",
-            "disable_tqdm",
-            "profile",
-            "save_result",
-            "save_detailed",
-            "append_result",
-            "metadata",
-            "result_dir",
-            "result_filename",
-            "ignore_eos",
-            "percentile_metrics",
-            "metric_percentiles",
-            "goodput",
-            "custom_output_len",
-            "custom_skip_chat_template",
-            "sonnet_input_len",
-            "sonnet_output_len",
-            "sonnet_prefix_len",
-            "sharegpt_output_len",
-            "random_input_len",
-            "random_output_len",
-            "random_range_ratio",
-            "random_prefix_len",
-            "hf_subset",
-            "hf_split",
-            "hf_output_len",
-            "top_p",
-            "top_k",
-            "min_p",
-            "temperature",
-            "tokenizer_mode",
-            "served_model_name",
-            "lora_modules",
-            "disable_shuffle",
-            "no_oversample",
-            // current vLLM's (vllm bench serve), after the attributes of the seeds' version
-            "num_warmups",
-            "label",
-            "input_len",
-            "output_len",
-            "frequency_penalty",
-            "presence_penalty",
-            "repetition_penalty",
-            "extra_body",
-            "insecure",
-            "lora_assignment",
-            "prefix_repetition_prefix_len",
-            "prefix_repetition_suffix_len",
-            "prefix_repetition_num_prefixes",
-            "prefix_repetition_output_len",
-            "trace_time_scale",
-            "asr_max_audio_len_sec",
-            "asr_min_audio_len_sec",
-            // TokenPulse's own
-            "ramp_up_strategy",
-            "ramp_up_start_rps",
-            "ramp_up_end_rps",
-            "header",
-            "request_id_prefix",
-            "run_id",
-            "shard_index",
-            "shard_count",
-            "simulate",
-            "simulate_profile",
-            "simulate_speedup",
-            "simulate_fault",
-            "simulate_reasoning_tokens",
-            "simulate_kv_cache_tokens",
-            "metrics_port",
-            "metrics_host",
-            "bootstrap_servers",
-            "schema_registry_url",
-            "schema_registry_basic_auth",
-            "schema_registry_bearer_token",
-            "auto_register_schemas",
-            "kafka_property",
-            "kafka_property_file",
-            "topic_prefix",
-            "data_dir",
-            "ready_check_timeout_sec",
-            "summary_timeout_s",
-            "request_timeout_s",
-            "stream_idle_timeout_s",
-            "drain_timeout_s",
-            "save_chart",
-            "report",
-            "window_size_ms",
-            "window_grace_ms",
-            "frugal",
-            "pipeline_nice",
-            "verbose",
-            "vllm_block");
 
     @Spec
     CommandSpec spec;
@@ -206,33 +93,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     SimulateOptions simulate;
 
-    @Option(names = "--disable-tqdm", description = "Disable the progress bar.")
-    boolean disableTqdm;
-
-    @Option(
-            names = "--profile",
-            description =
-                    "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
-    boolean profile;
-
-    @Option(
-            names = "--request-id-prefix",
-            defaultValue = "benchmark-serving",
-            description =
-                    "Prefix of every request's x-request-id; the request's dataset index follows (default: ${DEFAULT-VALUE}).")
-    String requestIdPrefix;
-
-    @Option(names = "--run-id", description = "Identifier of the run (default: generated).")
-    String runId;
-
-    @Option(
-            names = "--shard-index",
-            defaultValue = "0",
-            description = "This load generator's index when several share one run.")
-    int shardIndex;
-
-    @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
-    int shardCount;
+    /** The progress bar, the profiler, request and run ids, and the shards. */
+    @Mixin
+    RunOptions run;
 
     /** One endpoint serves the aggregator's and the load generator's meters. */
     @Mixin
@@ -258,19 +121,9 @@ final class BenchCommand implements Callable<Integer> {
                     "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
     int summaryTimeoutS;
 
-    @Option(
-            names = "--save-chart",
-            paramLabel = "FILE.png",
-            description =
-                    "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
-    String saveChart;
-
-    @Option(
-            names = "--report",
-            paramLabel = "FILE.html",
-            description =
-                    "After the run, write its self-contained HTML report (as tokenpulse report --run-id): summary, charts, timeline, failures.")
-    String reportFile;
+    /** --save-chart and --report: what is drawn and written after the run. */
+    @Mixin
+    RunFileOptions runFiles;
 
     @Mixin
     TimeoutOptions timeouts;
@@ -291,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
+        out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
                 Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka.settings(), PipelineRole.BENCH));
@@ -342,8 +195,8 @@ final class BenchCommand implements Callable<Integer> {
         ArrivalSettings arrivals = traffic.arrivals();
         reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
-        Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
-        Path html = reportFile == null ? null : ReportFile.checked("--report", reportFile);
+        Path chart = runFiles.chart();
+        Path html = runFiles.html();
         checkPipelineOptions();
         spool.validate();
         serverMetrics.validate();
@@ -359,7 +212,7 @@ final class BenchCommand implements Callable<Integer> {
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,
-                    profile);
+                    run.profile);
             return new Prepared(plan, report, chart, html, tokenizer, simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
@@ -443,18 +296,18 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.maxConcurrency,
                     traffic.numWarmups,
                     sampling.lora());
-            LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, NAMESPACE_ORDER));
+            LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, BenchNamespace.ORDER));
             return new Load(
                     new LoadSettings(
-                            runId != null ? runId : RunIds.next(),
-                            shardIndex,
-                            shardCount,
+                            run.runId != null ? run.runId : RunIds.next(),
+                            run.shardIndex,
+                            run.shardCount,
                             loadTarget,
                             workload,
                             runReporting,
-                            requestIdPrefix,
+                            run.requestIdPrefix,
                             Duration.ofSeconds(readyCheckTimeoutSec),
-                            disableTqdm,
+                            run.disableTqdm,
                             resultFile.saveDetailed),
                     built);
         } catch (IllegalArgumentException e) {

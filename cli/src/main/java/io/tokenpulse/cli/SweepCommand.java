@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
+import io.tokenpulse.cli.vllm.BenchNamespace;
 import io.tokenpulse.cli.vllm.PythonNamespace;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.Closing;
@@ -421,7 +422,7 @@ final class SweepCommand implements Callable<Integer> {
      */
     private Ran run(Task task, BenchHost host, PrintStream out, SaturationStop early)
             throws IOException, InterruptedException {
-        out.println(PythonNamespace.format(task.bench().spec, BenchCommand.NAMESPACE_ORDER));
+        out.println(PythonNamespace.format(task.bench().spec, BenchNamespace.ORDER));
         long started = System.nanoTime();
         String runId = null;
         int exitCode = 1;
