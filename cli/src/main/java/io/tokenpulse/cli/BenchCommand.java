@@ -17,10 +17,8 @@ import io.tokenpulse.cli.options.TargetOptions;
 import io.tokenpulse.cli.options.TimeoutOptions;
 import io.tokenpulse.cli.options.TrafficOptions;
 import io.tokenpulse.cli.options.WindowOptions;
-import io.tokenpulse.cli.report.ChartFile;
-import io.tokenpulse.cli.report.ReportFile;
+import io.tokenpulse.cli.report.RunOutput;
 import io.tokenpulse.cli.report.RunReport;
-import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.cli.vllm.BenchNamespace;
 import io.tokenpulse.cli.vllm.PythonNamespace;
 import io.tokenpulse.cli.vllm.RunConfigJson;
@@ -31,14 +29,12 @@ import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.BenchRun;
-import io.tokenpulse.runner.ClientReport;
 import io.tokenpulse.runner.EarlyStop;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.PipelinePriority;
 import io.tokenpulse.runner.RunIds;
 import io.tokenpulse.runner.RunOutcome;
 import io.tokenpulse.runner.RunPlan;
-import io.tokenpulse.runner.RunResult;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
@@ -47,7 +43,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -162,18 +157,8 @@ final class BenchCommand implements Callable<Integer> {
     /**
      * A run checked and ready to start: its plan, what to print and save after it, its tokenizer, and
      * with --simulate the simulator serving it (closed with it).
-     *
-     * @param report whether and where to save the result file
-     * @param chart where --save-chart writes the run's PNG chart, or null
-     * @param html where --report writes the run's HTML report, or null
      */
-    record Prepared(
-            RunPlan plan,
-            RunReport.ResultOptions report,
-            Path chart,
-            Path html,
-            Tokenizer tokenizer,
-            SimulatorServer simulator)
+    record Prepared(RunPlan plan, RunOutput output, Tokenizer tokenizer, SimulatorServer simulator)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -213,7 +198,7 @@ final class BenchCommand implements Callable<Integer> {
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,
                     run.profile);
-            return new Prepared(plan, report, chart, html, tokenizer, simulator);
+            return new Prepared(plan, new RunOutput(report, chart, html), tokenizer, simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -235,40 +220,10 @@ final class BenchCommand implements Callable<Integer> {
                 host,
                 prepared.tokenizer(),
                 early,
-                result -> print(prepared, host.pipeline(), result, out),
+                // the simulator runs in this process: its CPU is part of the client's
+                result -> prepared.output().print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
                 out,
                 System.err);
-    }
-
-    /** The block, the client's lines, the chart and the HTML report, and a note when the summary did not come. */
-    private void print(Prepared prepared, Pipeline pipeline, RunResult result, PrintStream out)
-            throws IOException, InterruptedException {
-        String runId = prepared.plan().load().runId();
-        RunReport.print(
-                result.summary(),
-                result.requests(),
-                prepared.report(),
-                // the simulator runs in this process: its CPU is part of the client's
-                Optional.of(
-                        ClientReport.of(result, prepared.plan().load().target().baseUrl(), simulate.simulate)),
-                out);
-        if (prepared.chart() != null) {
-            ChartFile.save(
-                    pipeline,
-                    runId,
-                    prepared.chart(),
-                    io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
-                    BenchRun.CHART_WAIT,
-                    out);
-        }
-        if (prepared.html() != null) {
-            ScoredRun scored = new ScoredRun(result.summary(), result.requests());
-            ReportFile.write(prepared.html(), ReportFile.storedRun(pipeline, runId, scored, BenchRun.CHART_WAIT), out);
-        }
-        if (result.noSummary().isPresent()) {
-            System.err.println("bench: " + result.noSummary().get()
-                    + "; the result above was scored from what the aggregator stored");
-        }
     }
 
     /** The load generator's settings, and the dataset built from them (read once). */
