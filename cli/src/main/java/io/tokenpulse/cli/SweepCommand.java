@@ -21,6 +21,7 @@ import io.tokenpulse.runner.sweep.ServedServer;
 import io.tokenpulse.runner.sweep.SweepFile;
 import io.tokenpulse.runner.sweep.SweepFile.Entry;
 import io.tokenpulse.runner.sweep.SweepFile.SearchResult;
+import io.tokenpulse.runner.sweep.SweepRows;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -472,7 +473,7 @@ final class SweepCommand implements Callable<Integer> {
             int stopWindows) {
 
         String param() {
-            return SweepPlan.param(flag);
+            return SweepRows.param(flag);
         }
 
         Task task(double load, Path dir) {
@@ -532,7 +533,7 @@ final class SweepCommand implements Callable<Integer> {
         if (slo == null) {
             throw UserError.usage("--search needs --slo, e.g. --slo ttft:2000,itl:100,failures:0.01");
         }
-        String param = SweepPlan.param(flag);
+        String param = SweepRows.param(flag);
         List<String> baseArgs = plan.points().get(0).benchArgs();
         if (plan.swept().contains(param) || baseArgs.contains(flag)) {
             throw UserError.usage("--search " + search + " sets " + flag + " itself, from --search-start up: give "
@@ -587,8 +588,8 @@ final class SweepCommand implements Callable<Integer> {
             return SweepPlan.of(
                     benchLine().getCommandSpec(),
                     benchArgs,
-                    benchParams == null ? List.of() : SweepPlan.readRows("--bench-params", benchParams),
-                    serveParams == null ? List.of() : SweepPlan.readRows("--serve-params", serveParams));
+                    benchParams == null ? List.of() : SweepRows.read("--bench-params", benchParams),
+                    serveParams == null ? List.of() : SweepRows.read("--serve-params", serveParams));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
