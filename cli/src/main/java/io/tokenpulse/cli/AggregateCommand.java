@@ -6,6 +6,11 @@ import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.MetricsOptions;
+import io.tokenpulse.cli.options.WindowOptions;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -60,7 +65,7 @@ final class AggregateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         metrics.validate();
         windows.validate();
-        Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.AGGREGATE);
+        Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.AGGREGATE);
         StreamsSettings settings = windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
                 .withApplicationId(applicationId)
                 .withReplicationFactor(pipeline.replicationFactor()));

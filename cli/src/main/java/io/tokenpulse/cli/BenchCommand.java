@@ -1,13 +1,42 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.aggregator.metrics.GoodputSlo;
-import io.tokenpulse.aggregator.report.ClientTiming;
-import io.tokenpulse.producer.FirstTokenListener;
+import io.tokenpulse.cli.options.DatasetFlags;
+import io.tokenpulse.cli.options.FrugalOption;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.MetricsOptions;
+import io.tokenpulse.cli.options.PipelineNiceOption;
+import io.tokenpulse.cli.options.ReportingOptions;
+import io.tokenpulse.cli.options.ResultFileOptions;
+import io.tokenpulse.cli.options.RunFileOptions;
+import io.tokenpulse.cli.options.RunOptions;
+import io.tokenpulse.cli.options.SamplingOptions;
+import io.tokenpulse.cli.options.ServerMetricsOptions;
+import io.tokenpulse.cli.options.SimulateOptions;
+import io.tokenpulse.cli.options.SpoolOptions;
+import io.tokenpulse.cli.options.TargetOptions;
+import io.tokenpulse.cli.options.TimeoutOptions;
+import io.tokenpulse.cli.options.TrafficOptions;
+import io.tokenpulse.cli.options.WindowOptions;
+import io.tokenpulse.cli.report.RunOutput;
+import io.tokenpulse.cli.report.RunPointers;
+import io.tokenpulse.cli.report.RunReport;
+import io.tokenpulse.cli.vllm.BenchNamespace;
+import io.tokenpulse.cli.vllm.PythonNamespace;
+import io.tokenpulse.cli.vllm.RunConfigJson;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.runner.BenchHost;
+import io.tokenpulse.runner.BenchRun;
+import io.tokenpulse.runner.EarlyStop;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.RunIds;
+import io.tokenpulse.runner.RunOutcome;
+import io.tokenpulse.runner.RunPlan;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -15,10 +44,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,8 +55,8 @@ import picocli.CommandLine.Spec;
  * {@code tokenpulse bench}: vLLM's {@code benchmark_serving.py} with every flag of its {@code --help}
  * (same names, defaults and meaning), plus the pipeline's own options. The flags live in mixins by
  * concept (target, dataset, sampling, traffic, reporting, simulator, result file, Kafka, metrics,
- * windows); {@link #NAMESPACE_ORDER} keeps the Namespace line in vLLM's order. The command turns
- * them into a {@link BenchRun.Plan}, runs it and prints the result.
+ * windows); {@link BenchNamespace#ORDER} keeps the Namespace line in vLLM's order. The command turns
+ * them into a {@link RunPlan}, runs it with {@link BenchRun} and prints the result.
  */
 @Command(
         name = "bench",
@@ -38,124 +64,6 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
 final class BenchCommand implements Callable<Integer> {
-
-    /**
-     * The Namespace line's order: vLLM's attributes as its parser declares them (users' log parsers
-     * read that line), then TokenPulse's own. Options not named here follow in declaration order.
-     */
-    static final List<String> NAMESPACE_ORDER = List.of(
-            "backend",
-            "base_url",
-            "host",
-            "port",
-            "endpoint",
-            "dataset_name",
-            "dataset_path",
-            "max_concurrency",
-            "model",
-            "tokenizer",
-            "use_beam_search",
-            "num_prompts",
-            "duration_minutes",
-            "logprobs",
-            "request_rate",
-            "burstiness",
-            "seed",
-            "trust_remote_code",
-            "disable_tqdm",
-            "profile",
-            "save_result",
-            "save_detailed",
-            "append_result",
-            "metadata",
-            "result_dir",
-            "result_filename",
-            "ignore_eos",
-            "percentile_metrics",
-            "metric_percentiles",
-            "goodput",
-            "custom_output_len",
-            "custom_skip_chat_template",
-            "sonnet_input_len",
-            "sonnet_output_len",
-            "sonnet_prefix_len",
-            "sharegpt_output_len",
-            "random_input_len",
-            "random_output_len",
-            "random_range_ratio",
-            "random_prefix_len",
-            "hf_subset",
-            "hf_split",
-            "hf_output_len",
-            "top_p",
-            "top_k",
-            "min_p",
-            "temperature",
-            "tokenizer_mode",
-            "served_model_name",
-            "lora_modules",
-            "disable_shuffle",
-            "no_oversample",
-            // current vLLM's (vllm bench serve), after the attributes of mid-2025 benchmark_serving.py
-            "num_warmups",
-            "label",
-            "input_len",
-            "output_len",
-            "frequency_penalty",
-            "presence_penalty",
-            "repetition_penalty",
-            "extra_body",
-            "insecure",
-            "lora_assignment",
-            "prefix_repetition_prefix_len",
-            "prefix_repetition_suffix_len",
-            "prefix_repetition_num_prefixes",
-            "prefix_repetition_output_len",
-            "trace_time_scale",
-            "asr_max_audio_len_sec",
-            "asr_min_audio_len_sec",
-            // TokenPulse's own
-            "ramp_up_strategy",
-            "ramp_up_start_rps",
-            "ramp_up_end_rps",
-            "header",
-            "request_id_prefix",
-            "run_id",
-            "shard_index",
-            "shard_count",
-            "simulate",
-            "simulate_profile",
-            "simulate_speedup",
-            "simulate_fault",
-            "simulate_reasoning_tokens",
-            "simulate_kv_cache_tokens",
-            "metrics_port",
-            "metrics_host",
-            "bootstrap_servers",
-            "schema_registry_url",
-            "schema_registry_basic_auth",
-            "schema_registry_bearer_token",
-            "auto_register_schemas",
-            "kafka_property",
-            "kafka_property_file",
-            "topic_prefix",
-            "data_dir",
-            "ready_check_timeout_sec",
-            "summary_timeout_s",
-            "request_timeout_s",
-            "stream_idle_timeout_s",
-            "drain_timeout_s",
-            "save_chart",
-            "report",
-            "window_size_ms",
-            "window_grace_ms",
-            "frugal",
-            "pipeline_nice",
-            "verbose",
-            "vllm_block");
-
-    /** The exit code of a run stopped early: a shell's for SIGINT (128 + 2). */
-    static final int INTERRUPTED = 130;
 
     @Spec
     CommandSpec spec;
@@ -181,33 +89,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     SimulateOptions simulate;
 
-    @Option(names = "--disable-tqdm", description = "Disable the progress bar.")
-    boolean disableTqdm;
-
-    @Option(
-            names = "--profile",
-            description =
-                    "Use Torch Profiler: POST /start_profile before the run (before the initial test request) and /stop_profile after the report. The endpoint must be launched with VLLM_TORCH_PROFILER_DIR to enable profiler.")
-    boolean profile;
-
-    @Option(
-            names = "--request-id-prefix",
-            defaultValue = "benchmark-serving",
-            description =
-                    "Prefix of every request's x-request-id; the request's dataset index follows (default: ${DEFAULT-VALUE}).")
-    String requestIdPrefix;
-
-    @Option(names = "--run-id", description = "Identifier of the run (default: generated).")
-    String runId;
-
-    @Option(
-            names = "--shard-index",
-            defaultValue = "0",
-            description = "This load generator's index when several share one run.")
-    int shardIndex;
-
-    @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
-    int shardCount;
+    /** The progress bar, the profiler, request and run ids, and the shards. */
+    @Mixin
+    RunOptions run;
 
     /** One endpoint serves the aggregator's and the load generator's meters. */
     @Mixin
@@ -233,19 +117,9 @@ final class BenchCommand implements Callable<Integer> {
                     "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
     int summaryTimeoutS;
 
-    @Option(
-            names = "--save-chart",
-            paramLabel = "FILE.png",
-            description =
-                    "After the run, draw its window metrics (latency percentiles, throughput, request rate over time) as a PNG.")
-    String saveChart;
-
-    @Option(
-            names = "--report",
-            paramLabel = "FILE.html",
-            description =
-                    "After the run, write its self-contained HTML report (as tokenpulse report --run-id): summary, charts, timeline, failures.")
-    String reportFile;
+    /** --save-chart and --report: what is drawn and written after the run. */
+    @Mixin
+    RunFileOptions runFiles;
 
     @Mixin
     TimeoutOptions timeouts;
@@ -266,20 +140,27 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        out.println(PythonNamespace.format(spec, NAMESPACE_ORDER));
+        out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
-                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka, PipelineRole.BENCH));
-                BenchHost host = BenchHost.start(pipeline, metrics, windows, frugal.frugal, priority)) {
-            return runOn(prepared, host, out).exitCode();
+                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka.settings(), PipelineRole.BENCH));
+                BenchHost host = BenchHost.start(pipeline, hostSettings(), priority)) {
+            return runOn(prepared, host, out, null).exitCode();
         }
     }
 
+    /** What the host of this command's runs serves: /metrics and the in-process aggregator's windows. */
+    BenchHost.Settings hostSettings() {
+        return new BenchHost.Settings(
+                metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal);
+    }
+
     /**
-     * A run checked and ready to start: its plan, its tokenizer, and with --simulate the simulator
-     * serving it (closed with it).
+     * A run checked and ready to start: its plan, what to print and save after it, its tokenizer, and
+     * with --simulate the simulator serving it (closed with it).
      */
-    record Prepared(BenchRun.Plan plan, Tokenizer tokenizer, SimulatorServer simulator) implements AutoCloseable {
+    record Prepared(RunPlan plan, RunOutput output, Tokenizer tokenizer, SimulatorServer simulator)
+            implements AutoCloseable {
         @Override
         public void close() {
             if (simulator != null) {
@@ -287,12 +168,6 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
     }
-
-    /**
-     * What a run printed and returned: its result, the exit code bench ends with, and why it stopped
-     * early when a {@link SaturationStop} stopped it.
-     */
-    record Outcome(BenchRun.Result result, int exitCode, Optional<String> stoppedEarly) {}
 
     /**
      * Checks everything that can be checked without a pipeline (a bad option fails here with one line,
@@ -304,10 +179,10 @@ final class BenchCommand implements Callable<Integer> {
         var requestSampling = sampling.sampling();
         sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
-        GoodputSlo slo = reporting.validate();
+        reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
-        Path chart = saveChart == null ? null : ChartFile.checked("--save-chart", saveChart);
-        Path html = reportFile == null ? null : ReportFile.checked("--report", reportFile);
+        Path chart = runFiles.chart();
+        Path html = runFiles.html();
         checkPipelineOptions();
         spool.validate();
         serverMetrics.validate();
@@ -315,19 +190,16 @@ final class BenchCommand implements Callable<Integer> {
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed);
         try {
             Load load = load(modelId, tokenizer, simulator, requestSampling, arrivals);
-            BenchRun.Plan plan = new BenchRun.Plan(
+            RunPlan plan = new RunPlan(
                     load.settings(),
                     load.dataset(),
-                    slo,
-                    report,
-                    Duration.ofSeconds(summaryTimeoutS),
-                    chart,
-                    html,
-                    profile,
-                    spool,
-                    timeouts,
-                    serverMetrics);
-            return new Prepared(plan, tokenizer, simulator);
+                    timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS)),
+                    spool.spool(),
+                    serverMetrics.scrapes(load.settings().target().baseUrl()),
+                    // --report's timeline needs every request's send time, as --save-detailed's lists do
+                    report.detailed() || html != null,
+                    run.profile);
+            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), tokenizer, simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -337,97 +209,23 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Runs a prepared run on {@code host}, prints its block (and saves its files when asked), and says
-     * how bench would exit: 0, 1 for a result scored without its summary, 130/143 after a signal.
+     * Runs a prepared run on {@code host} and prints its block (and saves its files when asked); the
+     * outcome says how bench exits: 0, 1 for a result scored without its summary, 130/143 after a
+     * signal. {@code early}, when not null, stops the run as Ctrl-C does (but exiting 0) when the
+     * server is past saturation.
      */
-    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out) throws IOException, InterruptedException {
-        return runOn(prepared, host, out, null);
-    }
-
-    /**
-     * As {@link #runOn(Prepared, BenchHost, PrintStream)}, stopped early (as by a Ctrl-C, but exiting 0)
-     * when {@code early} says the server is past saturation; {@code early} may be null.
-     */
-    Outcome runOn(Prepared prepared, BenchHost host, PrintStream out, SaturationStop early)
+    RunOutcome runOn(Prepared prepared, BenchHost host, PrintStream out, EarlyStop early)
             throws IOException, InterruptedException {
-        BenchRun.Plan plan = prepared.plan();
-        try (BenchRun run = BenchRun.start(plan, host, out);
-                Interruption interruption = Interruption.install(System.err, timeouts.drain())) {
-            CompletableFuture<Object> stop = new CompletableFuture<>();
-            interruption.stop().thenRun(() -> stop.complete(null));
-            if (early != null) {
-                early.stopped().thenAccept(reason -> {
-                    out.println("Stopping early: " + reason + "; no new requests, those in flight may finish within "
-                            + timeouts.drain().toSeconds() + " s (--drain-timeout-s)");
-                    stop.complete(null);
-                });
-            }
-            out.println(RunPointers.before(plan.load().runId()));
-            BenchRun.Result result;
-            try {
-                result = run.execute(prepared.tokenizer(), stop, early == null ? FirstTokenListener.NONE : early);
-                if (early != null) {
-                    early.close(); // the load is over: no later window may stop it
-                }
-            } catch (InterruptedException e) {
-                throw new UserError(
-                        "interrupted before the first request was sent: nothing to report",
-                        interruption.exitCode(INTERRUPTED));
-            }
-            RunReport.print(
-                    result.summary(),
-                    result.requests(),
-                    plan.report(),
-                    Optional.of(new ClientReport(
-                            result.cpu(),
-                            // the simulator runs in this process: its CPU is part of the client's
-                            simulate.simulate
-                                    ? Optional.empty()
-                                    : ClientCpuMeter.warning(
-                                            result.cpu(),
-                                            plan.load().target().baseUrl(),
-                                            Runtime.getRuntime().availableProcessors()),
-                            ClientTiming.of(
-                                    result.load().warmupRequests(),
-                                    result.load().warmConnections(),
-                                    result.load().sendLagP99Ms(),
-                                    result.load().started(),
-                                    result.load().ioThreadBusy()))),
-                    out);
-            if (plan.chart() != null) {
-                ChartFile.save(
-                        host.pipeline(),
-                        plan.load().runId(),
-                        plan.chart(),
-                        io.tokenpulse.charts.RunChart.DEFAULT_SIZE,
-                        BenchRun.CHART_WAIT,
-                        out);
-            }
-            if (plan.html() != null) {
-                ScoredRun scored = new ScoredRun(result.summary(), result.requests());
-                ReportFile.write(
-                        plan.html(),
-                        ReportFile.storedRun(host.pipeline(), plan.load().runId(), scored, BenchRun.CHART_WAIT),
-                        out);
-            }
-            out.print(RunPointers.after(plan.load().runId(), kafka));
-            if (result.noSummary().isPresent()) {
-                System.err.println("bench: " + result.noSummary().get()
-                        + "; the result above was scored from what the aggregator stored");
-            }
-            // 130 after Ctrl-C, 143 after SIGTERM, as a shell reports a command a signal stopped; a
-            // saturation stop is the point's finding, not an interruption
-            Optional<String> stoppedEarly = early == null
-                            || interruption.interrupted()
-                            || !result.load().interrupted()
-                    ? Optional.empty()
-                    : early.reason();
-            boolean interrupted = result.load().interrupted() && stoppedEarly.isEmpty();
-            return new Outcome(
-                    result,
-                    interruption.exitCode(result.noSummary().isPresent() ? 1 : interrupted ? INTERRUPTED : 0),
-                    stoppedEarly);
-        }
+        out.println(RunPointers.before(prepared.plan().load().runId()));
+        return BenchRun.run(
+                prepared.plan(),
+                host,
+                prepared.tokenizer(),
+                early,
+                // the simulator runs in this process: its CPU is part of the client's
+                result -> prepared.output().print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
+                out,
+                System.err);
     }
 
     /** The load generator's settings, and the dataset built from them (read once). */
@@ -455,18 +253,18 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.maxConcurrency,
                     traffic.numWarmups,
                     sampling.lora());
-            LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, NAMESPACE_ORDER));
+            LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, BenchNamespace.ORDER));
             return new Load(
                     new LoadSettings(
-                            runId != null ? runId : RunIds.next(),
-                            shardIndex,
-                            shardCount,
+                            run.runId != null ? run.runId : RunIds.next(),
+                            run.shardIndex,
+                            run.shardCount,
                             loadTarget,
                             workload,
                             runReporting,
-                            requestIdPrefix,
+                            run.requestIdPrefix,
                             Duration.ofSeconds(readyCheckTimeoutSec),
-                            disableTqdm,
+                            run.disableTqdm,
                             resultFile.saveDetailed),
                     built);
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,10 @@
 package io.tokenpulse.cli;
 
 import io.tokenpulse.charts.RunChart;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.report.ChartFile;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +61,7 @@ final class ChartCommand implements Callable<Integer> {
             throw UserError.usage("--size: " + e.getMessage());
         }
         Path file = ChartFile.checked("--output", output);
-        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.CHART)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.CHART)) {
             ChartFile.save(pipeline, runId, file, parsed, Duration.ofSeconds(waitS), System.out);
             return 0;
         }

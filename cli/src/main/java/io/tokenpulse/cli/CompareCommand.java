@@ -1,5 +1,12 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.report.CompareTable;
+import io.tokenpulse.cli.report.ResultFiles;
+import io.tokenpulse.cli.report.ScoredRun;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +97,7 @@ final class CompareCommand implements Callable<Integer> {
             rows.addAll(ResultFiles.rows(file));
         }
         if (!runIds.isEmpty()) {
-            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.COMPARE)) {
+            try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                     rows.add(ResultFiles.vllm(runId, run.resultFile()));

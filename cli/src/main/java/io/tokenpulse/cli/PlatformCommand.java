@@ -5,6 +5,8 @@ import io.tokenpulse.platform.Platform;
 import io.tokenpulse.platform.security.CredentialFiles;
 import io.tokenpulse.platform.security.PipelineAcls;
 import io.tokenpulse.platform.security.SaslUsers;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;

@@ -1,6 +1,9 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.producer.publish.SpoolPublisher;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +31,7 @@ final class PublishSpoolCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.BENCH)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.BENCH)) {
             long published = SpoolPublisher.publish(dir, pipeline.clientProperties(), Duration.ofSeconds(60));
             System.out.println("Published " + published + " records from " + dir + " to Kafka at "
                     + pipeline.bootstrapServers() + "; the folder is deleted.");

@@ -6,6 +6,13 @@ import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.scoring.RunScoring;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.ResultFileOptions;
+import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.report.RunReport;
+import io.tokenpulse.cli.report.ScoredRun;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.io.PrintStream;
@@ -85,7 +92,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
             ScoredRun run = ScoredRun.read(
                     pipeline,
                     runId,

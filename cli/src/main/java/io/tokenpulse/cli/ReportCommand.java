@@ -1,5 +1,12 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.report.HtmlReport;
+import io.tokenpulse.cli.report.ReportFile;
+import io.tokenpulse.cli.report.ScoredRun;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +64,7 @@ final class ReportCommand implements Callable<Integer> {
         } else if (sweepDir != null) {
             html = ReportFile.sweep(sweepDir);
         } else {
-            try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPORT)) {
+            try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPORT)) {
                 ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                 html = ReportFile.storedRun(pipeline, runId, run, waitFor);
             }

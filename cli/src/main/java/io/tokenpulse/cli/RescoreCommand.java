@@ -7,6 +7,10 @@ import io.tokenpulse.aggregator.definitions.Definitions;
 import io.tokenpulse.aggregator.definitions.StoredTimings;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunShards;
+import io.tokenpulse.cli.options.KafkaOptions;
+import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +87,7 @@ final class RescoreCommand implements Callable<Integer> {
         }
         Duration waitFor = wait.duration();
         Comparison comparison;
-        try (Pipeline pipeline = Pipeline.connect(kafka, PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
             StoredRun run;
             try {
                 run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, waitFor);

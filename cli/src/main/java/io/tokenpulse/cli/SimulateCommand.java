@@ -1,13 +1,14 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.SimulatorEngineOptions;
+import io.tokenpulse.cli.options.SimulatorFaultOptions;
+import io.tokenpulse.runner.UserError;
 import io.tokenpulse.simulator.MetricsStyle;
 import io.tokenpulse.simulator.SendLogFile;
 import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.simulator.engine.EngineProfile;
-import io.tokenpulse.simulator.engine.EngineProfileBuilder;
 import io.tokenpulse.simulator.engine.OutputLengths;
-import io.tokenpulse.simulator.faults.FaultPlan;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -20,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -83,41 +85,9 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Deterministic profile: time between tokens (default: ${DEFAULT-VALUE}).")
     double gapMs;
 
-    @Option(
-            names = "--max-num-seqs",
-            description = "Default and cpu profiles: most requests in the running batch (default: 256; cpu: 8).")
-    Integer maxNumSeqs;
-
-    @Option(
-            names = "--cpu-per-token-us",
-            paramLabel = "US",
-            description = "Default and cpu profiles: CPU time the engine thread computes (not sleeps) per token of "
-                    + "a step, so a step lasts at least that times its tokens and runs slower when other "
-                    + "processes take the core (default: 0; cpu: 1250, ~800 tokens/s at 8 sequences on a free core).")
-    Double cpuPerTokenUs;
-
-    @Option(
-            names = "--no-chunked-prefill",
-            description = "Default and cpu profiles: prefill whole prompts in steps of their own.")
-    boolean noChunkedPrefill;
-
-    @Option(names = "--max-model-len", description = "Context length; longer prompts get 400 (default: 131072).")
-    Integer maxModelLen;
-
-    @Option(
-            names = "--kv-cache-tokens",
-            paramLabel = "N",
-            description =
-                    "Default and cpu profiles: tokens the KV cache holds, at least --max-model-len; running requests "
-                            + "beyond it are preempted and recomputed, as vLLM does (default: --max-model-len).")
-    Integer kvCacheTokens;
-
-    @Option(
-            names = "--no-prefix-cache",
-            description =
-                    "Default and cpu profiles: no prefix caching (vLLM's --no-enable-prefix-caching): prompts that "
-                            + "share a prefix are prefilled in full every time.")
-    boolean noPrefixCache;
+    /** The batching engine's shape: batch size, chunked prefill, context, KV cache, prefix cache, CPU. */
+    @Mixin
+    SimulatorEngineOptions engine;
 
     @Option(
             names = "--speedup",
@@ -143,71 +113,9 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Seed of output lengths and faults (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--fault-500-rate", defaultValue = "0", description = "Probability of an HTTP 500 answer.")
-    double status500Rate;
-
-    @Option(names = "--fault-503-rate", defaultValue = "0", description = "Probability of an HTTP 503 answer.")
-    double status503Rate;
-
-    @Option(names = "--fault-429-rate", defaultValue = "0", description = "Probability of an HTTP 429 answer.")
-    double status429Rate;
-
-    @Option(
-            names = "--retry-after",
-            defaultValue = "1",
-            description = "Retry-After seconds of a 429 (default: ${DEFAULT-VALUE}).")
-    int retryAfterSeconds;
-
-    @Option(
-            names = "--fault-reset-rate",
-            defaultValue = "0",
-            description = "Probability of a connection reset mid-stream.")
-    double resetRate;
-
-    @Option(
-            names = "--reset-after",
-            defaultValue = "3",
-            description = "Events sent before a reset (default: ${DEFAULT-VALUE}).")
-    int resetAfterEvents;
-
-    @Option(
-            names = "--fault-stall-rate",
-            defaultValue = "0",
-            description = "Probability of a stall after the first event.")
-    double stallRate;
-
-    @Option(names = "--stall-ms", defaultValue = "5000", description = "Length of a stall (default: ${DEFAULT-VALUE}).")
-    long stallMs;
-
-    @Option(
-            names = "--fault-malformed-rate",
-            defaultValue = "0",
-            description = "Probability of an event with invalid JSON.")
-    double malformedRate;
-
-    @Option(
-            names = "--fault-oversized-rate",
-            defaultValue = "0",
-            description = "Probability of an event larger than 10 MiB.")
-    double oversizedRate;
-
-    @Option(
-            names = "--fault-split-utf8-rate",
-            defaultValue = "0",
-            description = "Probability that every event is written in two parts split inside a UTF-8 character.")
-    double splitUtf8Rate;
-
-    @Option(names = "--fault-no-done-rate", defaultValue = "0", description = "Probability that [DONE] is left out.")
-    double noDoneRate;
-
-    @Option(
-            names = "--tokens-per-event",
-            defaultValue = "1",
-            description = "Tokens in each streamed event (default: ${DEFAULT-VALUE}).")
-    int tokensPerEvent;
-
-    @Option(names = "--role-only-first", description = "Start every stream with an event that carries no text.")
-    boolean roleOnlyFirst;
+    /** The faults: error answers, resets, stalls, broken events. */
+    @Mixin
+    SimulatorFaultOptions faults;
 
     @Option(
             names = "--lora-modules",
@@ -330,7 +238,7 @@ final class SimulateCommand implements Callable<Integer> {
         try {
             SimulatorConfig config = switch (profile) {
                 case DETERMINISTIC -> {
-                    if (cpuPerTokenUs != null) {
+                    if (engine.cpuPerTokenUs != null) {
                         throw new IllegalArgumentException("--cpu-per-token-us needs --profile cpu or default: the "
                                 + "deterministic profile has no engine steps to compute");
                     }
@@ -338,12 +246,16 @@ final class SimulateCommand implements Callable<Integer> {
                             .withServedModelNames(models);
                 }
                 case DEFAULT, CPU ->
-                    SimulatorConfig.batching(models.get(0), engine())
+                    SimulatorConfig.batching(
+                                    models.get(0),
+                                    engine.engine(
+                                            profile == Profile.CPU ? EngineProfile.CPU : EngineProfile.DEFAULT,
+                                            speedup))
                             .withServedModelNames(models)
                             .withOutputLengths(new OutputLengths(meanOutputLen, seed));
             };
-            if (maxModelLen != null) {
-                config = config.withMaxModelLen(maxModelLen);
+            if (engine.maxModelLen != null) {
+                config = config.withMaxModelLen(engine.maxModelLen);
             }
             if (tokenizer != null) {
                 config = config.withTokenizer(TokenizerLoader.fromEnvironment().load(tokenizer));
@@ -354,49 +266,10 @@ final class SimulateCommand implements Callable<Integer> {
                     .withTls(tls)
                     .withLoraModules(loraModules)
                     .withReasoningTokens(reasoningTokens)
-                    .withFaults(new FaultPlan(
-                            status500Rate,
-                            status503Rate,
-                            status429Rate,
-                            retryAfterSeconds,
-                            resetRate,
-                            resetAfterEvents,
-                            stallRate,
-                            stallMs,
-                            malformedRate,
-                            oversizedRate,
-                            splitUtf8Rate,
-                            noDoneRate,
-                            tokensPerEvent,
-                            roleOnlyFirst,
-                            seed));
+                    .withFaults(faults.plan(seed));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-    }
-
-    private EngineProfile engine() {
-        EngineProfile base = profile == Profile.CPU ? EngineProfile.CPU : EngineProfile.DEFAULT;
-        int contextLength = maxModelLen == null ? base.maxModelLen() : maxModelLen;
-        EngineProfile engine = EngineProfileBuilder.builder(base)
-                .maxModelLen(contextLength)
-                .kvCacheTokens(kvCacheTokens == null ? contextLength : kvCacheTokens)
-                .prefixCaching(!noPrefixCache)
-                .build();
-        if (maxNumSeqs != null) {
-            engine = engine.withMaxNumSeqs(maxNumSeqs);
-        }
-        if (noChunkedPrefill) {
-            engine = engine.withChunkedPrefill(false);
-        }
-        if (cpuPerTokenUs != null) {
-            if (!(cpuPerTokenUs >= 0) || cpuPerTokenUs.isInfinite()) {
-                throw new IllegalArgumentException(
-                        "--cpu-per-token-us must be a finite number >= 0, got " + cpuPerTokenUs);
-            }
-            engine = engine.withCpuUsPerToken(cpuPerTokenUs);
-        }
-        return engine.speedUp(speedup);
     }
 
     private static Duration millis(double ms) {

@@ -1,19 +1,32 @@
 package io.tokenpulse.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
+import io.tokenpulse.cli.vllm.BenchNamespace;
+import io.tokenpulse.cli.vllm.PythonNamespace;
+import io.tokenpulse.runner.BenchHost;
+import io.tokenpulse.runner.Closing;
+import io.tokenpulse.runner.Pipeline;
+import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.RunIds;
+import io.tokenpulse.runner.RunOutcome;
+import io.tokenpulse.runner.UserError;
+import io.tokenpulse.runner.sweep.SaturationSearch;
+import io.tokenpulse.runner.sweep.SaturationStop;
+import io.tokenpulse.runner.sweep.SearchSlo;
+import io.tokenpulse.runner.sweep.ServedServer;
+import io.tokenpulse.runner.sweep.SweepFile;
+import io.tokenpulse.runner.sweep.SweepFile.Entry;
+import io.tokenpulse.runner.sweep.SweepFile.SearchResult;
+import io.tokenpulse.runner.sweep.SweepRows;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -52,7 +65,7 @@ import picocli.CommandLine.Unmatched;
         })
 final class SweepCommand implements Callable<Integer> {
 
-    static final String SWEEP_JSON = "sweep.json";
+    static final String SWEEP_JSON = SweepFile.NAME;
     static final String POINTS = "points";
     /** TTFT/TPOT/ITL P50 and P99 and throughput against the first swept variable, when it is a number. */
     static final String CHART = "sweep-chart.png";
@@ -163,63 +176,6 @@ final class SweepCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * {@code DIR/sweep.json}: the report helper reads it; keep its keys.
-     *
-     * @param args the sweep's own command line without --resume and --output-dir, so that
-     *     {@code --resume DIR} alone runs it again (absent in folders of older versions)
-     * @param search the outcome of {@code --search}, absent for a grid
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record SweepFile(
-            String sweepId,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> args,
-            List<String> swept,
-            List<Entry> points,
-            @JsonInclude(JsonInclude.Include.NON_NULL) SearchResult search) {}
-
-    /**
-     * One run of one point.
-     *
-     * @param result the vLLM result file, relative to the sweep's folder
-     * @param status {@code done}, {@code stopped_early} (a search point past saturation, see {@code
-     *     reason}) or {@code failed}
-     * @param wallS the seconds the run took in the sweep, set-up and report included
-     * @param reason why a point stopped early; absent otherwise
-     * @param sloMet whether a search point met the SLO; absent in a grid
-     * @param sloMiss why a search point missed it, e.g. {@code P99 TTFT 2345.12 ms > 2000 ms}
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Entry(
-            String name,
-            Map<String, String> params,
-            int run,
-            String runId,
-            String result,
-            String status,
-            double wallS,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sloMet,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String sloMiss) {
-
-        Entry withVerdict(Optional<String> miss) {
-            return new Entry(
-                    name, params, run, runId, result, status, wallS, reason, miss.isEmpty(), miss.orElse(null));
-        }
-    }
-
-    /**
-     * What {@code --search} found.
-     *
-     * @param flag the searched parameter ({@code request_rate} or {@code max_concurrency})
-     * @param slo the SLO's bounds ({@code ttft}, {@code itl} in ms, {@code failures} a fraction)
-     * @param highestMet the highest load that met the SLO below the lowest that missed it; absent when none met it
-     * @param lowestMissed the lowest load that missed it; absent when none did
-     * @param summary the line printed at the end
-     */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record SearchResult(String flag, Map<String, Double> slo, String highestMet, String lowestMissed, String summary) {}
-
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -279,7 +235,7 @@ final class SweepCommand implements Callable<Integer> {
         for (int s = 0; s < plan.settings().size() && exit < INTERRUPTED_MIN; s++) {
             SweepPlan.ServeSetting setting = plan.settings().get(s);
             List<Task> settingTasks = tasks.get(s);
-            if (settingTasks.stream().allMatch(t -> isFinished(session.entries.get(t.key())))) {
+            if (settingTasks.stream().allMatch(t -> SweepFile.finished(session.entries.get(t.key())))) {
                 for (Task task : settingTasks) {
                     out.println(progress(++index, total, task) + ": done earlier, skipped");
                 }
@@ -290,7 +246,7 @@ final class SweepCommand implements Callable<Integer> {
                     : serve(setting, s, session.dir, settingTasks.get(0).bench(), out)) {
                 for (Task task : settingTasks) {
                     index++;
-                    if (isFinished(session.entries.get(task.key()))) {
+                    if (SweepFile.finished(session.entries.get(task.key()))) {
                         out.println(progress(index, total, task) + ": done earlier, skipped");
                         continue;
                     }
@@ -336,7 +292,7 @@ final class SweepCommand implements Callable<Integer> {
                                 .toList());
                 String line = progress(probes.size(), searchMaxPoints, task) + ": ";
                 Entry entry = session.entries.get(task.key());
-                if (isFinished(entry) && Files.isRegularFile(session.dir.resolve(entry.result()))) {
+                if (SweepFile.finished(entry) && Files.isRegularFile(session.dir.resolve(entry.result()))) {
                     line += "done earlier, skipped";
                 } else {
                     Ran ran = session.run(task, probing.early());
@@ -370,8 +326,9 @@ final class SweepCommand implements Callable<Integer> {
     /** Why a search point missed the SLO (stopped early, failed, or a figure of its result over a bound); empty when it met it. */
     private static Optional<String> verdict(Entry entry, SearchSlo slo, Path dir) throws IOException {
         return switch (entry.status()) {
-            case STOPPED_EARLY -> Optional.of("stopped early (" + entry.reason() + ")");
-            case DONE -> slo.miss(JSON.readTree(dir.resolve(entry.result()).toFile()));
+            case SweepFile.STOPPED_EARLY -> Optional.of("stopped early (" + entry.reason() + ")");
+            case SweepFile.DONE ->
+                slo.miss(JSON.readTree(dir.resolve(entry.result()).toFile()));
             default -> Optional.of("the run failed");
         };
     }
@@ -379,16 +336,8 @@ final class SweepCommand implements Callable<Integer> {
     /** The exit codes of a signal (130, 143): the sweep stops there. */
     private static final int INTERRUPTED_MIN = 128;
 
-    private static final String DONE = "done";
-    private static final String STOPPED_EARLY = "stopped_early";
-
     /** A point run's entry and bench's exit code for it. */
     private record Ran(Entry entry, int exitCode) {}
-
-    /** A point whose run finished: it ran to its end, or a search stopped it past saturation. */
-    private static boolean isFinished(Entry entry) {
-        return entry != null && (entry.status().equals(DONE) || entry.status().equals(STOPPED_EARLY));
-    }
 
     private String progress(int index, int total, Task task) {
         return "[" + index + "/" + total + "] " + task.point().name() + (numRuns > 1 ? " run " + task.run() : "");
@@ -427,8 +376,8 @@ final class SweepCommand implements Callable<Integer> {
             if (host == null) {
                 BenchCommand bench = task.bench();
                 priority = PipelinePriority.of(bench.pipelineNice.nice);
-                pipeline = priority.start(() -> Pipeline.connect(bench.kafka, PipelineRole.BENCH));
-                host = BenchHost.start(pipeline, bench.metrics, bench.windows, bench.frugal.frugal, priority);
+                pipeline = priority.start(() -> Pipeline.connect(bench.kafka.settings(), PipelineRole.BENCH));
+                host = BenchHost.start(pipeline, bench.hostSettings(), priority);
             }
             Ran ran;
             try (early) {
@@ -444,7 +393,7 @@ final class SweepCommand implements Callable<Integer> {
         }
 
         void searched(SearchResult result) throws IOException {
-            file = new SweepFile(file.sweepId(), file.args(), file.swept(), file.points(), result);
+            file = file.withSearch(result);
             finish(false);
         }
 
@@ -457,14 +406,14 @@ final class SweepCommand implements Callable<Integer> {
                     listed.add(e);
                 }
             }
-            file = new SweepFile(file.sweepId(), file.args(), file.swept(), listed, file.search());
-            save(dir, file);
+            file = file.withPoints(listed);
+            file.save(dir);
             return writeSummary(dir, file, points, entries, chart);
         }
 
         @Override
         public void close() {
-            BenchRun.closeAll(host, pipeline, priority);
+            Closing.all(host, pipeline, priority);
         }
     }
 
@@ -474,16 +423,16 @@ final class SweepCommand implements Callable<Integer> {
      */
     private Ran run(Task task, BenchHost host, PrintStream out, SaturationStop early)
             throws IOException, InterruptedException {
-        out.println(PythonNamespace.format(task.bench().spec, BenchCommand.NAMESPACE_ORDER));
+        out.println(PythonNamespace.format(task.bench().spec, BenchNamespace.ORDER));
         long started = System.nanoTime();
         String runId = null;
         int exitCode = 1;
         Optional<String> stoppedEarly = Optional.empty();
         try (BenchCommand.Prepared prepared = task.bench().prepare(out)) {
             runId = prepared.plan().load().runId();
-            BenchCommand.Outcome outcome = task.bench().runOn(prepared, host, out, early);
+            RunOutcome outcome = task.bench().runOn(prepared, host, out, early);
             exitCode = outcome.exitCode();
-            stoppedEarly = outcome.stoppedEarly();
+            stoppedEarly = outcome.saturated();
         } catch (UserError e) {
             if (e.exitCode() == 2) {
                 throw e;
@@ -494,7 +443,8 @@ final class SweepCommand implements Callable<Integer> {
             System.err.println("sweep: point " + task.point().name() + " failed: " + e);
         }
         double wallS = (System.nanoTime() - started) / 1e9;
-        String status = exitCode != 0 ? "failed" : stoppedEarly.isPresent() ? STOPPED_EARLY : DONE;
+        String status =
+                exitCode != 0 ? SweepFile.FAILED : stoppedEarly.isPresent() ? SweepFile.STOPPED_EARLY : SweepFile.DONE;
         return new Ran(
                 new Entry(
                         task.point().name(),
@@ -523,7 +473,7 @@ final class SweepCommand implements Callable<Integer> {
             int stopWindows) {
 
         String param() {
-            return SweepPlan.param(flag);
+            return SweepRows.param(flag);
         }
 
         Task task(double load, Path dir) {
@@ -583,7 +533,7 @@ final class SweepCommand implements Callable<Integer> {
         if (slo == null) {
             throw UserError.usage("--search needs --slo, e.g. --slo ttft:2000,itl:100,failures:0.01");
         }
-        String param = SweepPlan.param(flag);
+        String param = SweepRows.param(flag);
         List<String> baseArgs = plan.points().get(0).benchArgs();
         if (plan.swept().contains(param) || baseArgs.contains(flag)) {
             throw UserError.usage("--search " + search + " sets " + flag + " itself, from --search-start up: give "
@@ -638,8 +588,8 @@ final class SweepCommand implements Callable<Integer> {
             return SweepPlan.of(
                     benchLine().getCommandSpec(),
                     benchArgs,
-                    benchParams == null ? List.of() : SweepPlan.readRows("--bench-params", benchParams),
-                    serveParams == null ? List.of() : SweepPlan.readRows("--serve-params", serveParams));
+                    benchParams == null ? List.of() : SweepRows.read("--bench-params", benchParams),
+                    serveParams == null ? List.of() : SweepRows.read("--serve-params", serveParams));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
@@ -666,7 +616,7 @@ final class SweepCommand implements Callable<Integer> {
             throw UserError.usage("--resume " + dir + ": no " + SWEEP_JSON + " there; pass the folder a sweep wrote");
         }
         try {
-            return JSON.readValue(json.toFile(), SweepFile.class);
+            return SweepFile.read(json);
         } catch (IOException e) {
             throw UserError.usage("--resume " + dir + ": " + SWEEP_JSON + " cannot be read ("
                     + e.getMessage().lines().findFirst().orElse("") + ")");
@@ -768,13 +718,6 @@ final class SweepCommand implements Callable<Integer> {
         return safe.length() > 150 ? safe.substring(0, 150) : safe;
     }
 
-    /** Written to a temporary file and moved, so an interrupted sweep never leaves half a sweep.json. */
-    private static void save(Path dir, SweepFile file) throws IOException {
-        Path tmp = dir.resolve(SWEEP_JSON + ".tmp");
-        JSON.writeValue(tmp.toFile(), file);
-        Files.move(tmp, dir.resolve(SWEEP_JSON), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
     /**
      * summary.md and summary.csv from the finished runs' result files, with a search's outcome below the
      * table (and the chart at the end: it takes a moment, which points should not wait for); returns the
@@ -789,7 +732,7 @@ final class SweepCommand implements Callable<Integer> {
             for (int run = 1; run <= numRuns; run++) {
                 Entry e = entries.get(point.name() + "#" + run);
                 Path result = e == null ? null : dir.resolve(e.result());
-                if (isFinished(e) && Files.isRegularFile(result)) {
+                if (SweepFile.finished(e) && Files.isRegularFile(result)) {
                     runs.add(JSON.readTree(result.toFile()));
                 }
             }

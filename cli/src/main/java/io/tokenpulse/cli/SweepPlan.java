@@ -1,10 +1,7 @@
 package io.tokenpulse.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tokenpulse.runner.sweep.SweepRows;
+import io.tokenpulse.runner.sweep.SweepValues;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -78,12 +75,8 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
      */
     record Point(String name, Map<String, String> params, List<String> benchArgs) {}
 
-    /** A row of a params file: its name (for a name → flags map) and its flags. */
-    record Row(String name, Map<String, String> params, List<String> args) {}
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    static SweepPlan of(CommandSpec bench, List<String> benchArgs, List<Row> benchRows, List<Row> serveRows) {
+    static SweepPlan of(
+            CommandSpec bench, List<String> benchArgs, List<SweepRows.Row> benchRows, List<SweepRows.Row> serveRows) {
         List<Given> given = split(bench, benchArgs);
         List<Given> varying = new ArrayList<>();
         for (Given g : given) {
@@ -91,7 +84,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
                 varying.add(g);
             }
         }
-        for (Row row : benchRows) {
+        for (SweepRows.Row row : benchRows) {
             for (String arg : row.args()) {
                 if (arg.startsWith("--")) {
                     String flag = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -105,16 +98,18 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
             }
         }
         List<Map<String, String>> combos = product(varying);
-        List<Row> rows = benchRows.isEmpty() ? List.of(new Row("", Map.of(), List.of())) : benchRows;
-        List<Row> servers = serveRows.isEmpty() ? List.of(new Row("", Map.of(), List.of())) : serveRows;
+        List<SweepRows.Row> rows =
+                benchRows.isEmpty() ? List.of(new SweepRows.Row("", Map.of(), List.of())) : benchRows;
+        List<SweepRows.Row> servers =
+                serveRows.isEmpty() ? List.of(new SweepRows.Row("", Map.of(), List.of())) : serveRows;
         if (combos.isEmpty()) {
             throw new IllegalArgumentException("the sweep has no points; give each swept flag at least one value");
         }
         Set<String> swept = new LinkedHashSet<>();
         List<ServeSetting> settings = new ArrayList<>();
-        for (Row server : servers) {
+        for (SweepRows.Row server : servers) {
             List<Point> points = new ArrayList<>();
-            for (Row row : rows) {
+            for (SweepRows.Row row : rows) {
                 for (Map<String, String> combo : combos) {
                     Map<String, String> params = new LinkedHashMap<>(server.params());
                     params.putAll(row.params());
@@ -183,7 +178,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
             } else if (!single && tokens.stream().anyMatch(t -> t.contains(",")) && FIXED.contains(flag)) {
                 checkVariable(flag, "it is given a list");
             }
-            given.add(new Given(flag, param(flag), List.copyOf(tokens), values));
+            given.add(new Given(flag, SweepRows.param(flag), List.copyOf(tokens), values));
         }
         return given;
     }
@@ -215,97 +210,14 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
         return combos;
     }
 
-    private static String name(Row server, Row row, Map<String, String> combo) {
+    private static String name(SweepRows.Row server, SweepRows.Row row, Map<String, String> combo) {
         List<String> parts = new ArrayList<>();
-        for (Row r : List.of(server, row)) {
+        for (SweepRows.Row r : List.of(server, row)) {
             if (!r.name().isEmpty()) {
                 parts.add(r.name());
             }
         }
         combo.forEach((k, v) -> parts.add(k + "=" + v));
         return parts.isEmpty() ? "default" : String.join(",", parts);
-    }
-
-    /** {@code --num-prompts} → {@code num_prompts}. */
-    static String param(String flag) {
-        return flag.replaceFirst("^-+", "").replace('-', '_');
-    }
-
-    /** {@code num_prompts}, {@code num-prompts} or {@code --num-prompts} → {@code --num-prompts}. */
-    static String flag(String key) {
-        return key.startsWith("-") ? key : "--" + key.replace('_', '-');
-    }
-
-    /**
-     * The rows of a params file, vLLM's shapes: a JSON list of flag maps (each row named by its flags,
-     * {@code max_num_seqs=8,...}) or an object of name → flag map (the name is then the row's
-     * {@code serve_setting} or {@code bench_setting} parameter, the table's label). A value
-     * {@code true} is a bare flag, {@code false} leaves the flag out, anything else is the flag's value.
-     */
-    static List<Row> readRows(String option, Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException(option + " " + file + ": no such file");
-        }
-        JsonNode root;
-        try {
-            root = JSON.readTree(Files.readString(file));
-        } catch (IOException e) {
-            throw new IllegalArgumentException(option + " " + file + " cannot be read as JSON: "
-                    + e.getMessage().lines().findFirst().orElse(""));
-        }
-        List<Row> rows = new ArrayList<>();
-        if (root != null && root.isArray()) {
-            for (JsonNode node : root) {
-                rows.add(row(option, file, null, node));
-            }
-        } else if (root != null && root.isObject()) {
-            root.fields().forEachRemaining(e -> rows.add(row(option, file, e.getKey(), e.getValue())));
-        } else {
-            throw new IllegalArgumentException(
-                    option + " " + file + " must hold a JSON list of flag maps or an object of name -> flag map");
-        }
-        if (rows.isEmpty()) {
-            throw new IllegalArgumentException(option + " " + file + " has no rows: the sweep would have no points");
-        }
-        return rows;
-    }
-
-    private static Row row(String option, Path file, String name, JsonNode node) {
-        if (!node.isObject()) {
-            throw new IllegalArgumentException(
-                    option + " " + file + ": each row must be a map of flag -> value, got " + node);
-        }
-        Map<String, String> params = new LinkedHashMap<>();
-        if (name != null) {
-            // the row's name is its label in the summary table (the "Backend/Setting" column of published vLLM
-            // comparison tables)
-            params.put(option.equals("--serve-params") ? "serve_setting" : "bench_setting", name);
-        }
-        List<String> args = new ArrayList<>();
-        node.fields().forEachRemaining(e -> {
-            JsonNode value = e.getValue();
-            if (value.isContainerNode()) {
-                throw new IllegalArgumentException(option + " " + file + ": '" + e.getKey()
-                        + "' must be one value per row (a string, number or boolean)");
-            }
-            String text = value.asText();
-            params.put(param(e.getKey()), text);
-            if (value.isBoolean()) {
-                if (value.booleanValue()) {
-                    args.add(flag(e.getKey()));
-                }
-            } else {
-                args.add(flag(e.getKey()));
-                args.add(text);
-            }
-        });
-        String rowName = name != null
-                ? name
-                : String.join(
-                        ",",
-                        params.entrySet().stream()
-                                .map(e -> e.getKey() + "=" + e.getValue())
-                                .toList());
-        return new Row(rowName, params, args);
     }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
-import io.tokenpulse.cli.CompareTable.Column;
+import io.tokenpulse.cli.report.CompareTable.Column;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

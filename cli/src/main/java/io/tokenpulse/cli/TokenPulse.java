@@ -1,5 +1,7 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.vllm.PythonNamespace;
+import io.tokenpulse.runner.UserError;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -2,6 +2,8 @@ package io.tokenpulse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tokenpulse.cli.vllm.BenchNamespace;
+import io.tokenpulse.cli.vllm.PythonNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +59,7 @@ class BenchCommandTest {
                 "99",
                 "--temperature",
                 "0.0");
-        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchNamespace.ORDER);
 
         // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
         // custom dataset's options (seed 002, a later version, has them); ours has all.
@@ -70,7 +72,7 @@ class BenchCommandTest {
     @Test
     void currentVllmsFlagsFollowTheSeedsOnesInTheNamespaceLine() {
         CommandLine.ParseResult parsed = TokenPulse.newCommandLine().parseArgs("bench");
-        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchNamespace.ORDER);
         assertThat(line)
                 .contains("no_oversample=False, num_warmups=0, label=None, input_len=None, output_len=None,"
                         + " frequency_penalty=None, presence_penalty=None, repetition_penalty=None,"
@@ -87,7 +89,7 @@ class BenchCommandTest {
                         "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule password=\"hunter2\";",
                         "--schema-registry-basic-auth",
                         "me:hunter2");
-        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchCommand.NAMESPACE_ORDER);
+        String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchNamespace.ORDER);
         assertThat(line).doesNotContain("hunter2").contains("'sasl.jaas.config': '<redacted>'");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.cli.options.TargetOptions;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.ByteArrayOutputStream;

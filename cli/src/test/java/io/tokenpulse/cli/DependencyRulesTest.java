@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dependency rules of docs/architecture.md, checked on the main classes of every module (cli
- * depends on all of them, so its test class path holds them all). Maven's module graph already
+ * depends on all of them, so its test class path holds them all): cli -> runner -> producer and
+ * streams-aggregator, which meet only through Kafka; nothing but cli uses the runner. Maven's module graph already
  * forbids most edges; these rules also catch one added to a pom by mistake. The bench/ modules are
  * outside the reactor and may use any module but cli.
  */
@@ -39,6 +40,34 @@ class DependencyRulesTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.tokenpulse.producer.."));
+    }
+
+    @Test
+    void theRunnerTakesSettingsNotCommandLineOptions() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.runner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("picocli..", "io.tokenpulse.cli.."));
+    }
+
+    @Test
+    void onlyTheCommandLineRunsBenchmarks() {
+        // cli -> runner -> producer and aggregator: the runner is the one place that joins the two
+        check(noClasses()
+                .that()
+                .resideOutsideOfPackages("io.tokenpulse.runner..", "io.tokenpulse.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.tokenpulse.runner.."));
+        // the simulator and the charts are the commands' to start and draw, not a run's
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.tokenpulse.runner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.tokenpulse.simulator..", "io.tokenpulse.charts.."));
     }
 
     @Test
@@ -75,6 +104,7 @@ class DependencyRulesTest {
                         "io.tokenpulse.platform..",
                         "io.tokenpulse.charts..",
                         "io.tokenpulse.tokenizers..",
+                        "io.tokenpulse.runner..",
                         "io.tokenpulse.cli.."));
         check(noClasses()
                 .that()
@@ -88,6 +118,7 @@ class DependencyRulesTest {
                         "io.tokenpulse.platform..",
                         "io.tokenpulse.charts..",
                         "io.tokenpulse.schemas..",
+                        "io.tokenpulse.runner..",
                         "io.tokenpulse.cli.."));
     }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * every request goes to a proxy on a closed port. Tests that use it are skipped, saying so, when
  * chromium is not installed ({@code scripts/test} installs it).
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
     private static final List<String> NO_NETWORK = List.of(
             "--headless",
             "--no-sandbox",
@@ -29,11 +29,11 @@ final class HeadlessChromium {
 
     private final Path profile;
 
-    HeadlessChromium(Path profile) {
+    public HeadlessChromium(Path profile) {
         this.profile = profile;
     }
 
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         assumeTrue(
                 Files.isExecutable(Path.of("/usr/bin/chromium")),
                 "chromium is not installed (apt-get install chromium; scripts/test does): the browser test is skipped");
@@ -46,9 +46,9 @@ final class HeadlessChromium {
      * @param requests the URLs the page asked for (none load: the network is off), from Chromium's net
      *     log; Chromium's own requests (updates, accounts), which have no initiating origin, left out
      */
-    record Loaded(String dom, List<String> requests) {}
+    public record Loaded(String dom, List<String> requests) {}
 
-    Loaded load(Path page) throws IOException, InterruptedException {
+    public Loaded load(Path page) throws IOException, InterruptedException {
         Path netLog = profile.resolveSibling("net-log.json");
         String dom = run(page, "--dump-dom", "--log-net-log=" + netLog);
         List<String> requests = new java.util.ArrayList<>();
@@ -64,7 +64,7 @@ final class HeadlessChromium {
     }
 
     /** Saves a picture of the page. */
-    void screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
+    public void screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
         run(page, "--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height);
     }
 

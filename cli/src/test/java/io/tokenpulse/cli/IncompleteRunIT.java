@@ -9,6 +9,7 @@ import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
 import io.tokenpulse.platform.Platform;
+import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;

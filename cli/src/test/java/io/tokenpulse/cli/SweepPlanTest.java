@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tokenpulse.runner.sweep.SweepRows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,8 +73,8 @@ class SweepPlanTest {
         Path file = dir.resolve("bench.json");
         Files.writeString(file, "[{\"request_rate\": 2, \"ignore_eos\": true}, {\"request_rate\": 4}]");
 
-        SweepPlan plan = SweepPlan.of(
-                BENCH, List.of("--num-prompts", "1,2"), SweepPlan.readRows("--bench-params", file), List.of());
+        SweepPlan plan =
+                SweepPlan.of(BENCH, List.of("--num-prompts", "1,2"), SweepRows.read("--bench-params", file), List.of());
 
         assertThat(plan.points())
                 .extracting(SweepPlan.Point::name)
@@ -92,7 +93,7 @@ class SweepPlanTest {
         Files.writeString(file, "{\"chunked\": {}, \"no-chunked\": {\"no_chunked_prefill\": true}}");
 
         SweepPlan plan = SweepPlan.of(
-                BENCH, List.of("--request-rate", "2,4"), List.of(), SweepPlan.readRows("--serve-params", file));
+                BENCH, List.of("--request-rate", "2,4"), List.of(), SweepRows.read("--serve-params", file));
 
         assertThat(plan.settings()).hasSize(2);
         assertThat(plan.settings().get(1).serverArgs()).containsExactly("--no-chunked-prefill");
@@ -115,13 +116,13 @@ class SweepPlanTest {
     void aParamsFileWithoutRowsOrWithAFixedFlagIsRefused() throws IOException {
         Path empty = dir.resolve("empty.json");
         Files.writeString(empty, "[]");
-        assertThatThrownBy(() -> SweepPlan.readRows("--bench-params", empty)).hasMessageContaining("has no rows");
-        assertThatThrownBy(() -> SweepPlan.readRows("--bench-params", dir.resolve("missing.json")))
+        assertThatThrownBy(() -> SweepRows.read("--bench-params", empty)).hasMessageContaining("has no rows");
+        assertThatThrownBy(() -> SweepRows.read("--bench-params", dir.resolve("missing.json")))
                 .hasMessageEndingWith("missing.json: no such file");
 
         Path fixed = dir.resolve("fixed.json");
         Files.writeString(fixed, "[{\"backend\": \"openai\"}]");
-        assertThatThrownBy(() -> SweepPlan.of(BENCH, List.of(), SweepPlan.readRows("--bench-params", fixed), List.of()))
+        assertThatThrownBy(() -> SweepPlan.of(BENCH, List.of(), SweepRows.read("--bench-params", fixed), List.of()))
                 .hasMessageStartingWith("--backend cannot vary within a sweep");
     }
 }

@@ -138,7 +138,8 @@ final class ChunkWriter {
     /** The run id's UTF-8, kept while the run id stays the same (one per publisher in practice). */
     private byte[] runIdBytes(String id) {
         if (id == null) { // what the serializer says of a required field left null
-            throw new SerializationException("cannot write a Chunk record: null value for (non-nullable) string at Chunk.run_id");
+            throw new SerializationException(
+                    "cannot write a Chunk record: null value for (non-nullable) string at Chunk.run_id");
         }
         if (!id.equals(runId)) {
             runId = id;

@@ -74,13 +74,15 @@ class OpenAiEventScanTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "raw control character  | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 61 01 22 7D 5D",
-        "invalid UTF-8 in text  | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 C3 28 22 7D 5D",
-        "overlong UTF-8         | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 C0 AF 22 7D 5D",
-        "UTF-8 surrogate        | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 ED A0 80 22 7D 5D",
-        "cut UTF-8 sequence     | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 E6 97 22 7D 5D",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "raw control character  | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 61 01 22 7D 5D",
+                "invalid UTF-8 in text  | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 C3 28 22 7D 5D",
+                "overlong UTF-8         | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 C0 AF 22 7D 5D",
+                "UTF-8 surrogate        | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 ED A0 80 22 7D 5D",
+                "cut UTF-8 sequence     | 22 63 68 6F 69 63 65 73 22 3A 5B 7B 22 74 65 78 74 22 3A 22 E6 97 22 7D 5D",
+            })
     void handsBackWhatJacksonMightReadDifferently(String why, String hexMembers) {
         StringBuilder hex = new StringBuilder("7B ").append(hexMembers).append(" 7D");
         String[] parts = hex.toString().trim().split("\\s+");

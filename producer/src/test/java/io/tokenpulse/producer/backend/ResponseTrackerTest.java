@@ -64,7 +64,9 @@ class ResponseTrackerTest {
         RequestOutcome o = r.outcome();
         assertThat(o.success()).isTrue();
         assertThat(o.chunkEvents()).isEqualTo(8); // role-only + 6 content + finish
-        assertThat(r.steps().get(0).seq()).as("the role-only chunk, without text, is the first").isZero();
+        assertThat(r.steps().get(0).seq())
+                .as("the role-only chunk, without text, is the first")
+                .isZero();
         assertThat(o.firstNs()).isEqualTo(r.arrivals().get(0));
         assertThat(o.lastNs()).isEqualTo(r.arrivals().get(8));
         assertThat(r.steps().get(8).isChunk()).isFalse();

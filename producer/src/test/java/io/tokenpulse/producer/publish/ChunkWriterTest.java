@@ -13,9 +13,9 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ChunkWriterTest {
 
@@ -26,17 +26,27 @@ class ChunkWriterTest {
     private final ChunkWriter writer = ChunkWriter.forSerializer(serializer);
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "typical first chunk     | run-1                | 0 | 7          | 0   | 50000000             | 0                    | 1764270000000000000  |      | 205",
-        "later chunk with tokens | 20261127-203704-51105f | 3 | 123456   | 99  | 2050000000           | 20000000             | 1764270002000000000  | 1    | 230",
-        "zero tokens             | r                    | 0 | 0          | 1   | 1                    | 1                    | 1                    | 0    | 0",
-        "negative values         | r                    | -1 | -2        | -3  | -4                   | -5                   | -6                   | -7   | -8",
-        "extremes                | r                    | 2147483647 | -2147483648 | 2147483647 | 9223372036854775807 | -9223372036854775808 | 9223372036854775807 | 2147483647 | -2147483648",
-        "multi-byte run id       | läuft-日本-🚀          | 1 | 64         | 63  | 128                  | -129                 | 16384                | 8191 | 8192",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "typical first chunk     | run-1                | 0 | 7          | 0   | 50000000             | 0                    | 1764270000000000000  |      | 205",
+                "later chunk with tokens | 20261127-203704-51105f | 3 | 123456   | 99  | 2050000000           | 20000000             | 1764270002000000000  | 1    | 230",
+                "zero tokens             | r                    | 0 | 0          | 1   | 1                    | 1                    | 1                    | 0    | 0",
+                "negative values         | r                    | -1 | -2        | -3  | -4                   | -5                   | -6                   | -7   | -8",
+                "extremes                | r                    | 2147483647 | -2147483648 | 2147483647 | 9223372036854775807 | -9223372036854775808 | 9223372036854775807 | 2147483647 | -2147483648",
+                "multi-byte run id       | läuft-日本-🚀          | 1 | 64         | 63  | 128                  | -129                 | 16384                | 8191 | 8192",
+            })
     void writesTheSameBytesAsTheTopicsSerializer(
-            String why, String runId, int shard, int request, int seq, long offsetNs, long gapNs, long epochNs,
-            Integer tokens, int bytes) {
+            String why,
+            String runId,
+            int shard,
+            int request,
+            int seq,
+            long offsetNs,
+            long gapNs,
+            long epochNs,
+            Integer tokens,
+            int bytes) {
         Chunk chunk = new Chunk(runId, shard, request, seq, offsetNs, gapNs, epochNs, tokens, bytes);
 
         assertThat(writer.value(chunk)).isEqualTo(serializer.serialize("tokenpulse.chunks", chunk));
@@ -67,15 +77,30 @@ class ChunkWriterTest {
     @Test
     void standsInOnlyForTheSchemaItWasWrittenFor() {
         assertThat(ChunkWriter.supports(Chunk.getClassSchema())).isTrue();
-        Schema withNewField = SchemaBuilder.record("Chunk").fields()
-                .requiredString("run_id").requiredInt("shard_index").requiredInt("request_index").requiredInt("seq")
-                .requiredLong("offset_ns").requiredLong("gap_ns").requiredLong("arrived_epoch_ns")
-                .optionalInt("tokens").requiredInt("bytes").optionalString("added")
+        Schema withNewField = SchemaBuilder.record("Chunk")
+                .fields()
+                .requiredString("run_id")
+                .requiredInt("shard_index")
+                .requiredInt("request_index")
+                .requiredInt("seq")
+                .requiredLong("offset_ns")
+                .requiredLong("gap_ns")
+                .requiredLong("arrived_epoch_ns")
+                .optionalInt("tokens")
+                .requiredInt("bytes")
+                .optionalString("added")
                 .endRecord();
-        Schema retyped = SchemaBuilder.record("Chunk").fields()
-                .requiredString("run_id").requiredInt("shard_index").requiredInt("request_index").requiredLong("seq")
-                .requiredLong("offset_ns").requiredLong("gap_ns").requiredLong("arrived_epoch_ns")
-                .optionalInt("tokens").requiredInt("bytes")
+        Schema retyped = SchemaBuilder.record("Chunk")
+                .fields()
+                .requiredString("run_id")
+                .requiredInt("shard_index")
+                .requiredInt("request_index")
+                .requiredLong("seq")
+                .requiredLong("offset_ns")
+                .requiredLong("gap_ns")
+                .requiredLong("arrived_epoch_ns")
+                .optionalInt("tokens")
+                .requiredInt("bytes")
                 .endRecord();
         assertThat(ChunkWriter.supports(withNewField)).isFalse();
         assertThat(ChunkWriter.supports(retyped)).isFalse();
@@ -88,7 +113,8 @@ class ChunkWriterTest {
 
     private static SchemaRegistry registry() {
         return (SchemaRegistry) Proxy.newProxyInstance(
-                SchemaRegistry.class.getClassLoader(), new Class<?>[] {SchemaRegistry.class},
+                SchemaRegistry.class.getClassLoader(),
+                new Class<?>[] {SchemaRegistry.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "register" -> SCHEMA_ID;
                     case "idOf" -> OptionalInt.of(SCHEMA_ID);

@@ -269,9 +269,12 @@ class SseParserTest {
                         + "data: [DONE]\n\n")
                 .getBytes(UTF_8);
         Recorder whole = parseWhole(body);
-        assertThat(whole.payloads()).containsExactly(
-                "{\"text\":\"é\"}", "{\"text\":\"日本\"}", "{\"text\":\"🙂\"}",
-                "{\"error\":{\"message\":\"overloaded\"}}");
+        assertThat(whole.payloads())
+                .containsExactly(
+                        "{\"text\":\"é\"}",
+                        "{\"text\":\"日本\"}",
+                        "{\"text\":\"🙂\"}",
+                        "{\"error\":{\"message\":\"overloaded\"}}");
         for (int cut = 1; cut < body.length; cut++) {
             Recorder recorder = new Recorder();
             SseParser parser = new SseParser(recorder);

@@ -1,0 +1,215 @@
+package io.tokenpulse.cli.options;
+
+import io.tokenpulse.producer.dataset.DatasetOptions;
+import io.tokenpulse.producer.dataset.PromptStyle;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * vLLM's dataset flags ({@code --dataset-name} and each dataset's own), as the load generator's
+ * {@link DatasetOptions}.
+ */
+public final class DatasetFlags {
+
+    @Option(
+            names = "--dataset-name",
+            defaultValue = "sharegpt",
+            description =
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace (default: ${DEFAULT-VALUE}).")
+    String datasetName;
+
+    @Option(
+            names = "--dataset-path",
+            description =
+                    "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text), custom (JSONL) or trace (Mooncake JSONL) dataset; for hf a Parquet, JSON or JSONL file or folder, or a dataset id in the local Hugging Face cache.")
+    String datasetPath;
+
+    @Option(
+            names = "--custom-output-len",
+            defaultValue = "256",
+            description =
+                    "Output tokens of every custom dataset request; -1 takes each line's output_tokens (default: ${DEFAULT-VALUE}).")
+    int customOutputLen;
+
+    // current vLLM's spelling is --skip-chat-template; the longest name is the Namespace key.
+    @Option(
+            names = {"--custom-skip-chat-template", "--skip-chat-template"},
+            description = "Send and count custom dataset prompts as written, without the chat template.")
+    boolean customSkipChatTemplate;
+
+    @Option(
+            names = "--sonnet-input-len",
+            defaultValue = "550",
+            description =
+                    "Number of input tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
+    int sonnetInputLen;
+
+    @Option(
+            names = "--sonnet-output-len",
+            defaultValue = "150",
+            description =
+                    "Number of output tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
+    int sonnetOutputLen;
+
+    @Option(
+            names = "--sonnet-prefix-len",
+            defaultValue = "200",
+            description =
+                    "Number of prefix tokens per request, used only for the sonnet dataset (default: ${DEFAULT-VALUE}).")
+    int sonnetPrefixLen;
+
+    @Option(
+            names = "--sharegpt-output-len",
+            description = "Output tokens of every sharegpt request instead of the conversation's second turn's length.")
+    Integer sharegptOutputLen;
+
+    @Option(
+            names = "--random-input-len",
+            defaultValue = "1024",
+            description =
+                    "Number of input tokens per request, used only for the random dataset (default: ${DEFAULT-VALUE}).")
+    int randomInputLen;
+
+    @Option(
+            names = "--random-output-len",
+            defaultValue = "128",
+            description =
+                    "Number of output tokens per request, used only for the random dataset (default: ${DEFAULT-VALUE}).")
+    int randomOutputLen;
+
+    @Option(
+            names = "--random-range-ratio",
+            defaultValue = "0.0",
+            description =
+                    "Range ratio for sampling input/output lengths, used only for the random dataset: in [0, 1), lengths are drawn from [len * (1 - ratio), len * (1 + ratio)] (default: ${DEFAULT-VALUE}).")
+    double randomRangeRatio;
+
+    @Option(
+            names = "--random-prefix-len",
+            defaultValue = "0",
+            description =
+                    "Number of fixed prefix tokens before the random context of a request, used only for the random dataset; the input length is this plus the drawn --random-input-len (default: ${DEFAULT-VALUE}).")
+    int randomPrefixLen;
+
+    @Option(
+            names = "--hf-subset",
+            description = "Subset of the hf dataset: a folder of its files (openai/gsm8k: main by default).")
+    String hfSubset;
+
+    @Option(
+            names = "--hf-split",
+            description =
+                    "Split of the hf dataset: the files named or foldered so (train by default; openai/gsm8k and openai/openai_humaneval: test).")
+    String hfSplit;
+
+    @Option(
+            names = "--hf-output-len",
+            description = "Output tokens of every hf request instead of the dataset's own (or its layout's default).")
+    Integer hfOutputLen;
+
+    @Option(
+            names = "--input-len",
+            description =
+                    "Input length of every dataset that takes one: sets --random-input-len and --sonnet-input-len (current vLLM's mapping).")
+    Integer inputLen;
+
+    @Option(
+            names = "--output-len",
+            description =
+                    "Output length of every dataset: sets --random-output-len, --sonnet-output-len, --sharegpt-output-len, --custom-output-len and --hf-output-len (current vLLM's mapping).")
+    Integer outputLen;
+
+    @Option(
+            names = "--disable-shuffle",
+            description =
+                    "Take sharegpt and custom entries in file order, prefix_repetition requests prefix by prefix, instead of shuffled with --seed.")
+    boolean disableShuffle;
+
+    @Option(
+            names = "--no-oversample",
+            description = "Do not oversample if the dataset has fewer samples than --num-prompts (sharegpt, custom).")
+    boolean noOversample;
+
+    @Option(
+            names = "--prefix-repetition-prefix-len",
+            defaultValue = "256",
+            description = "Tokens of each shared prefix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionPrefixLen;
+
+    @Option(
+            names = "--prefix-repetition-suffix-len",
+            defaultValue = "256",
+            description =
+                    "Tokens of each request's own suffix; the input is prefix + suffix (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionSuffixLen;
+
+    @Option(
+            names = "--prefix-repetition-num-prefixes",
+            defaultValue = "10",
+            description =
+                    "Number of prefixes; each gets --num-prompts / this many requests, rounded down (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionNumPrefixes;
+
+    @Option(
+            names = "--prefix-repetition-output-len",
+            defaultValue = "128",
+            description = "Output tokens of every request (prefix_repetition; default: ${DEFAULT-VALUE}).")
+    int prefixRepetitionOutputLen;
+
+    @Option(
+            names = "--trace-time-scale",
+            defaultValue = "1",
+            description =
+                    "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
+    double traceTimeScale;
+
+    @Option(
+            names = "--asr-max-audio-len-sec",
+            defaultValue = "inf",
+            description =
+                    "Longest audio clip sent by the hf dataset's ASR layout, in seconds; longer ones are skipped (default: ${DEFAULT-VALUE}).")
+    double asrMaxAudioLenSec;
+
+    @Option(
+            names = "--asr-min-audio-len-sec",
+            defaultValue = "0.0",
+            description =
+                    "Shortest audio clip sent by the hf dataset's ASR layout, in seconds; shorter ones are skipped (default: ${DEFAULT-VALUE}).")
+    double asrMinAudioLenSec;
+
+    /**
+     * The dataset options, with --input-len and --output-len written over each dataset's own length
+     * flags as current vLLM does (they win over those flags, even when both are given).
+     */
+    public DatasetOptions options(PromptStyle promptStyle) {
+        if (inputLen != null) {
+            randomInputLen = inputLen;
+            sonnetInputLen = inputLen;
+        }
+        if (outputLen != null) {
+            randomOutputLen = outputLen;
+            sonnetOutputLen = outputLen;
+            sharegptOutputLen = outputLen;
+            customOutputLen = outputLen;
+            hfOutputLen = outputLen;
+            prefixRepetitionOutputLen = outputLen;
+        }
+        return new DatasetOptions(
+                datasetName,
+                datasetPath == null ? null : Path.of(datasetPath),
+                promptStyle,
+                new DatasetOptions.Random(randomInputLen, randomOutputLen, randomRangeRatio, randomPrefixLen),
+                new DatasetOptions.Sonnet(sonnetInputLen, sonnetOutputLen, sonnetPrefixLen),
+                new DatasetOptions.ShareGpt(sharegptOutputLen),
+                new DatasetOptions.Custom(customOutputLen, customSkipChatTemplate),
+                new DatasetOptions.FileSampling(disableShuffle, noOversample),
+                new DatasetOptions.PrefixRepetition(
+                        prefixRepetitionPrefixLen,
+                        prefixRepetitionSuffixLen,
+                        prefixRepetitionNumPrefixes,
+                        prefixRepetitionOutputLen),
+                new DatasetOptions.Trace(traceTimeScale),
+                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen),
+                new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec));
+    }
+}
