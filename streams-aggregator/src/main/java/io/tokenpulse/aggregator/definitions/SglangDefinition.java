@@ -1,9 +1,5 @@
 package io.tokenpulse.aggregator.definitions;
 
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * SGLang {@code bench_serving}'s definitions. Read in sgl-project/sglang at commit 6e48df33:
  * {@code python/sglang/benchmark/metrics.py} {@code do_calculate_metrics} and
@@ -28,46 +24,7 @@ final class SglangDefinition implements Definition {
 
     @Override
     public ToolScores score(TimedRun run) {
-        List<TimedRequest> ok = run.successful();
-        Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
-        Stats.putNumpy(
-                scores,
-                ScoreRow.Family.TTFT,
-                ok.stream().mapToDouble(SglangDefinition::ttftMs).toArray());
-        Stats.putNumpy(
-                scores,
-                ScoreRow.Family.ITL,
-                ok.stream()
-                        .flatMapToDouble(r -> VllmDefinition.gapsMs(r.contentNs()))
-                        .toArray());
-        Stats.putNumpy(
-                scores,
-                ScoreRow.Family.TPOT,
-                ok.stream()
-                        .filter(r -> r.outputTokens() > 1)
-                        .mapToDouble(r -> (latencyMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
-                        .toArray());
-        Stats.putNumpy(
-                scores,
-                ScoreRow.Family.E2EL,
-                ok.stream().mapToDouble(SglangDefinition::latencyMs).toArray());
-        Throughputs.put(
-                scores,
-                run.endNs() - run.startNs(),
-                ok.size(),
-                run.requests().size() - ok.size(),
-                ok.stream().mapToLong(TimedRequest::promptTokens).sum(),
-                ok.stream().mapToLong(TimedRequest::outputTokens).sum());
-        return new ToolScores(name(), scores);
-    }
-
-    private static double ttftMs(TimedRequest r) {
-        long[] content = r.contentNs();
-        return content.length == 0 ? 0 : Stats.ms(content[0] - r.sentNs());
-    }
-
-    private static double latencyMs(TimedRequest r) {
-        return Stats.ms(r.endNs() - r.sentNs());
+        return VllmDefinition.pooled(name(), run, TimedRequest::contentNs, r -> Stats.ms(r.endNs() - r.sentNs()));
     }
 
     @Override

@@ -3,10 +3,12 @@ package io.tokenpulse.aggregator.definitions;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.DoubleStream;
 
 /**
- * {@code vllm bench serve}'s definitions, TokenPulse's own (METRICS.md). Read in
+ * {@code vllm bench serve}'s definitions, TokenPulse's own (docs/metrics.md). Read in
  * local-inference-lab/vllm (a fork of vllm-project/vllm) at commit 28be48fa:
  * {@code vllm/benchmarks/serve.py} {@code calculate_metrics} and
  * {@code vllm/benchmarks/lib/endpoint_request_func.py}.
@@ -30,27 +32,37 @@ final class VllmDefinition implements Definition {
 
     @Override
     public ToolScores score(TimedRun run) {
+        return pooled(name(), run, TimedRequest::chunkNs, VllmDefinition::e2elMs);
+    }
+
+    /**
+     * vLLM's arithmetic over each successful request's {@code arrivals} (SGLang's is the same over
+     * other arrivals and another end): TTFT the first arrival minus the send (0 without one), ITL every
+     * gap pooled, TPOT {@code (e2el − ttft)/(output_len − 1)}, numpy's statistics, the throughputs.
+     */
+    static ToolScores pooled(
+            String tool, TimedRun run, Function<TimedRequest, long[]> arrivals, ToDoubleFunction<TimedRequest> e2elMs) {
         List<TimedRequest> ok = run.successful();
+        ToDoubleFunction<TimedRequest> ttftMs = r -> {
+            long[] times = arrivals.apply(r);
+            return times.length == 0 ? 0 : Stats.ms(times[0] - r.sentNs());
+        };
         Map<ScoreRow, Double> scores = new EnumMap<>(ScoreRow.class);
         Stats.putNumpy(
-                scores,
-                ScoreRow.Family.TTFT,
-                ok.stream().mapToDouble(VllmDefinition::ttftMs).toArray());
+                scores, ScoreRow.Family.TTFT, ok.stream().mapToDouble(ttftMs).toArray());
         Stats.putNumpy(
                 scores,
                 ScoreRow.Family.ITL,
-                ok.stream().flatMapToDouble(r -> gapsMs(r.chunkNs())).toArray());
+                ok.stream().flatMapToDouble(r -> gapsMs(arrivals.apply(r))).toArray());
         Stats.putNumpy(
                 scores,
                 ScoreRow.Family.TPOT,
                 ok.stream()
                         .filter(r -> r.outputTokens() > 1)
-                        .mapToDouble(r -> (e2elMs(r) - ttftMs(r)) / (r.outputTokens() - 1))
+                        .mapToDouble(r -> (e2elMs.applyAsDouble(r) - ttftMs.applyAsDouble(r)) / (r.outputTokens() - 1))
                         .toArray());
         Stats.putNumpy(
-                scores,
-                ScoreRow.Family.E2EL,
-                ok.stream().mapToDouble(VllmDefinition::e2elMs).toArray());
+                scores, ScoreRow.Family.E2EL, ok.stream().mapToDouble(e2elMs).toArray());
         Throughputs.put(
                 scores,
                 run.endNs() - run.startNs(),
@@ -58,12 +70,7 @@ final class VllmDefinition implements Definition {
                 run.requests().size() - ok.size(),
                 ok.stream().mapToLong(TimedRequest::promptTokens).sum(),
                 ok.stream().mapToLong(TimedRequest::outputTokens).sum());
-        return new ToolScores(name(), scores);
-    }
-
-    private static double ttftMs(TimedRequest r) {
-        long[] chunks = r.chunkNs();
-        return chunks.length == 0 ? 0 : Stats.ms(chunks[0] - r.sentNs());
+        return new ToolScores(tool, scores);
     }
 
     private static double e2elMs(TimedRequest r) {
