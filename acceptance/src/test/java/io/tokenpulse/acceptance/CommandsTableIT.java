@@ -41,6 +41,7 @@ class CommandsTableIT {
         RUN_BY.put(
                 "./tokenpulse platform [--secure] [--data-dir DIR] [--kafka-port P] [--registry-port Q]",
                 "PlatformFlagsIT");
+        RUN_BY.put("./tokenpulse platform --brokers 3 [--data-dir DIR]", "ClusterBrokerLossIT");
         RUN_BY.put("./tokenpulse --version", "CommandsTableIT");
         RUN_BY.put("./tokenpulse --help", "CommandsTableIT");
     }
