@@ -98,6 +98,18 @@ final class RecordingGeneration implements Generation {
     }
 
     /** vLLM's TPOT: (latency - TTFT) / (output tokens - 1). */
+    /** The longest and the shortest gap between two consecutive tokens, in ms. */
+    double[] gapRangeMs() {
+        double longest = 0;
+        double shortest = Double.MAX_VALUE;
+        for (int i = 1; i < maxTokens; i++) {
+            double gap = (tokenNs[i] - tokenNs[i - 1]) / 1e6;
+            longest = Math.max(longest, gap);
+            shortest = Math.min(shortest, gap);
+        }
+        return new double[] {shortest, longest};
+    }
+
     double tpotMs() {
         return (tokenNs[maxTokens - 1] - tokenNs[0]) / 1e6 / (maxTokens - 1);
     }
