@@ -133,7 +133,7 @@ def main():
                    help="record the aggregate with JFR (settings=profile) and print the catch-up's top frames")
     p.add_argument("--java-opts", default="",
                    help="JVM options added to the launcher's for the aggregate only (-XX:TieredStopAtLevel=4: with C2)")
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder")
     p.add_argument("--out", default=None)
     a = p.parse_args()
     out, env = workdir(a.out, "tokenpulse-aggthru-")

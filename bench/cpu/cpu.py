@@ -207,7 +207,7 @@ def main():
                    help="NAME::COMMAND[::BENCH FLAGS] run in turn for each scenario (default: default::./tokenpulse)")
     p.add_argument("--simulator", default=LAUNCHER, help="the command that runs `simulate` (default: ./tokenpulse)")
     p.add_argument("--out", default=None)
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder, else gpt2")
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
     out = a.out or tempfile.mkdtemp(prefix="tokenpulse-cpu-")
@@ -215,7 +215,7 @@ def main():
     variants = [tuple((v.split("::", 2) + [""])[:3]) for v in a.variant] or [("default", LAUNCHER, "")]
     # builds the jar if needed
     subprocess.run([*shlex.split(a.simulator), "--version"], check=True, stdout=subprocess.DEVNULL)
-    tokenizer = a.tokenizer or os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
+    tokenizer = a.tokenizer or os.path.join(ROOT, "testdata", "tokenizers", "qwen3")
     if not a.tokenizer and not os.path.isdir(tokenizer):
         tokenizer = "gpt2"
     common = ["--tokenizer", tokenizer, "--dataset-name", "random", "--random-input-len", "32",

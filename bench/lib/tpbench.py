@@ -113,8 +113,8 @@ def workdir(out, prefix):
 
 
 def default_tokenizer(given):
-    """given, else ../shared's Qwen3 folder when present, else gpt2."""
-    shared = os.path.join(ROOT, "..", "shared", "data", "tokenizers", "qwen3")
+    """given, else testdata's Qwen3 folder."""
+    shared = os.path.join(ROOT, "testdata", "tokenizers", "qwen3")
     return given or (shared if os.path.isdir(shared) else "gpt2")
 
 
@@ -291,7 +291,7 @@ def add_client_args(parser):
     parser.add_argument("--bench", default=LAUNCHER, help="the command that runs `bench` (default: ./tokenpulse)")
     parser.add_argument("--simulator", default=LAUNCHER,
                         help="the command that runs `simulate` (default: ./tokenpulse)")
-    parser.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    parser.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder, else gpt2")
     parser.add_argument("--out", default=None)
     parser.add_argument("extra", nargs="*", help="further bench flags, after --")
 

@@ -45,7 +45,7 @@ def main():
     p.add_argument("--rate", type=float, default=10.0, help="--request-rate")
     p.add_argument("--output-len", type=int, default=50)
     p.add_argument("--kill-after-s", type=float, default=25.0, help="after bench prints its first result line")
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder")
     p.add_argument("--out", default=None)
     a = p.parse_args()
     out, env = workdir(a.out, "tokenpulse-outage-")

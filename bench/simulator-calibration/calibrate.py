@@ -86,14 +86,14 @@ def main():
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per point; the table shows the median (a loaded machine stalls some runs)")
     parser.add_argument("--output-len", type=int, help="output tokens of every point (default: the sweep's per point)")
-    parser.add_argument("--seed-file", default=(glob.glob(os.path.join(ROOT, "..", "shared", "seeds", "001_*.txt"))
+    parser.add_argument("--seed-file", default=(glob.glob(os.path.join(ROOT, "testdata", "vllm", "load-sweep.txt"))
                                                  or [None])[0])
     parser.add_argument("--tokenpulse", default=os.path.join(ROOT, "tokenpulse"))
     parser.add_argument("--data-dir", default="/tmp/calib-platform", help="embedded platform of the bench runs")
     parser.add_argument("--out", default="/tmp/simulator-calibration", help="result JSONs and logs")
     args = parser.parse_args()
     if not args.seed_file:
-        sys.exit("vLLM's load sweep not found: pass --seed-file PATH (shared/seeds/001_*.txt)")
+        sys.exit("vLLM's load sweep not found: pass --seed-file PATH (testdata/vllm/load-sweep.txt)")
     points = seed_points(args.seed_file)
     if args.points:
         wanted = [tuple(int(v) for v in p.split("x")) for p in args.points.split(",")]

@@ -83,7 +83,7 @@ def main():
     p.add_argument("--first-s", type=float, default=60.0,
                    help="freshness is also judged over this long from the main run's start (a cold aggregator)")
     p.add_argument("--out", default=None)
-    p.add_argument("--tokenizer", default=None, help="default: ../shared's Qwen3 folder when present, else gpt2")
+    p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder")
     p.add_argument("extra", nargs="*", help="further bench flags, after --")
     a = p.parse_args()
     out, env = workdir(a.out, "tokenpulse-soak-")

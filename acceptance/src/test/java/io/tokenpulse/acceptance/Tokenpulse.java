@@ -33,13 +33,13 @@ final class Tokenpulse {
             .normalize();
     static final Path LAUNCHER = ROOT.resolve("tokenpulse");
     static final Path JAR = ROOT.resolve("cli/target/tokenpulse.jar");
-    /** A Hugging Face tokenizer folder with a chat template (Qwen3's), from {@code ../shared/data}. */
-    static final Path QWEN3 = Path.of(System.getProperty("tokenpulse.qwen3", "../../shared/data/tokenizers/qwen3"))
+    /** A Hugging Face tokenizer folder with a chat template (Qwen3's), from {@code testdata/}. */
+    static final Path QWEN3 = Path.of(System.getProperty("tokenpulse.qwen3", "../testdata/tokenizers/qwen3"))
             .toAbsolutePath()
             .normalize();
 
-    /** Shakespeare's sonnets, the sonnet dataset's input, from {@code ../shared/data}. */
-    static final Path SONNET = Path.of(System.getProperty("tokenpulse.sonnet", "../../shared/data/sonnet.txt"))
+    /** Shakespeare's sonnets, the sonnet dataset's input, from {@code testdata/}. */
+    static final Path SONNET = Path.of(System.getProperty("tokenpulse.sonnet", "../testdata/sonnet.txt"))
             .toAbsolutePath()
             .normalize();
 

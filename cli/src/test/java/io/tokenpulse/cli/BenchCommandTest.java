@@ -7,24 +7,17 @@ import io.tokenpulse.cli.vllm.PythonNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class BenchCommandTest {
 
-    /** The Namespace line of seed 000 (vLLM's 20-minute run), read from ../shared when present. */
+    /** The Namespace line of seed 000 (vLLM's 20-minute run), read from testdata/vllm. */
     private static String seedNamespace() throws IOException {
-        Path seeds = Path.of("..", "..", "shared", "seeds");
-        try (Stream<Path> files = Files.list(seeds)) {
-            Path seed = files.filter(p -> p.getFileName().toString().startsWith("000_"))
-                    .findFirst()
-                    .orElseThrow();
-            return Files.readAllLines(seed).stream()
-                    .filter(l -> l.startsWith("Namespace("))
-                    .findFirst()
-                    .orElseThrow();
-        }
+        return Files.readAllLines(Path.of("..", "testdata", "vllm", "benchmark-serving-20min-run.txt")).stream()
+                .filter(l -> l.startsWith("Namespace("))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test

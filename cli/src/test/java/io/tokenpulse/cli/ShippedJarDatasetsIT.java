@@ -32,7 +32,7 @@ class ShippedJarDatasetsIT {
 
     private static final Path JAR = Path.of("target", "tokenpulse.jar").toAbsolutePath();
     private static final Path QWEN3 =
-            Path.of("..", "..", "shared", "data", "tokenizers", "qwen3").toAbsolutePath();
+            Path.of("..", "testdata", "tokenizers", "qwen3").toAbsolutePath();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir

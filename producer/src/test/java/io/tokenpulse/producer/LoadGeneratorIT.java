@@ -63,7 +63,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Whole runs against a real server, through the embedded broker and registry, read back from the topics. */
 class LoadGeneratorIT {
 
-    private static final Path QWEN3 = Path.of("../../shared/data/tokenizers/qwen3");
+    private static final Path QWEN3 = Path.of("../testdata/tokenizers/qwen3");
 
     @TempDir
     static Path dataDir;

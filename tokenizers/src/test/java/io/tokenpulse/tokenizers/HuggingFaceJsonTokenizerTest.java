@@ -12,10 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The real Qwen3 tokenizer from {@code ../shared/data}, run through DJL offline. */
+/** The real Qwen3 tokenizer from {@code testdata/}, run through DJL offline. */
 class HuggingFaceJsonTokenizerTest {
 
-    static final Path QWEN3 = Path.of("..", "..", "shared", "data", "tokenizers", "qwen3");
+    static final Path QWEN3 = Path.of("..", "testdata", "tokenizers", "qwen3");
 
     static Tokenizer qwen3;
 

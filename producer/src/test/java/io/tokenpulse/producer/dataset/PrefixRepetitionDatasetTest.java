@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** vLLM's prefix_repetition rules on the real Qwen3 tokenizer from {@code ../shared/data}. */
+/** vLLM's prefix_repetition rules on the real Qwen3 tokenizer from {@code testdata/}. */
 class PrefixRepetitionDatasetTest {
 
     static Tokenizer qwen3;

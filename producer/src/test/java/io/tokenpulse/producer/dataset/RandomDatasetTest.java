@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The random dataset on the real Qwen3 tokenizer from {@code ../shared/data}. */
+/** The random dataset on the real Qwen3 tokenizer from {@code testdata/}. */
 class RandomDatasetTest {
 
-    static final Path QWEN3 = Path.of("..", "..", "shared", "data", "tokenizers", "qwen3");
+    static final Path QWEN3 = Path.of("..", "testdata", "tokenizers", "qwen3");
 
     static Tokenizer qwen3;
 

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The sonnet dataset on the real sonnet.txt and Qwen3 tokenizer from {@code ../shared/data}. */
+/** The sonnet dataset on the real sonnet.txt and Qwen3 tokenizer from {@code testdata/}. */
 class SonnetDatasetTest {
 
-    static final Path SONNET = Path.of("..", "..", "shared", "data", "sonnet.txt");
+    static final Path SONNET = Path.of("..", "testdata", "sonnet.txt");
 
     static Tokenizer qwen3;
     static List<String> sonnetLines;

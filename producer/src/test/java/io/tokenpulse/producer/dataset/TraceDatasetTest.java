@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Trace replay's file rules and shared blocks on the real Qwen3 tokenizer from {@code ../shared/data}. */
+/** Trace replay's file rules and shared blocks on the real Qwen3 tokenizer from {@code testdata/}. */
 class TraceDatasetTest {
 
     static Tokenizer qwen3;

@@ -27,8 +27,7 @@ class PromptCounterTest {
     @Test
     void chatPromptsCountTheRenderedTemplateWithoutExtraSpecialTokens() {
         Tokenizer qwen = TokenizerLoader.fromEnvironment()
-                .load(Path.of("..", "..", "shared", "data", "tokenizers", "qwen3")
-                        .toString());
+                .load(Path.of("..", "testdata", "tokenizers", "qwen3").toString());
         List<ChatMessage> messages = List.of(ChatMessage.user("Hello there"));
         assertThat(PromptCounter.of(qwen).chatIds(messages))
                 .isEqualTo(qwen.encode(qwen.applyChatTemplate(messages, true)));
