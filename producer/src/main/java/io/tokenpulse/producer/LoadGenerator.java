@@ -3,6 +3,7 @@ package io.tokenpulse.producer;
 import io.tokenpulse.producer.backend.Backend;
 import io.tokenpulse.producer.backend.Backends;
 import io.tokenpulse.producer.console.VllmLines;
+import io.tokenpulse.producer.dataset.AgentTraceRequests;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.dataset.SampledRequest;
@@ -119,10 +120,12 @@ public final class LoadGenerator {
             long testLatencyNs = TestRun.run(client, backend, settings, samples.get(0), out);
             VllmLines.traffic(workload.arrivals(), workload.maxConcurrency(), workload.durationMinutes(), out);
             Shard shard = new Shard(settings.shardIndex(), settings.shardCount());
-            RequestPlan plan = workload.durationMinutes() == null
-                    ? RequestPlan.fixed(workload.arrivals(), shard, samples)
-                    : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
-            if (plan.ownTimes()) {
+            SendPlan plan = plan(workload, shard, samples);
+            if (plan instanceof AgentRequestPlan) {
+                out.println("Agent trace replay: sessions start at their trace times scaled by --trace-time-scale; each"
+                        + " request is sent when its parents answered plus its tool time; --request-rate, --burstiness"
+                        + " and --ramp-up-* do not apply");
+            } else if (plan.ownTimes()) {
                 out.println("Trace replay: each request is sent at its trace time scaled by --trace-time-scale;"
                         + " --request-rate, --burstiness and --ramp-up-* do not apply");
             }
@@ -138,6 +141,18 @@ public final class LoadGenerator {
         } finally {
             counting.shutdownNow();
         }
+    }
+
+    private static SendPlan plan(LoadSettings.Workload workload, Shard shard, List<SampledRequest> samples) {
+        if (samples instanceof AgentTraceRequests agent) {
+            return AgentRequestPlan.of(agent, shard);
+        }
+        if (Datasets.waitsForAnswers(workload.dataset().name())) {
+            throw new IllegalStateException("bug: the agent trace's requests lost their graph on the way to the run");
+        }
+        return workload.durationMinutes() == null
+                ? RequestPlan.fixed(workload.arrivals(), shard, samples)
+                : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
     }
 
     private static ThreadFactory daemon(String name) {

@@ -4,7 +4,6 @@ import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.schedule.ArrivalSchedule;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
@@ -23,7 +22,7 @@ import java.util.stream.IntStream;
  * </ul>
  * Not thread-safe: the scheduler alone iterates it.
  */
-final class RequestPlan implements Iterator<PlannedRequest> {
+final class RequestPlan implements SendPlan {
 
     private final Shard shard;
     private final PrimitiveIterator.OfLong offsetsNs;
@@ -110,7 +109,8 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     }
 
     /** Whether requests go at their samples' own times (trace replay) rather than on the arrival schedule. */
-    boolean ownTimes() {
+    @Override
+    public boolean ownTimes() {
         return ownTimes;
     }
 
@@ -119,7 +119,8 @@ final class RequestPlan implements Iterator<PlannedRequest> {
      *
      * @throws IllegalStateException in duration mode, where they are drawn as the run goes
      */
-    long[] plannedOffsetsNs() {
+    @Override
+    public long[] plannedOffsetsNs() {
         if (ownedOffsetsNs == null) {
             throw new IllegalStateException("bug: a duration run's offsets are not planned ahead");
         }
@@ -127,7 +128,8 @@ final class RequestPlan implements Iterator<PlannedRequest> {
     }
 
     /** Requests this shard will send, or -1 when the duration decides. */
-    int plannedSize() {
+    @Override
+    public int plannedSize() {
         return plannedSize;
     }
 

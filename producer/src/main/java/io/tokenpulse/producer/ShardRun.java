@@ -60,7 +60,7 @@ final class ShardRun {
      * @param warmConnections connections open in the pool now, for the result
      * @param thread this thread, told when the run starts finishing (no stop may cut that short)
      */
-    LoadResult sendAll(RequestPlan plan, int warmConnections, RunThread thread) {
+    LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread) {
         try (ClientHealth health = ClientHealth.register(
                 parts.options().meters(),
                 settings.runId(),
@@ -72,7 +72,7 @@ final class ShardRun {
         }
     }
 
-    private LoadResult sendAll(RequestPlan plan, int warmConnections, RunThread thread, ClientHealth health) {
+    private LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread, ClientHealth health) {
         LoadSettings.Workload workload = settings.workload();
         BackendSettings backendSettings = settings.target().backendSettings();
         String[] models = workload.requestModels();
@@ -108,6 +108,7 @@ final class ShardRun {
             long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
             boolean interrupted = false;
             try {
+                plan.start(anchor.startNs());
                 dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                     String requestId = settings.requestId(request.index());
                     StreamRequest http = StreamRequests.of(
@@ -126,8 +127,10 @@ final class ShardRun {
                         }
                         client.send(
                                 http,
-                                new RequestStream(
-                                        run, backend.newResponse(), request, requestId, permitNs, launchedNs));
+                                plan.watching(
+                                        request,
+                                        new RequestStream(
+                                                run, backend.newResponse(), request, requestId, permitNs, launchedNs)));
                     };
                 });
             } catch (InterruptedException e) {

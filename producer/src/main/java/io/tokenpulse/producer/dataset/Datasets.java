@@ -24,6 +24,7 @@ public final class Datasets {
         SUPPORTED.put(CustomDataset.NAME, (options, tokenizer) -> CustomDataset.load(options, tokenizer));
         SUPPORTED.put(HfDataset.NAME, (options, tokenizer) -> HfDataset.load(options, tokenizer));
         SUPPORTED.put(TraceDataset.NAME, (options, tokenizer) -> TraceDataset.load(options, tokenizer));
+        SUPPORTED.put(AgentTraceDataset.NAME, (options, tokenizer) -> AgentTraceDataset.load(options, tokenizer));
         SUPPORTED.put(
                 PrefixRepetitionDataset.NAME, (options, tokenizer) -> new PrefixRepetitionDataset(tokenizer, options));
     }
@@ -35,7 +36,15 @@ public final class Datasets {
      * so that the arrival schedule does not apply.
      */
     public static boolean bringsOwnTimes(String name) {
-        return TraceDataset.NAME.equals(name);
+        return TraceDataset.NAME.equals(name) || AgentTraceDataset.NAME.equals(name);
+    }
+
+    /**
+     * Whether the named dataset sends a request when its parents answered ({@link AgentTraceRequests}),
+     * not at a time known before the run.
+     */
+    public static boolean waitsForAnswers(String name) {
+        return AgentTraceDataset.NAME.equals(name);
     }
 
     /** Names {@link #create} accepts, in display order. */

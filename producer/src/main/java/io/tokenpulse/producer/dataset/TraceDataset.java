@@ -14,12 +14,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,18 +32,13 @@ import org.slf4j.LoggerFactory;
  * The first {@code --num-prompts} requests by time are sent; a shorter trace is sent whole, never
  * oversampled (repeats would break its times). Lines with {@code output_length} 0 are dropped.
  *
- * <p>Block {@code h}'s token ids are drawn from the vocabulary without special tokens by a
- * generator seeded with {@code h} and {@code --seed} and fitted to {@value #BLOCK_TOKENS} tokens
- * ({@link TokenSequencePrompt}), so requests sharing a hash id share that block's tokens and a
- * server's prefix cache sees the trace's reuse. The prompt is its blocks' ids in order (tokens
- * beyond the blocks drawn for the request alone), cut to {@code input_length} minus the special
- * tokens the tokenizer adds, decoded and fitted once more as the {@code random} dataset fits its
- * prompts; only the tokens at a block boundary can re-encode differently.
+ * <p>The prompts come from the input lengths and hash ids ({@link HashBlockPrompts}), so requests
+ * sharing a hash id share that block's tokens and a server's prefix cache sees the trace's reuse.
  */
 final class TraceDataset extends SummarizingDataset {
 
     static final String NAME = "trace";
-    static final int BLOCK_TOKENS = 512;
+    static final int BLOCK_TOKENS = HashBlockPrompts.BLOCK_TOKENS;
 
     private static final Logger log = LoggerFactory.getLogger(TraceDataset.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,20 +49,18 @@ final class TraceDataset extends SummarizingDataset {
     private record Entry(int line, double timestampMs, int inputLength, int outputLength, long[] hashIds) {}
 
     private final Path file;
-    private final Tokenizer tokenizer;
+    private final HashBlockPrompts prompts;
     private final PromptStyle style;
     private final double timeScale;
-    private final int[] allowedIds;
     private final int linesRead;
     private final List<Entry> entries;
 
     private TraceDataset(Path file, Tokenizer tokenizer, DatasetOptions options, int linesRead, List<Entry> entries) {
         super(NAME);
         this.file = file;
-        this.tokenizer = tokenizer;
+        this.prompts = new HashBlockPrompts(tokenizer);
         this.style = options.promptStyle();
         this.timeScale = options.trace().timeScale();
-        this.allowedIds = TokenSequencePrompt.allowedIds(tokenizer);
         this.linesRead = linesRead;
         this.entries = List.copyOf(entries);
     }
@@ -186,29 +175,19 @@ final class TraceDataset extends SummarizingDataset {
     Drawn choose(int numRequests, long seed) {
         List<Entry> taken = entries.subList(0, Math.min(numRequests, entries.size()));
         double startMs = taken.isEmpty() ? 0 : taken.get(0).timestampMs();
-        // Each distinct block is fitted once per draw.
-        Map<Long, int[]> blockIds = new ConcurrentHashMap<>();
-        // Fitting a prompt decodes and re-encodes it (~20 ms for 1 024 tokens): on every core, so that a
-        // long trace does not wait minutes on one. A request's own tokens come from a generator seeded
-        // by its index and a block's from its hash, so the prompts do not depend on the order.
-        List<TokenSequencePrompt> prompts = IntStream.range(0, taken.size())
-                .parallel()
-                .mapToObj(index -> {
-                    Entry entry = taken.get(index);
-                    int target = targetOf(entry);
-                    SplittableRandom own = new SplittableRandom(mix(seed, -1L - index));
-                    return TokenSequencePrompt.fit(
-                            tokenizer, ids(entry, target, seed, own, blockIds), target, allowedIds, own);
-                })
-                .toList();
+        List<TokenSequencePrompt> fitted = prompts.fit(
+                taken.stream()
+                        .map(entry -> new HashBlockPrompts.Line(entry.inputLength(), entry.hashIds()))
+                        .toList(),
+                seed);
         List<SampledRequest> requests = new ArrayList<>(taken.size());
         Set<Long> blocks = new HashSet<>();
         int blockUses = 0;
         int mismatchTotal = 0;
         for (Entry entry : taken) {
             int index = requests.size();
-            TokenSequencePrompt prompt = prompts.get(index);
-            mismatchTotal += Math.abs(prompt.tokenCount() - targetOf(entry));
+            TokenSequencePrompt prompt = fitted.get(index);
+            mismatchTotal += Math.abs(prompt.tokenCount() - prompts.targetOf(entry.inputLength()));
             for (long hash : entry.hashIds()) {
                 blocks.add(hash);
             }
@@ -236,44 +215,5 @@ final class TraceDataset extends SummarizingDataset {
                         : "; prompts are " + mismatchTotal + " tokens off their input_length after decoding and"
                                 + " re-encoding");
         return new Drawn(requests, summary);
-    }
-
-    /** The prompt's length in tokens before the special tokens the server adds. */
-    private int targetOf(Entry entry) {
-        return Math.max(1, entry.inputLength() - tokenizer.numSpecialTokensToAdd());
-    }
-
-    /**
-     * The request's token ids before the final fit: its blocks' ids in order, then its own, cut to
-     * {@code length}. Each block is fitted to {@value #BLOCK_TOKENS} tokens on its own, so that it
-     * keeps its length when the prompt is re-encoded (random ids re-encode to other counts).
-     */
-    private int[] ids(Entry entry, int length, long seed, SplittableRandom own, Map<Long, int[]> blockIds) {
-        int[] ids = new int[length];
-        int filled = 0;
-        for (long hash : entry.hashIds()) {
-            if (filled == length) {
-                break;
-            }
-            int[] block = blockIds.computeIfAbsent(hash, h -> exact(BLOCK_TOKENS, new SplittableRandom(mix(seed, h))));
-            int take = Math.min(block.length, length - filled);
-            System.arraycopy(block, 0, ids, filled, take);
-            filled += take;
-        }
-        if (filled < length) {
-            System.arraycopy(exact(length - filled, own), 0, ids, filled, length - filled);
-        }
-        return ids;
-    }
-
-    private int[] exact(int length, SplittableRandom random) {
-        return TokenSequencePrompt.fit(
-                        tokenizer, TokenSequencePrompt.draw(length, allowedIds, random), length, allowedIds, random)
-                .ids();
-    }
-
-    /** A generator seed for one block (or, for negative ids, one request's own tokens) under {@code --seed}. */
-    private static long mix(long seed, long id) {
-        return seed * 0x9E3779B97F4A7C15L + id;
     }
 }

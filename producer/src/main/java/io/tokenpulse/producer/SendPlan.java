@@ -1,0 +1,39 @@
+package io.tokenpulse.producer;
+
+import io.tokenpulse.producer.http.StreamListener;
+import java.util.Iterator;
+
+/**
+ * The requests one shard sends, in the order they become due, as the {@link Dispatcher} takes them:
+ * on a schedule known before the run ({@link RequestPlan}) or one that the answers decide
+ * ({@link AgentRequestPlan}).
+ *
+ * <p>Not thread-safe: the scheduler alone iterates it ({@link #watching} may be called on it too).
+ */
+interface SendPlan extends Iterator<PlannedRequest> {
+
+    /** Whether requests go at their own times (a trace) rather than on the arrival schedule. */
+    boolean ownTimes();
+
+    /** Requests this shard will send, or -1 when the duration decides. */
+    int plannedSize();
+
+    /**
+     * The offsets (ns after the schedule start) of the requests this shard will send, in order, or the
+     * earliest each could be due when answers decide.
+     *
+     * @throws IllegalStateException in duration mode, where they are drawn as the run goes
+     */
+    long[] plannedOffsetsNs();
+
+    /** The schedule starts at {@code startNs} ({@link Ticker#nanoTime()}), just before the first request is asked for. */
+    default void start(long startNs) {}
+
+    /**
+     * The listener to send {@code request} with: {@code stream} itself, or one that also tells the
+     * plan when the request ended (so that requests waiting for its answer become due).
+     */
+    default StreamListener watching(PlannedRequest request, StreamListener stream) {
+        return stream;
+    }
+}
