@@ -60,10 +60,23 @@ class AgentTraceReplayIT {
 
     /** Request index (session by start, then file order) to its parents' indices and tool time in ms. */
     private static final Map<Integer, int[]> PARENTS = Map.of(
-            1, new int[] {0}, 2, new int[] {0}, 3, new int[] {0}, 4, new int[] {1, 2, 3}, 5, new int[] {4}, 7,
-            new int[] {6}, 8, new int[] {7});
+            1,
+            new int[] {0},
+            2,
+            new int[] {0},
+            3,
+            new int[] {0},
+            4,
+            new int[] {1, 2, 3},
+            5,
+            new int[] {4},
+            7,
+            new int[] {6},
+            8,
+            new int[] {7});
 
-    private static final Map<Integer, Long> TOOL_MS = Map.of(1, 100L, 2, 100L, 3, 100L, 4, 80L, 5, 60L, 7, 120L, 8, 120L);
+    private static final Map<Integer, Long> TOOL_MS =
+            Map.of(1, 100L, 2, 100L, 3, 100L, 4, 80L, 5, 60L, 7, 120L, 8, 120L);
 
     @Test
     void childrenGoAfterTheirParentsAnswerPlusToolTimeAndFanOutOverlaps() throws Exception {
@@ -127,11 +140,16 @@ class AgentTraceReplayIT {
                 .contains("agent-trace: " + trace + ": 2 sessions, 9 requests; sampled 9 requests of 2 sessions, by"
                         + " session start, each in file order (1 fan-outs, 1 joins)");
 
-        JsonNode result = new ObjectMapper().readTree(results.resolve("agents.json").toFile());
+        JsonNode result =
+                new ObjectMapper().readTree(results.resolve("agents.json").toFile());
         assertThat(result.get("completed").asInt()).isEqualTo(9);
         assertThat(result.get("failed").asInt()).isZero();
-        assertThat(result.get("errors")).hasSize(9).allSatisfy(error -> assertThat(error.asText()).isEmpty());
-        assertThat(result.get("output_lens")).hasSize(9).allSatisfy(n -> assertThat(n.asInt()).isEqualTo(OUTPUT_TOKENS));
+        assertThat(result.get("errors"))
+                .hasSize(9)
+                .allSatisfy(error -> assertThat(error.asText()).isEmpty());
+        assertThat(result.get("output_lens"))
+                .hasSize(9)
+                .allSatisfy(n -> assertThat(n.asInt()).isEqualTo(OUTPUT_TOKENS));
 
         // Per request, on the wall clock: when the server had read it, and when it wrote its last event.
         Map<String, Long> receivedNs = new HashMap<>();
@@ -164,6 +182,8 @@ class AgentTraceReplayIT {
         long firstEnd = Math.min(ended[1], Math.min(ended[2], ended[3]));
         assertThat(lastStart).as("fan-out children overlap").isLessThan(firstEnd);
         // The chat session started at its own time, not after the coder session's chain.
-        assertThat(received[6]).as("the second session does not wait for the first").isLessThan(received[5]);
+        assertThat(received[6])
+                .as("the second session does not wait for the first")
+                .isLessThan(received[5]);
     }
 }

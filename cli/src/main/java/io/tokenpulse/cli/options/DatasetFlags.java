@@ -15,13 +15,13 @@ public final class DatasetFlags {
             names = "--dataset-name",
             defaultValue = "sharegpt",
             description =
-                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace (default: ${DEFAULT-VALUE}).")
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace, agent-trace (default: ${DEFAULT-VALUE}).")
     String datasetName;
 
     @Option(
             names = "--dataset-path",
             description =
-                    "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text), custom (JSONL) or trace (Mooncake JSONL) dataset; for hf a Parquet, JSON or JSONL file or folder, or a dataset id in the local Hugging Face cache.")
+                    "Path to the sharegpt (JSON), burstgpt (CSV), sonnet (text), custom (JSONL), trace (Mooncake JSONL) or agent-trace (Mooncake JSONL with session_id, parent_ids, delay) dataset; for hf a Parquet, JSON or JSONL file or folder, or a dataset id in the local Hugging Face cache.")
     String datasetPath;
 
     @Option(
@@ -160,7 +160,7 @@ public final class DatasetFlags {
             names = "--trace-time-scale",
             defaultValue = "1",
             description =
-                    "Multiplies the trace dataset's times: 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
+                    "Multiplies the trace and agent-trace datasets' times (and tool times): 2 replays it twice as slowly, 0.5 twice as fast (default: ${DEFAULT-VALUE}).")
     double traceTimeScale;
 
     @Option(

@@ -17,7 +17,8 @@ public final class AgentTraceRequests extends AbstractList<SampledRequest> imple
     private final List<SampledRequest> requests;
     private final List<AgentStep> steps;
 
-    AgentTraceRequests(List<SampledRequest> requests, List<AgentStep> steps) {
+    /** @throws IllegalArgumentException unless there is one step per request */
+    public AgentTraceRequests(List<SampledRequest> requests, List<AgentStep> steps) {
         if (requests.size() != steps.size()) {
             throw new IllegalArgumentException("bug: one step per request");
         }

@@ -20,12 +20,21 @@ class DatasetsTest {
     void registryListsTheSupportedNames() {
         assertThat(Datasets.names())
                 .containsExactly(
-                        "sharegpt", "burstgpt", "random", "sonnet", "custom", "hf", "trace", "prefix_repetition");
+                        "sharegpt",
+                        "burstgpt",
+                        "random",
+                        "sonnet",
+                        "custom",
+                        "hf",
+                        "trace",
+                        "agent-trace",
+                        "prefix_repetition");
     }
 
     @Test
-    void onlyTheTraceBringsItsOwnSendTimes() {
-        assertThat(Datasets.names().stream().filter(Datasets::bringsOwnTimes)).containsExactly("trace");
+    void onlyTheTracesBringTheirOwnSendTimesAndOnlyTheAgentTraceWaitsForAnswers() {
+        assertThat(Datasets.names().stream().filter(Datasets::bringsOwnTimes)).containsExactly("trace", "agent-trace");
+        assertThat(Datasets.names().stream().filter(Datasets::waitsForAnswers)).containsExactly("agent-trace");
     }
 
     @ParameterizedTest
@@ -35,6 +44,7 @@ class DatasetsTest {
         "sonnet,   /path/to/sonnet.txt",
         "custom,   /path/to/prompts.jsonl",
         "trace,    /path/to/mooncake_trace.jsonl",
+        "agent-trace, /path/to/agent_trace.jsonl",
         "hf,       '/path/to/data.parquet (or .json/.jsonl, a folder, or ORG/NAME)'",
     })
     void fileDatasetsWithoutAPathSayWhichFlagToGive(String name, String example) {
@@ -49,7 +59,7 @@ class DatasetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom, hf, trace,"
-                                + " prefix_repetition");
+                                + " agent-trace, prefix_repetition");
     }
 
     @Test
