@@ -168,11 +168,17 @@ class AgentTraceReplayIT {
             received[i] = receivedNs.get(id);
             ended[i] = lastEventNs.get(id);
         }
+        run.stdoutLines().stream()
+                .filter(line -> line.startsWith("Trace send lateness (ms): "))
+                .forEach(System.out::println);
         for (Map.Entry<Integer, int[]> child : PARENTS.entrySet()) {
             long parentsEndNs = Long.MIN_VALUE;
             for (int parent : child.getValue()) {
                 parentsEndNs = Math.max(parentsEndNs, ended[parent]);
             }
+            System.out.printf(
+                    "request %d reached the server %.2f ms after its parents' last event (tool time %d ms)%n",
+                    child.getKey(), (received[child.getKey()] - parentsEndNs) / 1e6, TOOL_MS.get(child.getKey()));
             assertThat(received[child.getKey()] - parentsEndNs)
                     .as("request %d after its parents' last answer plus its tool time, ns", child.getKey())
                     .isGreaterThanOrEqualTo(TOOL_MS.get(child.getKey()) * MS);
