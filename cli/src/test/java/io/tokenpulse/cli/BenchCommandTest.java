@@ -194,6 +194,43 @@ class BenchCommandTest {
     }
 
     @Test
+    void anAgentTraceWithACycleIsOneLineBeforeTheRunAndCannotRunForADuration(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Path trace = Files.write(
+                dir.resolve("agents.jsonl"),
+                java.util.List.of(
+                        "{\"session_id\": \"s\", \"request_id\": \"a\", \"parent_ids\": [\"b\"], \"timestamp\": 0,"
+                                + " \"input_length\": 30, \"output_length\": 3}",
+                        "{\"session_id\": \"s\", \"request_id\": \"b\", \"parent_ids\": [\"a\"], \"input_length\": 30,"
+                                + " \"output_length\": 3}"));
+        assertOneLineUsageError(
+                "--dataset-path " + trace + " is not an agent trace: line 1: parent_ids make a cycle in session \"s\""
+                        + " (\"a\" -> \"b\" -> \"a\"); a request cannot wait for its own answer",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "agent-trace",
+                "--dataset-path",
+                trace.toString());
+        Files.write(
+                trace,
+                java.util.List.of(
+                        "{\"session_id\": \"s\", \"timestamp\": 0, \"input_length\": 30, \"output_length\": 3}"));
+        assertOneLineUsageError(
+                "--duration-minutes cannot be combined with --dataset-name agent-trace",
+                "bench",
+                "--model",
+                "gpt2",
+                "--dataset-name",
+                "agent-trace",
+                "--dataset-path",
+                trace.toString(),
+                "--duration-minutes",
+                "1");
+    }
+
+    @Test
     void anHfDatasetIdNotInTheLocalCacheSaysWhereItLooked() {
         assertOneLineUsageError(
                 "dataset nobody/no-such-dataset is not in the local Hugging Face cache (looked in ",
