@@ -55,62 +55,26 @@ class ClusterBrokerLossIT {
     void aBrokerLeadingChunksKilledMidRunLosesAndDuplicatesNothing() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Path results = work.resolve("results");
-        Tokenpulse.Background platform = tokenpulse.start(
-                "platform",
+        try (SeparatePipeline pipeline = SeparatePipeline.start(
+                tokenpulse,
                 "--brokers",
                 "3",
                 "--data-dir",
                 work.resolve("platform").toString(),
                 "--registry-port",
-                Integer.toString(FreePorts.one()));
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            List<String> connection = PlatformFlagsIT.printedFlags(platform);
-            String bootstrap = connection.get(1);
+                Integer.toString(FreePorts.one()))) {
+            String bootstrap = pipeline.bootstrapServers();
             assertThat(bootstrap.split(",")).hasSize(3);
-            Map<Integer, Long> brokerPids = brokerPids(platform.stdout());
+            Map<Integer, Long> brokerPids = brokerPids(pipeline.platform().stdout());
             assertThat(brokerPids).hasSize(3);
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
-            try (Tokenpulse.Background aggregate =
-                    tokenpulse.start(PlatformFlagsIT.args("aggregate", connection, "--metrics-port", "0")
-                            .toArray(String[]::new))) {
-                aggregate.awaitLine(Pattern.compile("^Aggregator running: "), Duration.ofSeconds(120));
+            try (Tokenpulse.Background aggregate = pipeline.aggregate(tokenpulse)) {
                 assertThat(aggregate.stderr())
                         .contains("3 partitions, replication factor 3, min.insync.replicas 2 (cluster of 3 brokers)");
                 Tokenpulse.Background bench = tokenpulse.start(
                         Tokenpulse.ROOT,
-                        PlatformFlagsIT.args(
-                                "bench",
-                                connection,
-                                "--base-url",
-                                baseUrl,
-                                "--model",
-                                "facebook/opt-125m",
-                                "--dataset-name",
-                                "random",
-                                "--num-prompts",
-                                Integer.toString(REQUESTS),
-                                "--random-input-len",
-                                "16",
-                                "--random-output-len",
-                                Integer.toString(OUTPUT_LEN),
-                                "--request-rate",
-                                "8",
-                                "--seed",
-                                "7",
-                                "--run-id",
-                                RUN_ID,
-                                "--metrics-port",
-                                "0",
-                                "--disable-tqdm",
-                                "--save-result",
-                                "--result-dir",
-                                results.toString(),
-                                "--result-filename",
-                                "bench.json"));
-                bench.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+                        pipeline.bench(
+                                REQUESTS, OUTPUT_LEN, 8, results, "bench.json", "--seed", "7", "--run-id", RUN_ID));
+                bench.awaitLine(SeparatePipeline.MAIN_RUN, Duration.ofSeconds(120));
                 Thread.sleep(4_000);
                 int leader = leaderOfChunks0(bootstrap);
                 kill9(brokerPids.get(leader));
@@ -134,9 +98,8 @@ class ClusterBrokerLossIT {
                 Tokenpulse.Result replay = tokenpulse.run(
                         Tokenpulse.ROOT,
                         Duration.ofMinutes(2),
-                        PlatformFlagsIT.args(
+                        pipeline.args(
                                 "replay",
-                                connection,
                                 "--run-id",
                                 RUN_ID,
                                 "--save-result",
@@ -154,7 +117,7 @@ class ClusterBrokerLossIT {
                         .containsExactly(REQUESTS * OUTPUT_LEN, REQUESTS * OUTPUT_LEN);
             }
             // the parent dies without a word: its brokers must not outlive it
-            platform.kill();
+            pipeline.killPlatform();
             for (Map.Entry<Integer, Long> broker : brokerPids.entrySet()) {
                 ProcessHandle.of(broker.getValue())
                         .ifPresent(process -> assertThat(process.onExit()
@@ -163,8 +126,6 @@ class ClusterBrokerLossIT {
                                 .as("broker " + broker.getKey() + " ended with its platform")
                                 .isNotNull());
             }
-        } finally {
-            platform.close();
         }
     }
 
