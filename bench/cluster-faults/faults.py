@@ -24,8 +24,8 @@ JAR = os.environ.get("TOKENPULSE_JAR", os.path.join(ROOT, "cli", "target", "toke
 USE_THEM = re.compile(r"^Use them with: (--bootstrap-servers \S+ --schema-registry-url \S+)", re.MULTILINE)
 BROKER = re.compile(r"^Broker (\d+): (\S+) \(pid (\d+), ", re.MULTILINE)
 BACK = re.compile(r"Kafka is back: the records kept while it was away \((\d+) in all\)")
-# requests each scenario sends at --rate 8: long enough to outlast its faults on a loaded 2-core machine
-REQUESTS = {"broker-back": 600, "controller": 600, "two-down": 800, "rolling": 1600}
+# requests each scenario sends at --rate 8 (110 to 225 s): long enough to outlast its faults on a loaded 2-core machine
+REQUESTS = {"broker-back": 900, "controller": 900, "two-down": 1200, "rolling": 1800}
 
 
 def log(message):
@@ -168,7 +168,7 @@ SCENARIOS = {"broker-back": broker_back, "controller": controller, "rolling": ro
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", choices=sorted(SCENARIOS))
-    p.add_argument("--requests", type=int, default=None, help="default: per scenario, 600 to 1600")
+    p.add_argument("--requests", type=int, default=None, help="default: per scenario, 900 to 1800")
     p.add_argument("--rate", type=float, default=8.0, help="--request-rate")
     p.add_argument("--output-len", type=int, default=40)
     p.add_argument("--fault-after-s", type=float, default=10.0, help="after bench's main run starts")
