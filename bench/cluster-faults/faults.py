@@ -103,10 +103,21 @@ def _zombie(pid):
         return True
 
 
+PROBE_CLASSES = None  # where ClusterProbe.java is compiled once (compile_probe)
+
+
+def compile_probe(out):
+    """Compiles ClusterProbe.java once: the source launcher would compile it at every question, tens of
+    seconds on a loaded machine, which would move the faults."""
+    global PROBE_CLASSES
+    PROBE_CLASSES = os.path.join(out, "probe-classes")
+    subprocess.run(["javac", "-cp", JAR, "-d", PROBE_CLASSES, os.path.join(HERE, "ClusterProbe.java")], check=True)
+
+
 def probe(bootstrap, *question):
-    """ClusterProbe.java's answer (one line); exits with its output when it fails."""
-    r = subprocess.run(["java", "-cp", JAR, os.path.join(HERE, "ClusterProbe.java"), bootstrap, *question],
-                       capture_output=True, text=True)
+    """ClusterProbe's answer (one line); exits with its output when it fails."""
+    r = subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-cp", f"{JAR}:{PROBE_CLASSES}", "ClusterProbe",
+                        bootstrap, *question], capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"ClusterProbe {' '.join(question)} failed: {r.stdout.strip()} {r.stderr.strip()[-2000:]}")
     return r.stdout.strip()
@@ -131,10 +142,11 @@ def controller(nodes, bootstrap, a, events):
     active = int(probe(bootstrap, "controller"))
     events["killed"] = [active]
     nodes[active].signal(signal.SIGKILL)
+    killed = time.monotonic()
     time.sleep(5)
     events["new_controller"] = int(probe(bootstrap, "controller"))
     log(f"active controller now node {events['new_controller']}")
-    time.sleep(max(0.0, a.down_s - 5))
+    time.sleep(max(0.0, a.down_s - (time.monotonic() - killed)))
     events["ready_s"] = [nodes[active].start()]
     events["in_sync_s"] = in_sync(bootstrap)
 
@@ -180,6 +192,7 @@ def main():
     run_id = f"faults-{a.scenario}-{time.strftime('%H%M%S')}"
     log(f"{run_id}, files in {out}, {load_average()}")
 
+    compile_probe(out)
     sim, port = start_simulator(out, "faults", LAUNCHER, "--profile", "deterministic", "--ttft-ms", "50",
                                 "--gap-ms", "20")
     data_dir = os.path.join(out, "platform")
