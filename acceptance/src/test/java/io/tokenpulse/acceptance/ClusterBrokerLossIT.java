@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * its own process), a seeded bench against a separate {@code simulate} and {@code aggregate}, and the
  * broker leading partition 0 of {@code chunks} killed with SIGKILL mid-run and never brought back. The
  * run ends with every request and token, its result equals {@code replay} of its stored records, and
- * every chunk event is in Kafka exactly once (read with {@code read_committed}). Then the platform
- * itself is killed, and its remaining brokers end with it.
+ * every chunk event is in Kafka exactly once (read with {@code read_committed}). The killed broker,
+ * started again by hand from its node's {@code node.command}, rejoins until every partition is in sync.
+ * Then the platform itself is killed, and its remaining brokers end with it.
  */
 class ClusterBrokerLossIT {
 
@@ -115,6 +116,8 @@ class ClusterBrokerLossIT {
                 assertThat(committedChunkEvents(bootstrap))
                         .as("chunk events of the run in Kafka, read_committed: each once")
                         .containsExactly(REQUESTS * OUTPUT_LEN, REQUESTS * OUTPUT_LEN);
+
+                startedAgainByHandRejoins(work.resolve("platform"), leader, brokerPids, bootstrap);
             }
             // the parent dies without a word: its brokers must not outlive it
             pipeline.killPlatform();
@@ -125,6 +128,46 @@ class ClusterBrokerLossIT {
                                         .join())
                                 .as("broker " + broker.getKey() + " ended with its platform")
                                 .isNotNull());
+            }
+        }
+    }
+
+    /**
+     * The killed broker started again from the files its node left ({@code node.command}, with a stdin
+     * kept open, as docs/cluster.md says): it rejoins, and every partition has all its replicas in sync.
+     */
+    private static void startedAgainByHandRejoins(Path dataDir, int killed, Map<Integer, Long> pids, String bootstrap)
+            throws Exception {
+        for (Map.Entry<Integer, Long> broker : pids.entrySet()) {
+            assertThat(Files.readString(
+                                    dataDir.resolve("node-" + broker.getKey()).resolve("node.pid"))
+                            .strip())
+                    .isEqualTo(broker.getValue().toString());
+        }
+        Path node = dataDir.resolve("node-" + killed);
+        Process again = new ProcessBuilder(Files.readAllLines(node.resolve("node.command")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        node.resolve("kafka-child.log").toFile()))
+                .start();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            List<String> lagging = List.of("(not asked yet)");
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (!lagging.isEmpty() && System.nanoTime() < deadline && again.isAlive()) {
+                Thread.sleep(1_000);
+                lagging = admin.describeTopics(admin.listTopics().names().get()).allTopicNames().get().values().stream()
+                        .flatMap(t -> t.partitions().stream()
+                                .filter(p -> p.isr().size() < p.replicas().size())
+                                .map(p -> t.name() + "-" + p.partition()))
+                        .toList();
+            }
+            assertThat(lagging)
+                    .as("partitions not in sync after broker " + killed + " started again by hand")
+                    .isEmpty();
+        } finally {
+            again.getOutputStream().close(); // its stdin closes: a clean stop
+            if (!again.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                again.destroyForcibly();
             }
         }
     }
