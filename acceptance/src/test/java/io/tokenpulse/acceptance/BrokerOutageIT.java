@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,59 +34,15 @@ class BrokerOutageIT {
     void aBrokerKilledMidRunAndRestartedLosesNoRecordAndTheRunGetsItsResult() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Path results = work.resolve("results");
-        String[] platformArgs = {
-            "platform",
-            "--data-dir",
-            work.resolve("platform").toString(),
-            "--kafka-port",
-            Integer.toString(FreePorts.one()),
-            "--registry-port",
-            Integer.toString(FreePorts.one())
-        };
-        Tokenpulse.Background platform = tokenpulse.start(platformArgs);
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            List<String> connection = PlatformFlagsIT.printedFlags(platform);
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
-            try (Tokenpulse.Background aggregate =
-                    tokenpulse.start(PlatformFlagsIT.args("aggregate", connection, "--metrics-port", "0")
-                            .toArray(String[]::new))) {
-                aggregate.awaitLine(Pattern.compile("^Aggregator running: "), Duration.ofSeconds(120));
-                Tokenpulse.Background bench = tokenpulse.start(
-                        Tokenpulse.ROOT,
-                        PlatformFlagsIT.args(
-                                "bench",
-                                connection,
-                                "--base-url",
-                                baseUrl,
-                                "--model",
-                                "facebook/opt-125m",
-                                "--dataset-name",
-                                "random",
-                                "--num-prompts",
-                                Integer.toString(REQUESTS),
-                                "--random-input-len",
-                                "16",
-                                "--random-output-len",
-                                "40",
-                                "--request-rate",
-                                "8",
-                                "--metrics-port",
-                                "0",
-                                "--disable-tqdm",
-                                "--save-result",
-                                "--result-dir",
-                                results.toString(),
-                                "--result-filename",
-                                "outage.json"));
-                bench.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+        try (SeparatePipeline pipeline = SeparatePipeline.startOneBroker(tokenpulse, work.resolve("platform"))) {
+            try (Tokenpulse.Background aggregate = pipeline.aggregate(tokenpulse)) {
+                Tokenpulse.Background bench =
+                        tokenpulse.start(Tokenpulse.ROOT, pipeline.bench(REQUESTS, 40, 8, results, "outage.json"));
+                bench.awaitLine(SeparatePipeline.MAIN_RUN, Duration.ofSeconds(120));
                 Thread.sleep(5_000);
-                platform.kill();
+                pipeline.killPlatform();
                 Thread.sleep(DOWN.toMillis());
-                platform = tokenpulse.start(platformArgs);
-                PlatformFlagsIT.printedFlags(platform);
+                pipeline.startPlatformAgain();
 
                 Tokenpulse.Result run = bench.finish(Duration.ofMinutes(6));
 
@@ -112,8 +66,6 @@ class BrokerOutageIT {
                         .as(result.toString())
                         .isFalse();
             }
-        } finally {
-            platform.close();
         }
     }
 }

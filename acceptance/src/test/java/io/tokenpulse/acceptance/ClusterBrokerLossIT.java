@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * its own process), a seeded bench against a separate {@code simulate} and {@code aggregate}, and the
  * broker leading partition 0 of {@code chunks} killed with SIGKILL mid-run and never brought back. The
  * run ends with every request and token, its result equals {@code replay} of its stored records, and
- * every chunk event is in Kafka exactly once (read with {@code read_committed}). Then the platform
- * itself is killed, and its remaining brokers end with it.
+ * every chunk event is in Kafka exactly once (read with {@code read_committed}). The killed broker,
+ * started again by hand from its node's {@code node.command}, rejoins until every partition is in sync.
+ * Then the platform itself is killed, and its remaining brokers end with it.
  */
 class ClusterBrokerLossIT {
 
@@ -55,62 +56,26 @@ class ClusterBrokerLossIT {
     void aBrokerLeadingChunksKilledMidRunLosesAndDuplicatesNothing() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Path results = work.resolve("results");
-        Tokenpulse.Background platform = tokenpulse.start(
-                "platform",
+        try (SeparatePipeline pipeline = SeparatePipeline.start(
+                tokenpulse,
                 "--brokers",
                 "3",
                 "--data-dir",
                 work.resolve("platform").toString(),
                 "--registry-port",
-                Integer.toString(FreePorts.one()));
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            List<String> connection = PlatformFlagsIT.printedFlags(platform);
-            String bootstrap = connection.get(1);
+                Integer.toString(FreePorts.one()))) {
+            String bootstrap = pipeline.bootstrapServers();
             assertThat(bootstrap.split(",")).hasSize(3);
-            Map<Integer, Long> brokerPids = brokerPids(platform.stdout());
+            Map<Integer, Long> brokerPids = brokerPids(pipeline.platform().stdout());
             assertThat(brokerPids).hasSize(3);
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
-            try (Tokenpulse.Background aggregate =
-                    tokenpulse.start(PlatformFlagsIT.args("aggregate", connection, "--metrics-port", "0")
-                            .toArray(String[]::new))) {
-                aggregate.awaitLine(Pattern.compile("^Aggregator running: "), Duration.ofSeconds(120));
+            try (Tokenpulse.Background aggregate = pipeline.aggregate(tokenpulse)) {
                 assertThat(aggregate.stderr())
                         .contains("3 partitions, replication factor 3, min.insync.replicas 2 (cluster of 3 brokers)");
                 Tokenpulse.Background bench = tokenpulse.start(
                         Tokenpulse.ROOT,
-                        PlatformFlagsIT.args(
-                                "bench",
-                                connection,
-                                "--base-url",
-                                baseUrl,
-                                "--model",
-                                "facebook/opt-125m",
-                                "--dataset-name",
-                                "random",
-                                "--num-prompts",
-                                Integer.toString(REQUESTS),
-                                "--random-input-len",
-                                "16",
-                                "--random-output-len",
-                                Integer.toString(OUTPUT_LEN),
-                                "--request-rate",
-                                "8",
-                                "--seed",
-                                "7",
-                                "--run-id",
-                                RUN_ID,
-                                "--metrics-port",
-                                "0",
-                                "--disable-tqdm",
-                                "--save-result",
-                                "--result-dir",
-                                results.toString(),
-                                "--result-filename",
-                                "bench.json"));
-                bench.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+                        pipeline.bench(
+                                REQUESTS, OUTPUT_LEN, 8, results, "bench.json", "--seed", "7", "--run-id", RUN_ID));
+                bench.awaitLine(SeparatePipeline.MAIN_RUN, Duration.ofSeconds(120));
                 Thread.sleep(4_000);
                 int leader = leaderOfChunks0(bootstrap);
                 kill9(brokerPids.get(leader));
@@ -134,9 +99,8 @@ class ClusterBrokerLossIT {
                 Tokenpulse.Result replay = tokenpulse.run(
                         Tokenpulse.ROOT,
                         Duration.ofMinutes(2),
-                        PlatformFlagsIT.args(
+                        pipeline.args(
                                 "replay",
-                                connection,
                                 "--run-id",
                                 RUN_ID,
                                 "--save-result",
@@ -152,9 +116,11 @@ class ClusterBrokerLossIT {
                 assertThat(committedChunkEvents(bootstrap))
                         .as("chunk events of the run in Kafka, read_committed: each once")
                         .containsExactly(REQUESTS * OUTPUT_LEN, REQUESTS * OUTPUT_LEN);
+
+                startedAgainByHandRejoins(work.resolve("platform"), leader, brokerPids, bootstrap);
             }
             // the parent dies without a word: its brokers must not outlive it
-            platform.kill();
+            pipeline.killPlatform();
             for (Map.Entry<Integer, Long> broker : brokerPids.entrySet()) {
                 ProcessHandle.of(broker.getValue())
                         .ifPresent(process -> assertThat(process.onExit()
@@ -163,8 +129,46 @@ class ClusterBrokerLossIT {
                                 .as("broker " + broker.getKey() + " ended with its platform")
                                 .isNotNull());
             }
+        }
+    }
+
+    /**
+     * The killed broker started again from the files its node left ({@code node.command}, with a stdin
+     * kept open, as docs/cluster.md says): it rejoins, and every partition has all its replicas in sync.
+     */
+    private static void startedAgainByHandRejoins(Path dataDir, int killed, Map<Integer, Long> pids, String bootstrap)
+            throws Exception {
+        for (Map.Entry<Integer, Long> broker : pids.entrySet()) {
+            assertThat(Files.readString(
+                                    dataDir.resolve("node-" + broker.getKey()).resolve("node.pid"))
+                            .strip())
+                    .isEqualTo(broker.getValue().toString());
+        }
+        Path node = dataDir.resolve("node-" + killed);
+        Process again = new ProcessBuilder(Files.readAllLines(node.resolve("node.command")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        node.resolve("kafka-child.log").toFile()))
+                .start();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            List<String> lagging = List.of("(not asked yet)");
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (!lagging.isEmpty() && System.nanoTime() < deadline && again.isAlive()) {
+                Thread.sleep(1_000);
+                lagging = admin.describeTopics(admin.listTopics().names().get()).allTopicNames().get().values().stream()
+                        .flatMap(t -> t.partitions().stream()
+                                .filter(p -> p.isr().size() < p.replicas().size())
+                                .map(p -> t.name() + "-" + p.partition()))
+                        .toList();
+            }
+            assertThat(lagging)
+                    .as("partitions not in sync after broker " + killed + " started again by hand")
+                    .isEmpty();
         } finally {
-            platform.close();
+            again.getOutputStream().close(); // its stdin closes: a clean stop
+            if (!again.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                again.destroyForcibly();
+            }
         }
     }
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -16,12 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 15, scale-out: one run split over two {@code bench} shards ({@code --shard-index/--shard-count})
  * and scored by two {@code aggregate} instances (each with a home of its own, as on two machines),
  * one of them killed (SIGKILL) mid-run, gives one summary with the same counts as one generator and
- * one aggregator on the same schedule.
+ * one aggregator on the same schedule. The two shards start their schedules at one instant (the start
+ * barrier, issue 31 item 3), and a shard whose partner never comes ends with one line.
  */
 class ScaleOutIT {
 
     private static final int REQUESTS = 120;
-    private static final Pattern RUNNING = Pattern.compile("^Aggregator running: ");
+
+    private static final Pattern ALL_READY = Pattern.compile("^All 2 shards ready; starting at (\\S+)");
 
     @TempDir
     Path work;
@@ -29,42 +30,32 @@ class ScaleOutIT {
     @TempDir
     Path logs;
 
-    private List<String> connection;
-    private String baseUrl;
+    private SeparatePipeline pipeline;
 
     @Test
     void twoShardsAndTwoAggregatorsOneKilledGiveTheCountsOfOneGeneratorAndOneAggregator() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home("platform"), logs);
         Path results = work.resolve("results");
-        try (Tokenpulse.Background platform = tokenpulse.start(
-                        "platform",
-                        "--data-dir",
-                        work.resolve("platform").toString(),
-                        "--kafka-port",
-                        Integer.toString(FreePorts.one()),
-                        "--registry-port",
-                        Integer.toString(FreePorts.one()));
-                Tokenpulse.Background simulator = tokenpulse.start(
-                        "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20")) {
-            connection = PlatformFlagsIT.printedFlags(platform);
-            baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
-            try (Tokenpulse.Background first = new Tokenpulse(home("aggregate-1"), logs).start(aggregate())) {
-                first.awaitLine(RUNNING, Duration.ofSeconds(120));
+        try (SeparatePipeline started = SeparatePipeline.startOneBroker(tokenpulse, work.resolve("platform"))) {
+            pipeline = started;
+            try (Tokenpulse.Background first = aggregate("aggregate-1")) {
                 Tokenpulse.Background singleRun = new Tokenpulse(home("bench-single"), logs)
                         .start(Tokenpulse.ROOT, bench("single", 0, 1, results));
 
                 // The second aggregator starts while the single run goes on; it joins the group only
                 // when that run's records are already flowing, which must not change them either.
-                try (Tokenpulse.Background second = new Tokenpulse(home("aggregate-2"), logs).start(aggregate())) {
+                try (Tokenpulse.Background second = aggregate("aggregate-2")) {
                     BenchAgainstSimulatorIT.assertCompleted(singleRun.finish(Duration.ofMinutes(4)), REQUESTS);
-                    second.awaitLine(RUNNING, Duration.ofSeconds(120));
                     Tokenpulse.Background shard0 = new Tokenpulse(home("bench-0"), logs)
                             .start(Tokenpulse.ROOT, bench("sharded", 0, 2, results));
                     Tokenpulse.Background shard1 = new Tokenpulse(home("bench-1"), logs)
                             .start(Tokenpulse.ROOT, bench("sharded", 1, 2, results));
-                    shard0.awaitLine(Pattern.compile("^Burstiness factor: "), Duration.ofSeconds(120));
+                    // the start barrier: both shards start their schedules at one instant
+                    String start0 =
+                            shard0.awaitLine(ALL_READY, Duration.ofSeconds(180)).group(1);
+                    String start1 =
+                            shard1.awaitLine(ALL_READY, Duration.ofSeconds(180)).group(1);
+                    assertThat(start0).as("the shards' common start").isEqualTo(start1);
                     Thread.sleep(3_000);
                     second.kill();
 
@@ -78,6 +69,17 @@ class ScaleOutIT {
                     }
                 }
             }
+            // a shard whose partner never comes: one line after its wait, nothing sent
+            List<String> lonely = bench("lonely", 0, 2, results);
+            lonely.addAll(List.of("--shard-start-timeout-s", "5"));
+            Tokenpulse.Result alone =
+                    new Tokenpulse(home("bench-lonely"), logs).run(Tokenpulse.ROOT, Duration.ofMinutes(3), lonely);
+            assertThat(alone.exitCode()).as(alone.toString()).isEqualTo(1);
+            assertThat(alone.stderr().strip())
+                    .as(alone.toString())
+                    .isEqualTo("bench: shard 1 of run lonely did not show up within 5 s: start every shard with"
+                            + " --run-id lonely --shard-count 2 and its own --shard-index, or raise"
+                            + " --shard-start-timeout-s");
         }
         ObjectMapper json = new ObjectMapper();
         JsonNode one = json.readTree(results.resolve("single-0.json").toFile());
@@ -96,55 +98,31 @@ class ScaleOutIT {
         return java.nio.file.Files.createDirectories(work.resolve("home-" + name));
     }
 
-    private String[] aggregate() {
+    private Tokenpulse.Background aggregate(String home) throws Exception {
         // The broker's shortest session (group.min.session.timeout.ms): the survivor takes the killed
         // aggregator's partitions after 6 s instead of the default 45 s.
-        return PlatformFlagsIT.args(
-                        "aggregate",
-                        connection,
-                        "--metrics-port",
-                        "0",
-                        "--kafka-property",
-                        "session.timeout.ms=6000",
-                        "--kafka-property",
-                        "heartbeat.interval.ms=1000")
-                .toArray(String[]::new);
+        return pipeline.aggregate(
+                new Tokenpulse(home(home), logs),
+                "--kafka-property",
+                "session.timeout.ms=6000",
+                "--kafka-property",
+                "heartbeat.interval.ms=1000");
     }
 
     private List<String> bench(String runId, int shard, int shards, Path results) {
-        List<String> args = new ArrayList<>(PlatformFlagsIT.args(
-                "bench",
-                connection,
-                "--base-url",
-                baseUrl,
-                "--model",
-                "facebook/opt-125m",
-                "--dataset-name",
-                "random",
-                "--num-prompts",
-                Integer.toString(REQUESTS),
-                "--random-input-len",
-                "16",
-                "--random-output-len",
-                "30",
+        return pipeline.bench(
+                REQUESTS,
+                30,
+                10,
+                results,
+                runId + "-" + shard + ".json",
                 "--random-range-ratio",
                 "0.5",
-                "--request-rate",
-                "10",
                 "--run-id",
                 runId,
                 "--shard-index",
                 Integer.toString(shard),
                 "--shard-count",
-                Integer.toString(shards),
-                "--metrics-port",
-                "0",
-                "--disable-tqdm",
-                "--save-result",
-                "--result-dir",
-                results.toString(),
-                "--result-filename",
-                runId + "-" + shard + ".json"));
-        return args;
+                Integer.toString(shards));
     }
 }

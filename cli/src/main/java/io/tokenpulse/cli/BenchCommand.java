@@ -193,7 +193,7 @@ final class BenchCommand implements Callable<Integer> {
             RunPlan plan = new RunPlan(
                     load.settings(),
                     load.dataset(),
-                    timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS)),
+                    timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS), run.shardStartTimeout()),
                     spool.spool(),
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
  * @param serverScrapes the run's scrapes of the server's /metrics, ended before RunFinished, which
  *     then announces how many server-metrics records the run published ({@code
  *     server_metric_records}); null when the run does not scrape
+ * @param startBarrier holds the schedule until every shard of a run of several is ready
  */
 @RecordBuilder
 public record GeneratorOptions(
@@ -31,7 +32,8 @@ public record GeneratorOptions(
         CompletionStage<?> stop,
         Duration drainTimeout,
         FirstTokenListener firstTokens,
-        RunScrapes serverScrapes)
+        RunScrapes serverScrapes,
+        StartBarrier startBarrier)
         implements GeneratorOptionsBuilder.With {
 
     /** How long an interrupted run lets its requests in flight finish, unless told otherwise. */
@@ -43,9 +45,10 @@ public record GeneratorOptions(
         Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(firstTokens, "firstTokens");
+        Objects.requireNonNull(startBarrier, "startBarrier");
     }
 
-    /** Meters nobody reads, the default HTTP settings, no stop, a 30 s drain, no listener, no scrapes. */
+    /** Meters nobody reads, the default HTTP settings, no stop, a 30 s drain, no listener, no scrapes, no barrier. */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(
                 new SimpleMeterRegistry(),
@@ -53,6 +56,7 @@ public record GeneratorOptions(
                 new CompletableFuture<>(),
                 DEFAULT_DRAIN_TIMEOUT,
                 FirstTokenListener.NONE,
-                null);
+                null,
+                StartBarrier.NONE);
     }
 }

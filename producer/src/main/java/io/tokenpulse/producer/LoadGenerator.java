@@ -24,7 +24,8 @@ import java.util.concurrent.ThreadFactory;
  * <p>In order: sample the dataset; wait for {@code <base url>/health}; send the initial single
  * prompt test run (dataset request 0; not counted, not published; its failure stops the run);
  * send {@code --num-warmups} copies of it (both {@link TestRun}); print
- * vLLM's traffic lines; start the progress bar; anchor the schedule start and publish RunStarted;
+ * vLLM's traffic lines; open the warm connections; with several shards, wait at the
+ * {@link StartBarrier} until all are ready; start the progress bar; anchor the schedule start and publish RunStarted;
  * send each request at {@code start + offset} from a scheduler that never waits on responses (only
  * on {@code --max-concurrency} permits); publish RequestStarted, one Chunk per timing event from the
  * I/O thread, and RequestFinished ({@link ShardRun}); once every request finished, flush Kafka for
@@ -137,6 +138,10 @@ public final class LoadGenerator {
                             ? WarmPool.sizeForTimes(plan.plannedOffsetsNs(), workload.maxConcurrency(), testLatencyNs)
                             : WarmPool.size(
                                     workload.arrivals(), workload.maxConcurrency(), plan.plannedSize(), testLatencyNs));
+            if (shard.count() > 1) {
+                // after the test run and the warm pool, so that the shards' start-up costs do not skew their start
+                parts.options().startBarrier().await(shard.index(), shard.count(), out);
+            }
             return new ShardRun(parts, settings, client, backend, counting).sendAll(plan, warmConnections, thread);
         } finally {
             counting.shutdownNow();

@@ -194,6 +194,11 @@ public final class BenchRun implements AutoCloseable {
                     .withStop(stop)
                     .withDrainTimeout(plan.timeouts().drain())
                     .withFirstTokens(firstTokens)
+                    .withStartBarrier(new KafkaStartBarrier(
+                            pipeline.clientProperties(),
+                            pipeline.topics().shardBarrier(),
+                            plan.load().runId(),
+                            plan.timeouts().shardStart()))
                     // the shard takes the last scrape before its RunFinished, which announces the records
                     .withServerScrapes(scrapes);
             load = new LoadGenerator(publisher, tokenizer, out, options).run(plan.load(), samples);

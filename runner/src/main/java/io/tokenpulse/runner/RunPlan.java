@@ -44,7 +44,12 @@ public record RunPlan(
      * @param drain after a stop (Ctrl-C, SIGTERM, a saturation stop): how long requests in flight may finish
      * @param summary how long to wait for the run's summary after the last response
      */
-    public record Timeouts(HttpClientSettings http, Duration drain, Duration summary) {}
+    public record Timeouts(HttpClientSettings http, Duration drain, Duration summary, Duration shardStart) {
+        /** The default shard start barrier's wait, 120 s. */
+        public Timeouts(HttpClientSettings http, Duration drain, Duration summary) {
+            this(http, drain, summary, Duration.ofSeconds(120));
+        }
+    }
 
     /**
      * @param dir the spool's folder (absolute)

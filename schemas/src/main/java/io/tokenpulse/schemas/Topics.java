@@ -96,6 +96,16 @@ public record Topics(
     }
 
     /**
+     * Where the shards of a run of several announce that they are ready to start ({@code
+     * <prefix>shard-barrier}): key the run id, value {@code "<shard index> <shard count>"} as UTF-8
+     * text, not Avro; read by the shards only (the start barrier), never by the aggregator.
+     */
+    public String shardBarrier() {
+        String runs = runs().name();
+        return runs.substring(0, runs.length() - "runs".length()) + "shard-barrier";
+    }
+
+    /**
      * The key of a request's records on the per-request topics ({@code requests}, {@code chunks},
      * {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
      * partition. The one place it is built: the load generator writes it, the aggregator rebuilds it.

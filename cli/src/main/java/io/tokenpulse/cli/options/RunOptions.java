@@ -32,4 +32,20 @@ public final class RunOptions {
 
     @Option(names = "--shard-count", defaultValue = "1", description = "Number of load generators in the run.")
     public int shardCount;
+
+    @Option(
+            names = "--shard-start-timeout-s",
+            defaultValue = "120",
+            description =
+                    "With --shard-count above 1: how long this shard waits for the others of its run (announced on the shard-barrier topic) before its load, in s; all then start at one instant (default: ${DEFAULT-VALUE}).")
+    public long shardStartTimeoutS;
+
+    /** How long a shard waits for the others at the start barrier; one line when out of range. */
+    public java.time.Duration shardStartTimeout() {
+        if (shardStartTimeoutS < 1 || shardStartTimeoutS > 86_400) {
+            throw io.tokenpulse.runner.UserError.usage(
+                    "--shard-start-timeout-s must be between 1 and 86400 (a day), got " + shardStartTimeoutS);
+        }
+        return java.time.Duration.ofSeconds(shardStartTimeoutS);
+    }
 }

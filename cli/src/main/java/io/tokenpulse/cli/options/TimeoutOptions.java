@@ -58,9 +58,12 @@ public final class TimeoutOptions {
                 .withTimeouts(Duration.ofSeconds(requestTimeoutS), Duration.ofSeconds(streamIdleTimeoutS));
     }
 
-    /** The run's limits, with {@code summary} (--summary-timeout-s) for the summary's wait. */
-    public RunPlan.Timeouts timeouts(Duration summary) {
-        return new RunPlan.Timeouts(http(), drain(), summary);
+    /**
+     * The run's limits, with {@code summary} (--summary-timeout-s) for the summary's wait and {@code
+     * shardStart} (--shard-start-timeout-s) for the shards' start barrier.
+     */
+    public RunPlan.Timeouts timeouts(Duration summary, Duration shardStart) {
+        return new RunPlan.Timeouts(http(), drain(), summary, shardStart);
     }
 
     Duration drain() {

@@ -90,6 +90,7 @@ public final class BenchNamespace {
             "run_id",
             "shard_index",
             "shard_count",
+            "shard_start_timeout_s",
             "simulate",
             "simulate_profile",
             "simulate_speedup",

@@ -29,10 +29,19 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #start} returns once the child reports the broker ready. {@link #stop} (and
  * {@link #close}) shut the broker down cleanly; {@link #kill} ends the JVM at once, as a crash
  * would. If this JVM dies, the child sees its stdin close and stops by itself. Not thread-safe.
+ *
+ * <p>Beside its log the child leaves {@code node.pid} (its process id) and {@code node.command} (its
+ * command line, one argument a line): what an operator or a fault script needs to signal one broker
+ * and to start it again by hand on the same data dir and ports, with a stdin it keeps open.
  */
 public final class KafkaChildProcess implements AutoCloseable {
 
     static final String LOG_FILE = "kafka-child.log";
+    /** The child's process id, written once it runs. */
+    public static final String PID_FILE = "node.pid";
+    /** The child's command line, one argument a line, written before it starts. */
+    public static final String COMMAND_FILE = "node.command";
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Logger log = LoggerFactory.getLogger(KafkaChildProcess.class);
@@ -70,12 +79,14 @@ public final class KafkaChildProcess implements AutoCloseable {
                 // C1 code is ample for a benchmark's record rates and leaves more CPU to the load generator.
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
-                System.getProperty("java.class.path"),
+                absoluteClassPath(),
                 KafkaChildMain.class.getName()));
         command.addAll(KafkaChildMain.toArgs(settings));
         Process process;
         try {
+            Files.write(settings.dataDir().resolve(COMMAND_FILE), command, StandardCharsets.UTF_8);
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Files.writeString(settings.dataDir().resolve(PID_FILE), process.pid() + System.lineSeparator());
         } catch (IOException e) {
             closeQuietly(logWriter);
             throw new IllegalStateException("Cannot start the Kafka child JVM: " + e.getMessage(), e);
@@ -188,6 +199,13 @@ public final class KafkaChildProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** This JVM's class path with every entry absolute: the command file must work from any directory. */
+    private static String absoluteClassPath() {
+        return java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 
     private static Writer openLog(Path logFile) {

@@ -62,6 +62,15 @@ public final class KafkaCluster implements AutoCloseable {
             } while (controllerPorts.contains(port));
             controllerPorts.add(port);
         }
+        // Client ports too, so that a node started again by hand (node.command) comes back on its address.
+        List<Integer> clientPorts = new ArrayList<>();
+        for (int i = 0; i < brokers; i++) {
+            int port;
+            do {
+                port = Ports.claim(bindHost, 0, "--kafka-port", -1);
+            } while (controllerPorts.contains(port) || clientPorts.contains(port));
+            clientPorts.add(port);
+        }
         String clusterId = clusterId(dataDir);
         String voters = IntStream.range(0, brokers)
                 .mapToObj(i -> (i + 1) + "@" + BrokerConfig.CONTROLLER_HOST + ":" + controllerPorts.get(i))
@@ -71,7 +80,7 @@ public final class KafkaCluster implements AutoCloseable {
             int nodeId = i + 1;
             KafkaSettings settings = new KafkaSettings(
                     nodeDir(dataDir, nodeId),
-                    0,
+                    clientPorts.get(i),
                     controllerPorts.get(i),
                     bindHost,
                     nodeProperties(nodeId, brokers, voters, clusterId));
