@@ -14,14 +14,27 @@ package io.tokenpulse.producer.backend;
  *     carries {@code generated_text}, which vLLM keeps instead of the deltas); else null
  * @param reasoning a reasoning model's thinking in this event (chat {@code delta.reasoning_content},
  *     or {@code delta.reasoning}); output, but not part of the answer text; empty when none
+ * @param endsStream the event is the one a complete stream ends with in an API whose streams must
+ *     end with one (Responses' {@code response.completed}, Messages' {@code message_stop})
  */
 public record StreamEvent(
-        boolean hasChoices, String text, Usage usage, String error, String wholeText, String reasoning) {
+        boolean hasChoices,
+        String text,
+        Usage usage,
+        String error,
+        String wholeText,
+        String reasoning,
+        boolean endsStream) {
 
     public StreamEvent {
         if (text == null || reasoning == null) {
             throw new IllegalArgumentException("text and reasoning must not be null; use \"\"");
         }
+    }
+
+    /** An event of an API whose streams need no closing event. */
+    public StreamEvent(boolean hasChoices, String text, Usage usage, String error, String wholeText, String reasoning) {
+        this(hasChoices, text, usage, error, wholeText, reasoning, false);
     }
 
     /** An event that states the whole text so far and carries no reasoning. */
@@ -55,6 +68,17 @@ public record StreamEvent(
         /** Usage without a reasoning count. */
         public Usage(Integer promptTokens, Integer completionTokens) {
             this(promptTokens, completionTokens, null);
+        }
+
+        /**
+         * These counts with {@code later}'s where it states them: Anthropic's Messages API reports the
+         * input tokens at the start of a stream and the output tokens near its end, in two events.
+         */
+        public Usage updatedBy(Usage later) {
+            return new Usage(
+                    later.promptTokens != null ? later.promptTokens : promptTokens,
+                    later.completionTokens != null ? later.completionTokens : completionTokens,
+                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens);
         }
     }
 }
