@@ -152,7 +152,11 @@ public final class TargetOptions {
         CommandLine.ParseResult parsed = command == null || command.commandLine() == null
                 ? null
                 : command.commandLine().getParseResult();
-        if (parsed == null || !parsed.hasMatchedOption("--endpoint")) {
+        // not parsed (set in code): only vLLM's default value counts as "not given"
+        boolean given = parsed != null
+                ? parsed.hasMatchedOption("--endpoint")
+                : endpoint != null && !endpoint.equals(Backends.defaultEndpoint("vllm"));
+        if (!given) {
             endpoint = Backends.defaultEndpoint(backend);
         }
     }
