@@ -66,6 +66,7 @@ final class MessagesFormat extends ChunkFormat {
             }
             delta(out, "thinking_delta", "thinking", thinking);
         }
+        // an event with neither (the role-only-first fault) is an empty text delta
         if (!text.isEmpty() || thinking.isEmpty()) {
             closeThinking(out);
             if (!textOpen) {

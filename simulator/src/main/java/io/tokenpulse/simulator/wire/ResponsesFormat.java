@@ -76,6 +76,7 @@ final class ResponsesFormat extends ChunkFormat {
                 g.writeStringField("delta", thinkingText);
             });
         }
+        // an event with neither (the role-only-first fault) is an empty answer delta
         if (!text.isEmpty() || thinkingText.isEmpty()) {
             closeReasoning(out);
             if (!messageOpen) {
