@@ -1,11 +1,14 @@
 package io.tokenpulse.producer.backend;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The Anthropic Messages API ({@code POST /v1/messages}, also served by vLLM): {@code model},
- * {@code max_tokens}, {@code messages} (the prompt as one user message), {@code temperature} (0,
+ * {@code max_tokens}, {@code messages} (the prompt as one user message; with the dataset's images its
+ * content is a text block and image blocks), {@code temperature} (0,
  * greedy, unless {@code --temperature}), {@code stream: true}, {@code top_p} and {@code top_k} when
  * given, then {@code --extra-body}. Headers: {@code anthropic-version: 2023-06-01}, and the API key
  * as {@code x-api-key} (Anthropic's header, not a bearer token); {@code --header} overrides either.
@@ -63,7 +66,7 @@ final class AnthropicMessagesBackend implements Backend {
             json.writeArrayFieldStart("messages");
             json.writeStartObject();
             json.writeStringField("role", "user");
-            json.writeStringField("content", request.prompt());
+            writeContent(json, request);
             json.writeEndObject();
             json.writeEndArray();
             json.writeNumberField("temperature", sampling.temperatureOrGreedy());
@@ -85,6 +88,39 @@ final class AnthropicMessagesBackend implements Backend {
                 settings.endpoint(),
                 RequestParts.headers(settings, request, "application/json", own),
                 RequestParts.withExtraBody(body, sampling));
+    }
+
+    /**
+     * The prompt as a string, or with the dataset's images a text block and image blocks: a
+     * {@code data:} URL as a base64 source, any other as a URL source.
+     */
+    private static void writeContent(JsonGenerator json, PromptRequest request) throws IOException {
+        if (request.imageUrls().isEmpty()) {
+            json.writeStringField("content", request.prompt());
+            return;
+        }
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", request.prompt());
+        json.writeEndObject();
+        for (String url : request.imageUrls()) {
+            json.writeStartObject();
+            json.writeStringField("type", "image");
+            json.writeObjectFieldStart("source");
+            int comma = url.indexOf(',');
+            if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
+                json.writeStringField("type", "base64");
+                json.writeStringField("media_type", url.substring("data:".length(), comma - ";base64".length()));
+                json.writeStringField("data", url.substring(comma + 1));
+            } else {
+                json.writeStringField("type", "url");
+                json.writeStringField("url", url);
+            }
+            json.writeEndObject();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
     }
 
     @Override

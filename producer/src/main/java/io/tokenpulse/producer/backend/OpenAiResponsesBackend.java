@@ -1,11 +1,14 @@
 package io.tokenpulse.producer.backend;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
- * {@code input} (the prompt as one string), {@code temperature} (0, greedy, unless
+ * {@code input} (the prompt as one string; with the dataset's images one user message of
+ * {@code input_text} and {@code input_image} parts), {@code temperature} (0, greedy, unless
  * {@code --temperature}), {@code max_output_tokens}, {@code stream: true}, {@code top_p} when given,
  * then {@code --extra-body}. The API key goes as {@code Authorization: Bearer}. Events are read by
  * {@link ResponsesEventReader}; a stream without {@code response.completed} fails.
@@ -58,7 +61,7 @@ final class OpenAiResponsesBackend implements Backend {
         BackendSettings.Sampling sampling = settings.sampling();
         byte[] body = RequestParts.json(json -> {
             json.writeStringField("model", request.modelOr(settings.model()));
-            json.writeStringField("input", request.prompt());
+            writeInput(json, request);
             json.writeNumberField("temperature", sampling.temperatureOrGreedy());
             json.writeNumberField("max_output_tokens", request.maxTokens());
             json.writeBooleanField("stream", true);
@@ -70,6 +73,31 @@ final class OpenAiResponsesBackend implements Backend {
                 settings.endpoint(),
                 RequestParts.headers(settings, request, "application/json", true),
                 RequestParts.withExtraBody(body, sampling));
+    }
+
+    /** The prompt as a string, or with the dataset's images one user message of input_text and input_image parts. */
+    private static void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
+        if (request.imageUrls().isEmpty()) {
+            json.writeStringField("input", request.prompt());
+            return;
+        }
+        json.writeArrayFieldStart("input");
+        json.writeStartObject();
+        json.writeStringField("role", "user");
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "input_text");
+        json.writeStringField("text", request.prompt());
+        json.writeEndObject();
+        for (String url : request.imageUrls()) {
+            json.writeStartObject();
+            json.writeStringField("type", "input_image");
+            json.writeStringField("image_url", url);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeEndArray();
     }
 
     @Override

@@ -4,7 +4,8 @@ package io.tokenpulse.producer.backend;
  * What one streamed data event says, read from its JSON payload.
  *
  * @param hasChoices the event carries a non-empty {@code choices} array: a timing event
- *     (docs/metrics.md, {@code first} and {@code event_i}), even when its text is empty
+ *     (docs/metrics.md, {@code first} and {@code event_i}), even when its text is empty; for the
+ *     typed-event APIs (Responses, Messages) an answer or thinking delta
  * @param text the text delta of the first choice ({@code text} for completions,
  *     {@code delta.content} for chat); empty when there is none
  * @param usage the {@code usage} object when the event carries one, else null

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.producer.backend.BackendSettings.Sampling;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,24 @@ class NewerApiRequestsTest {
                 .singleElement()
                 .extracting(HttpCall.Header::value)
                 .isEqualTo("2024-01-01");
+    }
+
+    @Test
+    void imagesGoAsEachApisImageParts() throws Exception {
+        PromptRequest withImages = new PromptRequest(
+                "bench-8", "What is this?", 16, List.of("data:image/png;base64,iVBORw0KGgo=", "https://x.test/a.jpg"));
+        HttpCall responses = Backends.get("openai-responses")
+                .buildRequest(settings(RESPONSES, null, Map.of(), Sampling.GREEDY), withImages);
+        assertThat(MAPPER.readTree(responses.body()).get("input")).isEqualTo(MAPPER.readTree("""
+                [{"role": "user", "content": [{"type": "input_text", "text": "What is this?"},
+                  {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                  {"type": "input_image", "image_url": "https://x.test/a.jpg"}]}]"""));
+        HttpCall messages = Backends.get("anthropic-messages")
+                .buildRequest(settings(MESSAGES, null, Map.of(), Sampling.GREEDY), withImages);
+        assertThat(MAPPER.readTree(messages.body()).at("/messages/0/content")).isEqualTo(MAPPER.readTree("""
+                [{"type": "text", "text": "What is this?"},
+                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+                 {"type": "image", "source": {"type": "url", "url": "https://x.test/a.jpg"}}]"""));
     }
 
     @Test
