@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * Responses, "Streaming events" (https://platform.openai.com/docs/api-reference/responses-streaming:
  * event names, {@code sequence_number}, {@code item_id}/{@code output_index}/{@code content_index},
  * {@code response.incomplete} for a response cut at {@code max_output_tokens}, the usage object), and
- * Anthropic's "Streaming Messages" (https://docs.anthropic.com/en/docs/build-with-claude/streaming:
+ * Anthropic's "Streaming messages" (https://platform.claude.com/docs/en/build-with-claude/streaming,
+ * formerly docs.anthropic.com:
  * the event flow message_start, content blocks, message_delta, message_stop, ping, thinking_delta
  * and signature_delta).
  */

@@ -73,6 +73,17 @@ class ResponsesStreamTest {
     }
 
     @Test
+    void anErrorEventWithItsMessageNestedInErrorFailsWithIt() {
+        // as OpenAI's servers were recorded sending it, before response.failed
+        String error = "event: error\n"
+                + "data: {\"type\":\"error\",\"sequence_number\":2,\"error\":{\"code\":\"unknown-error\","
+                + "\"message\":\"Foobar\",\"param\":null}}\n\n";
+        RequestOutcome o = StreamReplay.of("openai-responses", error).outcome();
+        assertThat(o.success()).isFalse();
+        assertThat(o.error()).isEqualTo("server error: Foobar");
+    }
+
+    @Test
     void anEventWithoutATypeIsUnreadable() {
         RequestOutcome o = StreamReplay.of("openai-responses", FULL.replace("\"type\":\"response.in_progress\",", ""))
                 .outcome();
