@@ -140,6 +140,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
+        target.useBackendsEndpointUnlessGiven();
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);

@@ -35,7 +35,8 @@ import picocli.CommandLine.TypeConversionException;
         name = "simulate",
         sortOptions = false,
         mixinStandardHelpOptions = true,
-        description = "Serve a simulated LLM (OpenAI completions and chat, streaming) on 127.0.0.1 until Ctrl-C.")
+        description = "Serve a simulated LLM on 127.0.0.1 until Ctrl-C: OpenAI completions, chat and Responses "
+                + "(/v1/responses), Anthropic Messages (/v1/messages), TGI, Triton, transcriptions; streaming.")
 final class SimulateCommand implements Callable<Integer> {
 
     enum Profile {

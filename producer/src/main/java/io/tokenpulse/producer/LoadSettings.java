@@ -183,11 +183,13 @@ public record LoadSettings(
 
         /**
          * The prompt form this backend takes, for building {@link DatasetOptions}: chat messages for
-         * {@code openai-chat}, text for the completions backends (vLLM's rule).
+         * {@code openai-chat}, text for the completions backends (vLLM's rule). The Responses and
+         * Messages APIs take messages too: their server applies the chat template, so the dataset
+         * must not.
          */
         public PromptStyle promptStyle() {
             return switch (backend) {
-                case "openai-chat" -> PromptStyle.CHAT;
+                case "openai-chat", "openai-responses", "anthropic-messages" -> PromptStyle.CHAT;
                 case "openai-audio" -> PromptStyle.AUDIO;
                 default -> PromptStyle.COMPLETION;
             };

@@ -26,6 +26,7 @@ import io.tokenpulse.simulator.wire.BadRequestException;
 import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
+import io.tokenpulse.simulator.wire.MessageApiRequests;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -141,6 +142,11 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         request,
                         HttpMethod.POST,
                         () -> generate(ctx, request, Endpoint.TRANSCRIPTION, receivedNs));
+            case "/v1/responses" ->
+                requireThen(
+                        ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.RESPONSES, receivedNs));
+            case "/v1/messages" ->
+                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.MESSAGES, receivedNs));
             case "/generate_stream" ->
                 requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TGI, receivedNs));
             case "/start_profile" ->
@@ -183,6 +189,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private GenerationRequest parse(FullHttpRequest http, Endpoint endpoint) throws BadRequestException {
         return switch (endpoint) {
             case TRANSCRIPTION -> TranscriptionForm.parse(http, config.defaultMaxTokens(), config.promptCounter());
+            case RESPONSES ->
+                MessageApiRequests.responses(
+                        ByteBufUtil.getBytes(http.content()), config.defaultMaxTokens(), config.promptCounter());
+            case MESSAGES -> MessageApiRequests.messages(ByteBufUtil.getBytes(http.content()), config.promptCounter());
             case TRITON ->
                 GenerationRequest.parseTriton(
                         ByteBufUtil.getBytes(http.content()),

@@ -185,6 +185,7 @@ final class StreamingResponse implements Generation {
         ByteBuf out = ctx.alloc().buffer(last ? 512 : 256);
         int firstSeq = sentEvents;
         if (!tokenEventSent) {
+            sentEvents += format.openingEvents(out);
             if (request.endpoint() == Endpoint.CHAT) {
                 format.roleEvent(out, fault.roleOnlyFirst());
                 sentEvents++;
@@ -204,6 +205,8 @@ final class StreamingResponse implements Generation {
         format.tokenEvent(out, thinking, eventText, last ? finishReason : null, emittedTokens);
         sentEvents++;
         if (last) {
+            sentEvents +=
+                    format.closingEvents(out, finishReason, request.promptTokens(), emittedTokens, !fault.noDone());
             if (request.includeUsage()) {
                 format.usageEvent(out, request.promptTokens(), emittedTokens);
                 sentEvents++;

@@ -60,7 +60,10 @@ public final class SimulatorFaultOptions {
             description = "Probability that every event is written in two parts split inside a UTF-8 character.")
     double splitUtf8Rate;
 
-    @Option(names = "--fault-no-done-rate", defaultValue = "0", description = "Probability that [DONE] is left out.")
+    @Option(
+            names = "--fault-no-done-rate",
+            defaultValue = "0",
+            description = "Probability that [DONE] is left out (/v1/responses, /v1/messages: the closing event).")
     double noDoneRate;
 
     @Option(

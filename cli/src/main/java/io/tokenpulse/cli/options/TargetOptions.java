@@ -12,7 +12,10 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** vLLM's flags that say where requests go and which model and tokenizer they name. */
 public final class TargetOptions {
@@ -44,8 +47,13 @@ public final class TargetOptions {
     @Option(
             names = "--endpoint",
             defaultValue = "/v1/completions",
-            description = "API endpoint (default: ${DEFAULT-VALUE}).")
+            description = "API endpoint (default: ${DEFAULT-VALUE}; for --backend openai-responses /v1/responses, "
+                    + "for anthropic-messages /v1/messages).")
     String endpoint;
+
+    /** The command this mixin is part of, to tell a given --endpoint from its default. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(
             names = "--model",
@@ -135,8 +143,27 @@ public final class TargetOptions {
         return servedModelName != null ? servedModelName : modelId;
     }
 
+    /**
+     * Sets --endpoint to the path of the API the backend speaks when --endpoint was not given
+     * (vLLM's {@code /v1/completions} stays the default of vLLM's backends), so the Namespace line
+     * shows the path requests go to. Idempotent.
+     */
+    public void useBackendsEndpointUnlessGiven() {
+        CommandLine.ParseResult parsed = command == null || command.commandLine() == null
+                ? null
+                : command.commandLine().getParseResult();
+        // not parsed (set in code): only vLLM's default value counts as "not given"
+        boolean given = parsed != null
+                ? parsed.hasMatchedOption("--endpoint")
+                : endpoint != null && !endpoint.equals(Backends.defaultEndpoint("vllm"));
+        if (!given) {
+            endpoint = Backends.defaultEndpoint(backend);
+        }
+    }
+
     /** The target at {@code simulatorBase} when a simulator runs, else at --base-url or --host/--port. */
     public LoadSettings.Target target(String modelId, URI simulatorBase, BackendSettings.Sampling sampling) {
+        useBackendsEndpointUnlessGiven();
         URI base = simulatorBase != null ? simulatorBase : baseUrl();
         return new LoadSettings.Target(
                 backend,

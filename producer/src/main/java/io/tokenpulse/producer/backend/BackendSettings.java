@@ -14,7 +14,8 @@ import java.util.Map;
  *     path)
  * @param model the model name sent in the payload ({@code --served-model-name}, else
  *     {@code --model})
- * @param apiKey sent as {@code Authorization: Bearer}; null or blank sends no such header
+ * @param apiKey sent as {@code Authorization: Bearer} (anthropic-messages: {@code x-api-key}); null or
+ *     blank sends no such header
  * @param extraHeaders headers added to every request, overriding the default ones of the same
  *     name; never null
  * @param sampling sampling parameters; never null

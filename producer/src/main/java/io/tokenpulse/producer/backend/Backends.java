@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The registry of backends by {@code --backend} name, holding vLLM's list in vLLM's order.
+ * The registry of backends by {@code --backend} name, holding vLLM's list in vLLM's order, then
+ * TokenPulse's own.
  * Adding a backend takes its class and one line here.
  */
 public final class Backends {
 
-    /** Every name vLLM's {@code --backend} accepts, in the order its help lists them. */
+    /** Every name vLLM's {@code --backend} accepts, in the order its help lists them, then TokenPulse's. */
     private static final List<String> NAMES = List.of(
             "tgi",
             "vllm",
@@ -22,7 +23,10 @@ public final class Backends {
             "tensorrt-llm",
             "scalellm",
             "sglang",
-            "llama.cpp");
+            "llama.cpp",
+            // TokenPulse's: APIs newer than vLLM's benchmark clients
+            OpenAiResponsesBackend.NAME,
+            AnthropicMessagesBackend.NAME);
 
     private static final Map<String, Backend> BY_NAME = byName();
 
@@ -40,6 +44,8 @@ public final class Backends {
         byName.put("tensorrt-llm", new TensorRtLlmBackend());
         byName.put("deepspeed-mii", new DeepSpeedMiiBackend());
         byName.put("openai-audio", new OpenAiAudioBackend());
+        byName.put(OpenAiResponsesBackend.NAME, new OpenAiResponsesBackend());
+        byName.put(AnthropicMessagesBackend.NAME, new AnthropicMessagesBackend());
         return Map.copyOf(byName);
     }
 
@@ -55,6 +61,19 @@ public final class Backends {
         }
         throw new IllegalArgumentException(
                 "unknown --backend " + name + "; known backends: " + String.join(", ", NAMES));
+    }
+
+    /**
+     * The endpoint path {@code backend} posts to when {@code --endpoint} is not given: vLLM's
+     * {@code /v1/completions} (its default for every backend), or the path of the API a newer
+     * backend speaks.
+     */
+    public static String defaultEndpoint(String backend) {
+        return switch (backend) {
+            case OpenAiResponsesBackend.NAME -> "/v1/responses";
+            case AnthropicMessagesBackend.NAME -> "/v1/messages";
+            default -> "/v1/completions";
+        };
     }
 
     /** Every backend name in vLLM's order (for the flag's help). */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * An HTTP POST ready to write: the URL, the headers in order and the JSON body in UTF-8.
- * {@link #toString()} shows neither the body nor the value of {@code Authorization}.
+ * {@link #toString()} shows neither the body nor the value of {@code Authorization} or {@code x-api-key}.
  *
  * @param uri where to POST
  * @param headers request headers, without {@code Host} and {@code Content-Length}, which belong
@@ -42,12 +42,13 @@ public record HttpCall(URI uri, List<Header> headers, byte[] body) {
         return "HttpCall[POST " + uri + ", headers=" + headers + ", body=" + body.length + " bytes]";
     }
 
-    /** One request header; {@link #toString()} hides the value of {@code Authorization}. */
+    /** One request header; {@link #toString()} hides the value of the credential headers. */
     public record Header(String name, String value) {
 
         @Override
         public String toString() {
-            return name + ": " + (name.equalsIgnoreCase("authorization") ? "***" : value);
+            boolean secret = name.equalsIgnoreCase("authorization") || name.equalsIgnoreCase("x-api-key");
+            return name + ": " + (secret ? "***" : value);
         }
     }
 }

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  * @param prompt the prompt text as the dataset produced it
  * @param maxTokens output tokens asked for ({@code max_tokens} / {@code max_completion_tokens})
  * @param imageUrls images to send with the prompt ({@code http(s):} or {@code data:} URLs); only the
- *     {@code openai-chat} backend sends them, as vLLM's client does
+ *     message backends ({@code openai-chat}, as vLLM's client does, {@code openai-responses},
+ *     {@code anthropic-messages}) send them
  * @param model the model this request names instead of the run's ({@code --lora-modules}: an
  *     adapter), or null for the run's
  * @param audioWav the dataset's WAV file for {@code openai-audio}, or null for its synthetic tone

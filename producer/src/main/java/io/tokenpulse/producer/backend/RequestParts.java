@@ -111,6 +111,15 @@ final class RequestParts {
         }
     }
 
+    /** Refuses the {@code flags} given that {@code backend}'s API has no field for; nothing when none. */
+    static void refuseFlags(String backend, List<String> flags) {
+        if (!flags.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "backend " + backend + " has no request field for " + String.join(" ", flags)
+                            + "; remove them (--extra-body sets fields a server takes beyond the API)");
+        }
+    }
+
     /** vLLM's client for {@code backend} never sends ignore_eos: refused rather than dropped. */
     static void refuseIgnoreEos(String backend, BackendSettings.Sampling sampling) {
         if (sampling.ignoreEos()) {
@@ -125,13 +134,25 @@ final class RequestParts {
      */
     static List<HttpCall.Header> headers(
             BackendSettings settings, PromptRequest request, String contentType, boolean withApiKey) {
+        List<HttpCall.Header> own = withApiKey && hasApiKey(settings)
+                ? List.of(new HttpCall.Header("Authorization", "Bearer " + settings.apiKey()))
+                : List.of();
+        return headers(settings, request, contentType, own);
+    }
+
+    /** Whether an API key was given. */
+    static boolean hasApiKey(BackendSettings settings) {
+        return settings.apiKey() != null && !settings.apiKey().isBlank();
+    }
+
+    /** Content type, the API's {@code own} headers (credentials, version), the extra headers, then x-request-id. */
+    static List<HttpCall.Header> headers(
+            BackendSettings settings, PromptRequest request, String contentType, List<HttpCall.Header> own) {
         // Keyed by lower-case name so an extra header replaces a default one, as vLLM's
         // headers |= extra_headers does.
         Map<String, HttpCall.Header> byName = new LinkedHashMap<>();
         put(byName, "Content-Type", contentType);
-        if (withApiKey && settings.apiKey() != null && !settings.apiKey().isBlank()) {
-            put(byName, "Authorization", "Bearer " + settings.apiKey());
-        }
+        own.forEach(h -> put(byName, h.name(), h.value()));
         settings.extraHeaders().forEach((n, v) -> put(byName, n, v));
         put(byName, "x-request-id", request.requestId());
         return new ArrayList<>(byName.values());

@@ -32,6 +32,9 @@ public final class ResponseTracker {
 
     private final boolean anyEventMarksLast;
     private final boolean streamed;
+    /** The event a complete stream ends with, which its absence fails the request for; null when none is required. */
+    private final String closingEvent;
+
     private final StringBuilder text = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
 
@@ -44,13 +47,24 @@ public final class ResponseTracker {
     private StreamEvent.Usage usage;
     private Integer previousCompletionTokens;
     private String error;
+    private boolean closed;
     private boolean finished;
 
     ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed) {
+        this(reader, anyEventMarksLast, streamed, null);
+    }
+
+    /**
+     * @param closingEvent the type of the event a complete stream ends with (its reader marks it
+     *     {@link StreamEvent#endsStream}); a stream that ends without it fails, as vLLM's client for
+     *     these APIs fails it. Null when the API has none.
+     */
+    ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed, String closingEvent) {
         this.reader = reader;
         this.scan = reader instanceof EventReader openAi ? openAi.newScan() : null;
         this.anyEventMarksLast = anyEventMarksLast;
         this.streamed = streamed;
+        this.closingEvent = closingEvent;
     }
 
     /**
@@ -81,7 +95,10 @@ public final class ResponseTracker {
             return NOT_A_CHUNK;
         }
         if (event.usage() != null) {
-            usage = event.usage();
+            usage = usage == null ? event.usage() : usage.updatedBy(event.usage());
+        }
+        if (event.endsStream()) {
+            closed = true;
         }
         if (!event.hasChoices()) {
             if (anyEventMarksLast && chunks > 0) {
@@ -164,6 +181,9 @@ public final class ResponseTracker {
         }
         if (error != null) {
             return fail(httpStatus, error, doneSeen);
+        }
+        if (closingEvent != null && !closed) {
+            return fail(httpStatus, "stream ended without " + closingEvent, doneSeen);
         }
         if (chunks == 0) {
             return fail(httpStatus, "no streamed event carried choices", doneSeen);

@@ -4,7 +4,8 @@ package io.tokenpulse.producer.backend;
  * What one streamed data event says, read from its JSON payload.
  *
  * @param hasChoices the event carries a non-empty {@code choices} array: a timing event
- *     (docs/metrics.md, {@code first} and {@code event_i}), even when its text is empty
+ *     (docs/metrics.md, {@code first} and {@code event_i}), even when its text is empty; for the
+ *     typed-event APIs (Responses, Messages) an answer or thinking delta
  * @param text the text delta of the first choice ({@code text} for completions,
  *     {@code delta.content} for chat); empty when there is none
  * @param usage the {@code usage} object when the event carries one, else null
@@ -14,14 +15,27 @@ package io.tokenpulse.producer.backend;
  *     carries {@code generated_text}, which vLLM keeps instead of the deltas); else null
  * @param reasoning a reasoning model's thinking in this event (chat {@code delta.reasoning_content},
  *     or {@code delta.reasoning}); output, but not part of the answer text; empty when none
+ * @param endsStream the event is the one a complete stream ends with in an API whose streams must
+ *     end with one (Responses' {@code response.completed}, Messages' {@code message_stop})
  */
 public record StreamEvent(
-        boolean hasChoices, String text, Usage usage, String error, String wholeText, String reasoning) {
+        boolean hasChoices,
+        String text,
+        Usage usage,
+        String error,
+        String wholeText,
+        String reasoning,
+        boolean endsStream) {
 
     public StreamEvent {
         if (text == null || reasoning == null) {
             throw new IllegalArgumentException("text and reasoning must not be null; use \"\"");
         }
+    }
+
+    /** An event of an API whose streams need no closing event. */
+    public StreamEvent(boolean hasChoices, String text, Usage usage, String error, String wholeText, String reasoning) {
+        this(hasChoices, text, usage, error, wholeText, reasoning, false);
     }
 
     /** An event that states the whole text so far and carries no reasoning. */
@@ -55,6 +69,17 @@ public record StreamEvent(
         /** Usage without a reasoning count. */
         public Usage(Integer promptTokens, Integer completionTokens) {
             this(promptTokens, completionTokens, null);
+        }
+
+        /**
+         * These counts with {@code later}'s where it states them: Anthropic's Messages API reports the
+         * input tokens at the start of a stream and the output tokens near its end, in two events.
+         */
+        public Usage updatedBy(Usage later) {
+            return new Usage(
+                    later.promptTokens != null ? later.promptTokens : promptTokens,
+                    later.completionTokens != null ? later.completionTokens : completionTokens,
+                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens);
         }
     }
 }

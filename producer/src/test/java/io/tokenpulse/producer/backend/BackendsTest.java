@@ -23,7 +23,16 @@ class BackendsTest {
                         "tensorrt-llm",
                         "scalellm",
                         "sglang",
-                        "llama.cpp");
+                        "llama.cpp",
+                        "openai-responses",
+                        "anthropic-messages");
+    }
+
+    @Test
+    void newerApisDefaultToTheirOwnPathAndVllmsBackendsToCompletions() {
+        assertThat(Backends.defaultEndpoint("openai-responses")).isEqualTo("/v1/responses");
+        assertThat(Backends.defaultEndpoint("anthropic-messages")).isEqualTo("/v1/messages");
+        assertThat(Backends.defaultEndpoint("openai-chat")).isEqualTo("/v1/completions");
     }
 
     @ParameterizedTest
@@ -39,7 +48,9 @@ class BackendsTest {
                 "tensorrt-llm",
                 "scalellm",
                 "sglang",
-                "llama.cpp"
+                "llama.cpp",
+                "openai-responses",
+                "anthropic-messages"
             })
     void everyVllmNameResolvesToABackendOfThatName(String name) {
         assertThat(Backends.get(name).name()).isEqualTo(name);
@@ -50,6 +61,7 @@ class BackendsTest {
         assertThatThrownBy(() -> Backends.get("vlm"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown --backend vlm; known backends: tgi, vllm, lmdeploy, deepspeed-mii, "
-                        + "openai, openai-chat, openai-audio, tensorrt-llm, scalellm, sglang, llama.cpp");
+                        + "openai, openai-chat, openai-audio, tensorrt-llm, scalellm, sglang, llama.cpp, "
+                        + "openai-responses, anthropic-messages");
     }
 }

@@ -16,7 +16,8 @@ import io.tokenpulse.simulator.wire.BadRequestException;
  *   <li>{@code tokens-per-event=K} sends K tokens in each event;</li>
  *   <li>{@code split-utf8} gives every token a multi-byte character and writes each event in two
  *       parts split inside it;</li>
- *   <li>{@code no-done} leaves out the final {@code data: [DONE]};</li>
+ *   <li>{@code no-done} leaves out the event a complete stream ends with: {@code data: [DONE]}, or for
+ *       the Responses and Messages APIs {@code response.completed} / {@code message_stop};</li>
  *   <li>{@code role-only-first} sends a first event without any text: chat's role without content,
  *       completions' empty text.</li>
  * </ul>

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param malformedRate      make the second event's JSON invalid
  * @param oversizedRate      make the first token event longer than 10 MiB
  * @param splitUtf8Rate      split a multi-byte character across two writes in every event
- * @param noDoneRate         leave out {@code data: [DONE]}
+ * @param noDoneRate         leave out {@code data: [DONE]} (Responses, Messages: the closing event)
  * @param tokensPerEvent     tokens per event for every request (1 as vLLM streams)
  * @param roleOnlyFirst      every stream starts with an event without text
  */

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * One instance per response (a format may keep the text so far, as TGI's last event repeats it).
  * The server's {@code StreamingResponse} decides when each event goes out; the subclasses decide
  * what it says:
- * {@link OpenAiFormat} (completions, chat, transcriptions), {@link TgiFormat}, {@link TritonFormat}.
+ * {@link OpenAiFormat} (completions, chat, transcriptions), {@link TgiFormat}, {@link TritonFormat},
+ * {@link ResponsesFormat} (OpenAI Responses), {@link MessagesFormat} (Anthropic Messages).
  */
 public abstract class ChunkFormat {
 
@@ -57,6 +58,16 @@ public abstract class ChunkFormat {
                         request.endpoint() == Endpoint.CHAT && request.stream() ? reasoningTokens : 0);
             case TGI -> new TgiFormat(outputWord);
             case TRITON -> new TritonFormat(request.model(), outputWord);
+            case RESPONSES ->
+                new ResponsesFormat(
+                        request,
+                        requestId,
+                        model,
+                        createdEpochSeconds,
+                        outputWord,
+                        request.stream() ? reasoningTokens : 0);
+            case MESSAGES ->
+                new MessagesFormat(request, requestId, model, outputWord, request.stream() ? reasoningTokens : 0);
         };
     }
 
@@ -127,6 +138,32 @@ public abstract class ChunkFormat {
         throw new UnsupportedOperationException("this format has no usage event");
     }
 
+    /**
+     * The events a stream opens with before its first token (the Responses API's
+     * {@code response.created}, Messages' {@code message_start}); none for the other formats.
+     *
+     * @return how many events were written
+     */
+    public int openingEvents(ByteBuf out) {
+        return 0;
+    }
+
+    /**
+     * The events a stream closes with after its last token: the Responses API's done events and
+     * {@code response.completed}, Messages' {@code message_delta} and {@code message_stop}; none for
+     * the other formats (their usage and {@code [DONE]} events are {@link #usageEvent} and
+     * {@link #doneEvent}).
+     *
+     * @param finishReason {@code stop} (simulated EOS) or {@code length}
+     * @param withClosingEvent false leaves out the one event a complete stream ends with (the
+     *     {@code no-done} fault)
+     * @return how many events were written
+     */
+    public int closingEvents(
+            ByteBuf out, String finishReason, int promptTokens, int completionTokens, boolean withClosingEvent) {
+        return 0;
+    }
+
     /** Whether the stream ends with {@code data: [DONE]} (OpenAI's formats; TGI and Triton just close). */
     public abstract boolean endsWithDone();
 
@@ -162,6 +199,13 @@ public abstract class ChunkFormat {
     /** One SSE event: {@code prefix}, the JSON {@code fields} write, and the blank line. */
     static void event(ByteBuf out, byte[] prefix, Fields fields) {
         out.writeBytes(prefix);
+        generate(out, fields);
+        out.writeBytes(EVENT_END);
+    }
+
+    /** One SSE event of a typed-event API: an {@code event: type} line, then the data line. */
+    static void namedEvent(ByteBuf out, String type, Fields fields) {
+        out.writeCharSequence("event: " + type + "\ndata: ", StandardCharsets.US_ASCII);
         generate(out, fields);
         out.writeBytes(EVENT_END);
     }

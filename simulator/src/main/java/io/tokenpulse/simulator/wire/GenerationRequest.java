@@ -158,7 +158,7 @@ public record GenerationRequest(
                 false);
     }
 
-    private static JsonNode object(byte[] body) throws BadRequestException {
+    static JsonNode object(byte[] body) throws BadRequestException {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -173,7 +173,7 @@ public record GenerationRequest(
         return root;
     }
 
-    private static int positiveInt(JsonNode node, String name) throws BadRequestException {
+    static int positiveInt(JsonNode node, String name) throws BadRequestException {
         if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 1) {
             throw new BadRequestException(name + " must be an integer >= 1, got " + node);
         }

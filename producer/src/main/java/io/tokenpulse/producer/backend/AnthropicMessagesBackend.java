@@ -1,0 +1,136 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Anthropic Messages API ({@code POST /v1/messages}, also served by vLLM): {@code model},
+ * {@code max_tokens}, {@code messages} (the prompt as one user message; with the dataset's images its
+ * content is a text block and image blocks), {@code temperature} (0,
+ * greedy, unless {@code --temperature}), {@code stream: true}, {@code top_p} and {@code top_k} when
+ * given, then {@code --extra-body}. Headers: {@code anthropic-version: 2023-06-01}, and the API key
+ * as {@code x-api-key} (Anthropic's header, not a bearer token); {@code --header} overrides either.
+ * Events are read by {@link MessagesEventReader}; a stream without {@code message_stop} fails.
+ *
+ * <p>The API has no field for the other sampling flags, so they are refused rather than dropped
+ * ({@code --extra-body} reaches a server that takes more).
+ */
+final class AnthropicMessagesBackend implements Backend {
+
+    static final String NAME = "anthropic-messages";
+    /** The API version every request names; 2023-06-01 is the one Anthropic's docs and SDKs send. */
+    static final String API_VERSION = "2023-06-01";
+
+    private static final EventParser READER = new MessagesEventReader();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void check(BackendSettings settings) {
+        RequestParts.pathEndsWith(NAME, settings, "messages");
+        BackendSettings.Sampling sampling = settings.sampling();
+        List<String> refused = new ArrayList<>();
+        if (sampling.minP() != null) {
+            refused.add("--min-p");
+        }
+        if (sampling.logprobs() != null) {
+            refused.add("--logprobs");
+        }
+        if (sampling.ignoreEos()) {
+            refused.add("--ignore-eos");
+        }
+        if (sampling.frequencyPenalty() != null) {
+            refused.add("--frequency-penalty");
+        }
+        if (sampling.presencePenalty() != null) {
+            refused.add("--presence-penalty");
+        }
+        if (sampling.repetitionPenalty() != null) {
+            refused.add("--repetition-penalty");
+        }
+        RequestParts.refuseFlags(NAME, refused);
+    }
+
+    @Override
+    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
+        check(settings);
+        BackendSettings.Sampling sampling = settings.sampling();
+        byte[] body = RequestParts.json(json -> {
+            json.writeStringField("model", request.modelOr(settings.model()));
+            json.writeNumberField("max_tokens", request.maxTokens());
+            json.writeArrayFieldStart("messages");
+            json.writeStartObject();
+            json.writeStringField("role", "user");
+            writeContent(json, request);
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeNumberField("temperature", sampling.temperatureOrGreedy());
+            json.writeBooleanField("stream", true);
+            if (sampling.topP() != null) {
+                json.writeNumberField("top_p", sampling.topP());
+            }
+            // -1 is vLLM's "off"; the API's is leaving the field out
+            if (sampling.topK() != null && sampling.topK() >= 0) {
+                json.writeNumberField("top_k", sampling.topK());
+            }
+        });
+        List<HttpCall.Header> own = new ArrayList<>();
+        own.add(new HttpCall.Header("anthropic-version", API_VERSION));
+        if (RequestParts.hasApiKey(settings)) {
+            own.add(new HttpCall.Header("x-api-key", settings.apiKey()));
+        }
+        return new HttpCall(
+                settings.endpoint(),
+                RequestParts.headers(settings, request, "application/json", own),
+                RequestParts.withExtraBody(body, sampling));
+    }
+
+    /**
+     * The prompt as a string, or with the dataset's images a text block and image blocks: a
+     * {@code data:} URL as a base64 source, any other as a URL source.
+     */
+    private static void writeContent(JsonGenerator json, PromptRequest request) throws IOException {
+        if (request.imageUrls().isEmpty()) {
+            json.writeStringField("content", request.prompt());
+            return;
+        }
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "text");
+        json.writeStringField("text", request.prompt());
+        json.writeEndObject();
+        for (String url : request.imageUrls()) {
+            json.writeStartObject();
+            json.writeStringField("type", "image");
+            json.writeObjectFieldStart("source");
+            int comma = url.indexOf(',');
+            if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
+                json.writeStringField("type", "base64");
+                json.writeStringField("media_type", url.substring("data:".length(), comma - ";base64".length()));
+                json.writeStringField("data", url.substring(comma + 1));
+            } else {
+                json.writeStringField("type", "url");
+                json.writeStringField("url", url);
+            }
+            json.writeEndObject();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    @Override
+    public ResponseTracker newResponse() {
+        // Events after the first delta move last, as for chat: E2EL runs to message_stop.
+        return new ResponseTracker(READER, true, true, MessagesEventReader.CLOSING_EVENT);
+    }
+
+    @Override
+    public String toString() {
+        return "Backend[" + NAME + "]";
+    }
+}

@@ -1,0 +1,113 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
+ * {@code input} (the prompt as one string; with the dataset's images one user message of
+ * {@code input_text} and {@code input_image} parts), {@code temperature} (0, greedy, unless
+ * {@code --temperature}), {@code max_output_tokens}, {@code stream: true}, {@code top_p} when given,
+ * then {@code --extra-body}. The API key goes as {@code Authorization: Bearer}. Events are read by
+ * {@link ResponsesEventReader}; a stream without {@code response.completed} fails.
+ *
+ * <p>The API has no field for the other sampling flags, so they are refused rather than dropped
+ * ({@code --extra-body} reaches a server that takes more).
+ */
+final class OpenAiResponsesBackend implements Backend {
+
+    static final String NAME = "openai-responses";
+    private static final EventParser READER = new ResponsesEventReader();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void check(BackendSettings settings) {
+        RequestParts.pathEndsWith(NAME, settings, "responses");
+        BackendSettings.Sampling sampling = settings.sampling();
+        List<String> refused = new ArrayList<>();
+        if (sampling.topK() != null) {
+            refused.add("--top-k");
+        }
+        if (sampling.minP() != null) {
+            refused.add("--min-p");
+        }
+        if (sampling.logprobs() != null) {
+            refused.add("--logprobs");
+        }
+        if (sampling.ignoreEos()) {
+            refused.add("--ignore-eos");
+        }
+        if (sampling.frequencyPenalty() != null) {
+            refused.add("--frequency-penalty");
+        }
+        if (sampling.presencePenalty() != null) {
+            refused.add("--presence-penalty");
+        }
+        if (sampling.repetitionPenalty() != null) {
+            refused.add("--repetition-penalty");
+        }
+        RequestParts.refuseFlags(NAME, refused);
+    }
+
+    @Override
+    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
+        check(settings);
+        BackendSettings.Sampling sampling = settings.sampling();
+        byte[] body = RequestParts.json(json -> {
+            json.writeStringField("model", request.modelOr(settings.model()));
+            writeInput(json, request);
+            json.writeNumberField("temperature", sampling.temperatureOrGreedy());
+            json.writeNumberField("max_output_tokens", request.maxTokens());
+            json.writeBooleanField("stream", true);
+            if (sampling.topP() != null) {
+                json.writeNumberField("top_p", sampling.topP());
+            }
+        });
+        return new HttpCall(
+                settings.endpoint(),
+                RequestParts.headers(settings, request, "application/json", true),
+                RequestParts.withExtraBody(body, sampling));
+    }
+
+    /** The prompt as a string, or with the dataset's images one user message of input_text and input_image parts. */
+    private static void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
+        if (request.imageUrls().isEmpty()) {
+            json.writeStringField("input", request.prompt());
+            return;
+        }
+        json.writeArrayFieldStart("input");
+        json.writeStartObject();
+        json.writeStringField("role", "user");
+        json.writeArrayFieldStart("content");
+        json.writeStartObject();
+        json.writeStringField("type", "input_text");
+        json.writeStringField("text", request.prompt());
+        json.writeEndObject();
+        for (String url : request.imageUrls()) {
+            json.writeStartObject();
+            json.writeStringField("type", "input_image");
+            json.writeStringField("image_url", url);
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+        json.writeEndArray();
+    }
+
+    @Override
+    public ResponseTracker newResponse() {
+        // Events after the first delta move last, as for chat: E2EL runs to response.completed.
+        return new ResponseTracker(READER, true, true, ResponsesEventReader.CLOSING_EVENT);
+    }
+
+    @Override
+    public String toString() {
+        return "Backend[" + NAME + "]";
+    }
+}

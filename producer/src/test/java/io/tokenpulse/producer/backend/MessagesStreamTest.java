@@ -1,0 +1,60 @@
+package io.tokenpulse.producer.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The anthropic-messages backend reading recorded Messages API streams (MessagesEventReader through the tracker). */
+class MessagesStreamTest {
+
+    private static final String FULL = StreamReplay.fixture("anthropic-messages-thinking.sse");
+
+    @Test
+    void textAndThinkingDeltasAreTimingEventsAndUsageJoinsStartAndDelta() {
+        StreamReplay r = StreamReplay.of("anthropic-messages", FULL);
+        // message_start, block start, ping: nothing; thinking delta; signature delta, block stop,
+        // block start: nothing; 2 text deltas; block stop, message_delta, message_stop
+        assertThat(r.seqs()).containsExactly(-1, -1, -1, 0, -1, -1, -1, 1, 2, -1, -1, -1);
+        RequestOutcome o = r.outcome();
+        assertThat(o.success()).isTrue();
+        assertThat(o.generatedText()).isEqualTo("Hello café 🙂");
+        assertThat(o.reasoning().text()).isEqualTo("Let me think.");
+        assertThat(o.firstNs()).isEqualTo(r.arrivals().get(3));
+        assertThat(o.reasoning().firstAnswerNs()).isEqualTo(r.arrivals().get(7));
+        assertThat(o.lastNs())
+                .as("E2EL runs to message_stop")
+                .isEqualTo(r.arrivals().get(11));
+        // input: 21 new + 4 read from the cache; output from message_delta, not message_start's placeholder 1
+        assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(25, 9, null));
+        assertThat(o.reportedOutputTokens()).isEqualTo(9);
+    }
+
+    @Test
+    void aStreamWithoutMessageStopFailsNamingIt() {
+        StreamReplay r = StreamReplay.of("anthropic-messages", StreamReplay.withoutLastEvent(FULL));
+        assertThat(r.steps()).hasSize(11);
+        assertThat(r.outcome().success()).isFalse();
+        assertThat(r.outcome().error()).isEqualTo("stream ended without message_stop");
+        assertThat(r.outcome().usage()).isEqualTo(new StreamEvent.Usage(25, 9, null));
+    }
+
+    @Test
+    void anErrorEventFailsWithItsMessage() {
+        String overloaded = FULL.substring(0, FULL.indexOf("event: content_block_delta"))
+                + "event: error\n"
+                + "data: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n";
+        RequestOutcome o = StreamReplay.of("anthropic-messages", overloaded).outcome();
+        assertThat(o.success()).isFalse();
+        assertThat(o.error()).isEqualTo("server error: Overloaded");
+    }
+
+    @Test
+    void aCompleteStreamWithoutDeltasStillFailsForWantOfAFirstToken() {
+        String empty = "event: message_start\n"
+                + "data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"
+                + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        RequestOutcome o = StreamReplay.of("anthropic-messages", empty).outcome();
+        assertThat(o.success()).isFalse();
+        assertThat(o.error()).isEqualTo("no streamed event carried choices");
+    }
+}
