@@ -31,7 +31,8 @@ import java.util.stream.Stream;
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
  * left out without one, so files stay as mid-2025 benchmark_serving.py wrote them) and {@code per_model}
- * (a LoRA run's models; left out when empty), {@code run_id} (the run's id, which {@code replay}, {@code chart}
+ * (a LoRA run's models; left out when empty), {@code ttft_by_turn} (a multi-turn run's {@link TurnResult}s; left
+ * out when empty), {@code run_id} (the run's id, which {@code replay}, {@code chart}
  * and {@code report} take; left out when null). Immutable: the generated {@code ResultJsonBuilder.With}
  * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
  * withClientCpu}, ...), so a new key is added in one place, the components.
@@ -76,6 +77,7 @@ public record ResultJson(
         long maxConcurrentRequests,
         boolean itlExact,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TurnResult> ttftByTurn,
         @JsonInclude(JsonInclude.Include.NON_NULL) String runId,
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
@@ -144,6 +146,7 @@ public record ResultJson(
         metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
         perModel = perModel == null ? List.of() : List.copyOf(perModel);
+        ttftByTurn = ttftByTurn == null ? List.of() : List.copyOf(ttftByTurn);
         for (String key : metadata.keySet()) {
             if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
                 throw new IllegalArgumentException(

@@ -72,6 +72,22 @@ public final class SummaryRecords {
                 .toList();
     }
 
+    /** A multi-turn run's per-turn section, in turn order; empty for other runs. */
+    public static List<TurnResult> perTurn(RunSummary summary) {
+        return summary.getPerTurn().stream()
+                .map(t -> new TurnResult(
+                        t.getTurnIndex(),
+                        t.getCompleted(),
+                        t.getFailed(),
+                        t.getMeanInputTokens(),
+                        t.getTtft().getMeanMs(),
+                        t.getTtft().getMedianMs(),
+                        t.getTtft().getPercentiles().isEmpty()
+                                ? 0
+                                : t.getTtft().getPercentiles().get(0).getValueMs()))
+                .toList();
+    }
+
     /** What the load generators could not deliver to Kafka, as the result file reports it. */
     public static ResultJson.Delivery delivery(RunSummary summary) {
         return new ResultJson.Delivery(summary.getRecordsNotDelivered(), summary.getRecordsNotDeliveredByReason());
