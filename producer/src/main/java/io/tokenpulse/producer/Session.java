@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * ended, plus a think time, and carries the conversation so far (the server's answers or the
  * dataset's). The session arrives on the schedule like a single request and holds its
  * {@code --max-concurrency} slot from its first turn's send until its last turn ends, think times
- * included: the limit caps concurrent users, as vLLM's multi-turn benchmark's clients do.
+ * included: the limit caps open sessions (concurrent users, whose histories the KV cache holds), see
+ * docs/guide/datasets.md.
  *
  * <p>Turn {@code t} is request {@code first + t} (a session's turns take consecutive indices), its
  * scheduled time the previous answer's end plus the think time, so its queue delay is how late the

@@ -206,6 +206,7 @@ public final class RunReport {
                 .withReasoning(SummaryRecords.reasoning(summary));
         return detailed
                 ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
+                        .withSessionTurns(SummaryRecords.sessionTurns(requests))
                 : json;
     }
 }

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * vLLM's order. Two parts have keys that depend on the run and are written in place: the
  * {@code --metadata} pairs (after {@code num_prompts}, where vLLM puts them) and the per-metric keys
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
- * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run). Beyond vLLM's mid-2025 keys it writes
+ * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run; {@code session_turns}
+ * only for a multi-turn run, through {@code withSessionTurns}). Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
@@ -73,6 +74,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) List<List<Double>> itls,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> generatedTexts,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> errors,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<SessionTurnDetail> sessionTurns,
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
         boolean itlExact,

@@ -110,6 +110,23 @@ public final class SummaryRecords {
                 request.getError());
     }
 
+    /**
+     * A multi-turn run's {@code session_turns} entries, one per request in the order given; null when no
+     * request was a session's turn, so other runs' detailed files stay as they were.
+     */
+    public static List<SessionTurnDetail> sessionTurns(List<RequestMetrics> requests) {
+        if (requests.stream().noneMatch(r -> r.getTurnIndex() != null)) {
+            return null;
+        }
+        return requests.stream()
+                .map(r -> new SessionTurnDetail(
+                        r.getSessionId() == null ? "" : r.getSessionId(),
+                        r.getTurnIndex() == null ? 0 : r.getTurnIndex(),
+                        r.getSentEpochNs() / NS_PER_SECOND,
+                        r.getFinishedEpochNs() / NS_PER_SECOND))
+                .toList();
+    }
+
     /** A reasoning run's figures (extension); empty for a run where no request thought. */
     public static Optional<ReasoningResult> reasoning(RunSummary summary) {
         ReasoningSummary r = summary.getReasoning();
