@@ -107,7 +107,8 @@ class MultiTurnSessionsIT {
             assertThat(bench.exitCode()).as(bench.toString()).isZero();
             assertThat(bench.stdoutLines())
                     .as(bench.toString())
-                    .contains("Successful requests:                     " + SESSIONS * TURNS)
+                    .anySatisfy(line -> assertThat(line.strip())
+                            .isEqualTo("Successful requests:                     " + SESSIONS * TURNS))
                     .anySatisfy(line -> assertThat(line).contains(" Per Turn "))
                     .anySatisfy(line -> assertThat(line).contains(" Turn 2 "));
 
