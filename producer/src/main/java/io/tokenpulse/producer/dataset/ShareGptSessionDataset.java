@@ -65,7 +65,7 @@ final class ShareGptSessionDataset implements Dataset {
         options.shareGpt().checked();
         SessionDatasets.requireChat(ShareGptDataset.NAME + " --multi-turn", options.promptStyle());
         Path file = DatasetFile.required(
-                options.datasetPath(), ShareGptDataset.NAME, "/path/to/ShareGPT_conversations.json");
+                options.datasetPath(), ShareGptDataset.NAME, "/path/to/ShareGPT_V3_unfiltered_cleaned_split.json");
         boolean sendUnanswered = options.shareGpt().outputLen() != null;
         List<Entry> entries = new ArrayList<>();
         try (InputStream in = Files.newInputStream(file);

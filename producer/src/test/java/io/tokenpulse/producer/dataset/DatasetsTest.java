@@ -20,7 +20,15 @@ class DatasetsTest {
     void registryListsTheSupportedNames() {
         assertThat(Datasets.names())
                 .containsExactly(
-                        "sharegpt", "burstgpt", "random", "sonnet", "custom", "hf", "trace", "prefix_repetition");
+                        "sharegpt",
+                        "burstgpt",
+                        "random",
+                        "sonnet",
+                        "custom",
+                        "hf",
+                        "trace",
+                        "prefix_repetition",
+                        "multi-turn");
     }
 
     @Test
@@ -49,7 +57,7 @@ class DatasetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom, hf, trace,"
-                                + " prefix_repetition");
+                                + " prefix_repetition, multi-turn");
     }
 
     @Test
