@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * turn with the inputs growing turn by turn; the console has the per-turn section; the simulator's
  * prefix cache served the sessions' shared prefixes, and its usage reports {@code cached_tokens}
  * growing as a conversation grows (OpenAI's {@code usage.prompt_tokens_details.cached_tokens}, chat
- * completion object, platform.openai.com/docs/api-reference/chat/object, read 2026-11-27).
+ * completion object, platform.openai.com/docs/api-reference/chat/object, read 2026-11-27); it counted
+ * every turn's {@code X-Session-Affinity} header.
  */
 class MultiTurnSessionsIT {
     private static final String QWEN = "Qwen/Qwen3-0.6B";
@@ -162,6 +163,11 @@ class MultiTurnSessionsIT {
                     .matcher(metrics);
             assertThat(hits.find()).as(metrics).isTrue();
             assertThat(Double.parseDouble(hits.group(1))).isGreaterThan(0);
+            // every turn carried the session header (the initial test request, sent before the run, does not)
+            Matcher sessionRequests = Pattern.compile("(?m)^tokenpulse:session_affinity_requests_total\\S* (\\S+)$")
+                    .matcher(metrics);
+            assertThat(sessionRequests.find()).as(metrics).isTrue();
+            assertThat(Double.parseDouble(sessionRequests.group(1))).isEqualTo(SESSIONS * TURNS);
 
             // and its usage says how much of a growing conversation was cached
             String question = "Tell me about the history of the printing press in Europe. ".repeat(8);
