@@ -49,7 +49,8 @@ public final class SessionFlags {
                 given.add("--session-header");
             }
             if (!given.isEmpty()) {
-                throw new IllegalArgumentException(String.join(", ", given) + " only apply to multi-turn sessions;"
+                throw new IllegalArgumentException(String.join(", ", given)
+                        + (given.size() == 1 ? " only applies" : " only apply") + " to multi-turn sessions;"
                         + " use --dataset-name multi-turn or sharegpt --multi-turn, or remove them");
             }
             return SessionOptions.DEFAULTS;
