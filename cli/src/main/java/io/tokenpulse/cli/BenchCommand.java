@@ -11,6 +11,7 @@ import io.tokenpulse.cli.options.RunFileOptions;
 import io.tokenpulse.cli.options.RunOptions;
 import io.tokenpulse.cli.options.SamplingOptions;
 import io.tokenpulse.cli.options.ServerMetricsOptions;
+import io.tokenpulse.cli.options.SessionFlags;
 import io.tokenpulse.cli.options.SimulateOptions;
 import io.tokenpulse.cli.options.SpoolOptions;
 import io.tokenpulse.cli.options.TargetOptions;
@@ -28,6 +29,7 @@ import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.BenchRun;
 import io.tokenpulse.runner.EarlyStop;
@@ -73,6 +75,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Mixin
     DatasetFlags dataset;
+
+    /** --think-time-ms, --multi-turn-history, --session-header: how sessions are played. */
+    @Mixin
+    SessionFlags sessions;
 
     @Mixin
     SamplingOptions sampling;
@@ -241,6 +247,8 @@ final class BenchCommand implements Callable<Integer> {
         try {
             LoadSettings.Target loadTarget =
                     target.target(modelId, simulator == null ? null : simulator.baseUri(), requestSampling);
+            dataset.checkMultiTurn();
+            SessionOptions sessionOptions = sessions.options(dataset.sessions());
             DatasetOptions datasetOptions = dataset.options(loadTarget.promptStyle());
             // Built here so that an unknown dataset or a bad file fails before anything starts.
             Dataset built = Datasets.create(datasetOptions, tokenizer);
@@ -253,7 +261,8 @@ final class BenchCommand implements Callable<Integer> {
                     arrivals,
                     traffic.maxConcurrency,
                     traffic.numWarmups,
-                    sampling.lora());
+                    sampling.lora(),
+                    sessionOptions);
             LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, BenchNamespace.ORDER));
             return new Load(
                     new LoadSettings(

@@ -160,7 +160,7 @@ public final class LoadGenerator {
                 : RequestPlan.forDuration(workload.arrivals(), workload.durationNs(), shard, samples);
     }
 
-    private static ThreadFactory daemon(String name) {
+    static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);

@@ -6,6 +6,7 @@ import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.session.SessionOptions;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
@@ -245,6 +246,8 @@ public record LoadSettings(
      *     before the timed run (vLLM's warm-up), never published or counted; {@code >= 0}
      * @param lora {@code --lora-modules} and {@code --lora-assignment}: the adapter each request names
      *     as its model instead of the target's; null for none
+     * @param sessions how multi-turn sessions are played ({@code --think-time-ms},
+     *     {@code --multi-turn-history}, {@code --session-header}); unused by single-request datasets
      */
     public record Workload(
             DatasetOptions dataset,
@@ -254,7 +257,30 @@ public record LoadSettings(
             ArrivalSettings arrivals,
             Integer maxConcurrency,
             int numWarmups,
-            LoraAssignment lora) {
+            LoraAssignment lora,
+            SessionOptions sessions) {
+
+        /** A workload of single requests, or of sessions played with the default session options. */
+        public Workload(
+                DatasetOptions dataset,
+                String tokenizerId,
+                int numPrompts,
+                Double durationMinutes,
+                ArrivalSettings arrivals,
+                Integer maxConcurrency,
+                int numWarmups,
+                LoraAssignment lora) {
+            this(
+                    dataset,
+                    tokenizerId,
+                    numPrompts,
+                    durationMinutes,
+                    arrivals,
+                    maxConcurrency,
+                    numWarmups,
+                    lora,
+                    SessionOptions.DEFAULTS);
+        }
 
         /** A workload without warm-up requests. */
         public Workload(
@@ -268,8 +294,8 @@ public record LoadSettings(
         }
 
         public Workload {
-            if (dataset == null || arrivals == null) {
-                throw new IllegalArgumentException("dataset options and arrival settings are required");
+            if (dataset == null || arrivals == null || sessions == null) {
+                throw new IllegalArgumentException("dataset options, arrival and session settings are required");
             }
             if (tokenizerId == null || tokenizerId.isBlank()) {
                 throw new IllegalArgumentException("--tokenizer must not be empty");

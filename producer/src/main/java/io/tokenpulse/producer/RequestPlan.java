@@ -32,6 +32,11 @@ final class RequestPlan implements SendPlan {
     private final boolean ownTimes;
     /** The offsets of the requests this shard sends, in order; null in duration mode. */
     private final long[] ownedOffsetsNs;
+    /**
+     * The request index of each sample's first request when samples are sessions (a session of n
+     * turns takes n consecutive indices, in sample order, the same on every shard); null otherwise.
+     */
+    private final int[] firstRequestIndex;
 
     private int nextIndex;
     private PlannedRequest next;
@@ -42,8 +47,10 @@ final class RequestPlan implements SendPlan {
             SampledRequest[] samples,
             boolean cycle,
             int plannedSize,
-            long[] ownedOffsetsNs) {
+            long[] ownedOffsetsNs,
+            int[] firstRequestIndex) {
         this.shard = shard;
+        this.firstRequestIndex = firstRequestIndex;
         this.ownedOffsetsNs = ownedOffsetsNs;
         this.offsetsNs = offsetsNs;
         this.samples = samples;
@@ -65,11 +72,32 @@ final class RequestPlan implements SendPlan {
                 Arrays.stream(offsetsNs).iterator(),
                 samples.toArray(SampledRequest[]::new),
                 false,
-                shard.sizeOf(samples.size()),
+                IntStream.range(0, samples.size())
+                        .filter(shard::owns)
+                        .map(i -> samples.get(i).turns())
+                        .sum(),
                 IntStream.range(0, offsetsNs.length)
                         .filter(shard::owns)
                         .mapToLong(i -> offsetsNs[i])
-                        .toArray());
+                        .toArray(),
+                firstRequestIndices(samples));
+    }
+
+    /** Each session's first request index, or null when no sample is a session. */
+    private static int[] firstRequestIndices(List<SampledRequest> samples) {
+        if (samples.stream().allMatch(s -> s.conversation() == null)) {
+            return null;
+        }
+        int[] first = new int[samples.size()];
+        long next = 0;
+        for (int i = 0; i < first.length; i++) {
+            if (next + samples.get(i).turns() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("more than 2^31 turns in one run; split it into several runs");
+            }
+            first[i] = (int) next;
+            next += samples.get(i).turns();
+        }
+        return first;
     }
 
     /** Requests until {@code durationNs}, cycling through {@code samples}. */
@@ -81,12 +109,17 @@ final class RequestPlan implements SendPlan {
         if (ownTimes(samples)) {
             throw new IllegalArgumentException("--duration-minutes cannot replay requests that bring their own times");
         }
+        if (samples.get(0).conversation() != null) {
+            throw new IllegalArgumentException("--duration-minutes cannot run multi-turn sessions; give --num-prompts"
+                    + " (the number of sessions) instead");
+        }
         return new RequestPlan(
                 shard,
                 ArrivalSchedule.forDuration(arrivals, durationNs),
                 samples.toArray(SampledRequest[]::new),
                 true,
                 -1,
+                null,
                 null);
     }
 
@@ -108,6 +141,11 @@ final class RequestPlan implements SendPlan {
         return offsetsNs;
     }
 
+    @Override
+    public boolean sessions() {
+        return firstRequestIndex != null;
+    }
+
     /** Whether requests go at their samples' own times (trace replay) rather than on the arrival schedule. */
     @Override
     public boolean ownTimes() {
@@ -127,7 +165,7 @@ final class RequestPlan implements SendPlan {
         return ownedOffsetsNs.clone();
     }
 
-    /** Requests this shard will send, or -1 when the duration decides. */
+    /** Requests this shard will send (every turn of its sessions), or -1 when the duration decides. */
     @Override
     public int plannedSize() {
         return plannedSize;
@@ -143,7 +181,8 @@ final class RequestPlan implements SendPlan {
             }
             if (shard.owns(index)) {
                 int slot = cycle ? index % samples.length : index;
-                next = new PlannedRequest(index, offsetNs, samples[slot]);
+                next = new PlannedRequest(
+                        firstRequestIndex == null ? index : firstRequestIndex[index], offsetNs, samples[slot]);
                 if (!cycle) {
                     samples[slot] = null; // sent once: let the prompt go
                 }

@@ -42,12 +42,25 @@ final class RequestStream extends StreamReader {
     private final long scheduledOffsetNs;
     private final long permitNs;
     private final long launchedNs;
+    private final PlannedRequest.SessionTurn turn;
+    private final EndListener endListener;
     private boolean startPublished;
+
+    /** Told when the request's stream ended, on the I/O thread, before its records are published. */
+    @FunctionalInterface
+    interface EndListener {
+        /**
+         * @param outcome how it ended, with the generated text
+         * @param endNs {@link System#nanoTime()} at the end
+         */
+        void ended(RequestOutcome outcome, long endNs);
+    }
 
     /**
      * @param scheduledOffsetNs the request's slot, ns after the schedule start
      * @param permitNs when it got its permit, or {@link Dispatcher#NO_LIMIT}
      * @param launchedNs when it was handed to the HTTP client
+     * @param endListener told when the stream ended (releases the permit, or plays a session's next turn)
      */
     RequestStream(
             RunContext run,
@@ -55,7 +68,8 @@ final class RequestStream extends StreamReader {
             PlannedRequest request,
             String requestId,
             long permitNs,
-            long launchedNs) {
+            long launchedNs,
+            EndListener endListener) {
         super(tracker);
         this.run = run;
         this.index = request.index();
@@ -65,6 +79,8 @@ final class RequestStream extends StreamReader {
         this.scheduledOffsetNs = request.offsetNs();
         this.permitNs = permitNs;
         this.launchedNs = launchedNs;
+        this.turn = request.turn();
+        this.endListener = endListener;
     }
 
     @Override
@@ -97,6 +113,7 @@ final class RequestStream extends StreamReader {
     void ended(RequestOutcome outcome, long endNs) {
         publishStarted();
         run.onEnd().run();
+        endListener.ended(outcome, endNs);
         Integer reported = outcome.reportedOutputTokens();
         Integer reportedReasoning =
                 outcome.usage() == null ? null : outcome.usage().reasoningTokens();
@@ -175,6 +192,8 @@ final class RequestStream extends StreamReader {
                                         : outcome.reasoning().firstAnswerNs() - sentNs)
                         .setReasoningEvents(outcome.reasoning().events())
                         .setReasoningTokens(reasoningTokens)
+                        .setSessionId(turn == null ? null : turn.sessionId())
+                        .setTurnIndex(turn == null ? null : turn.turnIndex())
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

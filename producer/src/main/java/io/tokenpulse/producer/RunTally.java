@@ -29,7 +29,7 @@ final class RunTally {
     private final LongAdder chunks = new LongAdder();
     private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
     private final AtomicLong lastFinishedNs = new AtomicLong(Long.MIN_VALUE);
-    /** Requests not finished yet, plus one for the scheduler until it stops sending. */
+    /** Requests not finished yet, plus one for the scheduler until it stops sending, plus one per open session. */
     private final AtomicLong outstanding = new AtomicLong(1);
 
     private final CompletableFuture<Void> allFinished = new CompletableFuture<>();
@@ -38,6 +38,16 @@ final class RunTally {
     void requestStarted() {
         outstanding.incrementAndGet();
         started.increment();
+    }
+
+    /** A session opened: the run is not over until it ended, even while no turn of it is in flight. */
+    void sessionStarted() {
+        outstanding.incrementAndGet();
+    }
+
+    /** A session sent its last turn, or stopped; call exactly once per started session, after its last turn started. */
+    void sessionEnded() {
+        release();
     }
 
     void chunkPublished() {

@@ -15,6 +15,11 @@ interface SendPlan extends Iterator<PlannedRequest> {
     /** Whether requests go at their own times (a trace) rather than on the arrival schedule. */
     boolean ownTimes();
 
+    /** Whether the samples are multi-turn sessions, each sent as a {@link Session}. */
+    default boolean sessions() {
+        return false;
+    }
+
     /** Requests this shard will send, or -1 when the duration decides. */
     int plannedSize();
 

@@ -11,6 +11,8 @@ import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.PrintStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One shard's run from the schedule start to RunFinished: anchors the start and publishes RunStarted,
@@ -72,6 +74,18 @@ final class ShardRun {
         }
     }
 
+    /** The first turn of a session, built now; sending it opens the session. */
+    private static Dispatcher.Launch openSession(
+            Session session, PlannedRequest request, ClientLag lag, Anchor anchor, ClientHealth health) {
+        StreamRequest http = session.firstTurn();
+        return permitNs -> {
+            long launchedNs = System.nanoTime();
+            health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+            lag.record(anchor.startNs() + request.offsetNs(), permitNs, launchedNs);
+            session.open(http, permitNs, launchedNs);
+        };
+    }
+
     private LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread, ClientHealth health) {
         LoadSettings.Workload workload = settings.workload();
         BackendSettings backendSettings = settings.target().backendSettings();
@@ -99,7 +113,6 @@ final class ShardRun {
                     counting,
                     settings.keepGeneratedText(),
                     () -> {
-                        dispatcher.releasePermit();
                         health.requestFinished();
                         progress.step();
                     },
@@ -107,9 +120,26 @@ final class ShardRun {
                     parts.options().firstTokens());
             long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
             boolean interrupted = false;
+            SessionParts sessions = plan.sessions()
+                    ? new SessionParts(
+                            run,
+                            client,
+                            backend,
+                            backendSettings,
+                            settings,
+                            workload.sessions(),
+                            Executors.newSingleThreadScheduledExecutor(LoadGenerator.daemon("tp-session-turns")),
+                            health,
+                            dispatcher::releasePermit,
+                            models == null ? null : index -> models[index % models.length],
+                            new AtomicBoolean())
+                    : null;
             try {
                 plan.start(anchor.startNs());
                 dispatcher.run(anchor.startNs(), endNs, plan, request -> {
+                    if (request.sample().conversation() != null) {
+                        return openSession(new Session(sessions, request), request, lag, anchor, health);
+                    }
                     String requestId = settings.requestId(request.index());
                     StreamRequest http = StreamRequests.of(
                             backend,
@@ -130,11 +160,20 @@ final class ShardRun {
                                 plan.watching(
                                         request,
                                         new RequestStream(
-                                                run, backend.newResponse(), request, requestId, permitNs, launchedNs)));
+                                                run,
+                                                backend.newResponse(),
+                                                request,
+                                                requestId,
+                                                permitNs,
+                                                launchedNs,
+                                                (outcome, endNs1) -> dispatcher.releasePermit())));
                     };
                 });
             } catch (InterruptedException e) {
                 interrupted = true;
+            }
+            if (sessions != null && interrupted) {
+                sessions.stopped().set(true); // no session sends another turn
             }
             tally.sendingEnded();
             Drain drain = new Drain(tally, parts.options().drainTimeout(), settings.runId(), interrupted);
@@ -143,6 +182,10 @@ final class ShardRun {
             if (!drained) {
                 client.close(); // fails every request in flight, so each still gets its RequestFinished
                 drain.awaitCancelled();
+            }
+            if (sessions != null) {
+                sessions.stopped().set(true);
+                sessions.turns().shutdownNow();
             }
             // From here on a stop no longer interrupts: RunFinished must be published.
             thread.finishing();

@@ -254,7 +254,13 @@ class RequestStreamTest {
         PlannedRequest planned =
                 new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));
         return new RequestStream(
-                run, Backends.get(backend).newResponse(), planned, "bench-" + index, permitNs, START_NS + 9 * MS);
+                run,
+                Backends.get(backend).newResponse(),
+                planned,
+                "bench-" + index,
+                permitNs,
+                START_NS + 9 * MS,
+                (outcome, endNs) -> {});
     }
 
     private static String completion(String text) {

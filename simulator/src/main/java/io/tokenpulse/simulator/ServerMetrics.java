@@ -47,6 +47,7 @@ final class ServerMetrics {
     private final Histogram e2e;
     private final Counter promptTokens;
     private final Counter generationTokens;
+    private final Counter sessionRequests;
     private final LatencyModel engine;
 
     ServerMetrics(MetricsStyle style, String model, LatencyModel engine) {
@@ -60,6 +61,11 @@ final class ServerMetrics {
         e2e = histogram(style.e2e, "Histogram of e2e request latency in seconds.", E2E_BUCKETS);
         promptTokens = counter(style.promptTokens, "Number of prefill tokens processed.");
         generationTokens = counter(style.generationTokens, "Number of generation tokens processed.");
+        // the simulator's own: shows that a client's sessions reached the server as sessions
+        sessionRequests = counter(
+                "tokenpulse:session_affinity_requests",
+                "Generation requests that carried an " + SESSION_HEADER + " header (a router keeps such a"
+                        + " session on one replica).");
         if (style == MetricsStyle.VLLM) {
             counter(
                     "vllm:prefix_cache_queries",
@@ -78,6 +84,14 @@ final class ServerMetrics {
                             ? 0
                             : state.prefixCacheHits() / (double) state.prefixCacheQueries());
         }
+    }
+
+    /** AIPerf's session-affinity header, which {@code bench --session-header} sends by default. */
+    static final String SESSION_HEADER = "X-Session-Affinity";
+
+    /** A generation request carried {@link #SESSION_HEADER}. */
+    void sessionRequest() {
+        sessionRequests.labelValues(model).inc();
     }
 
     /** A request entered the engine with {@code prompt} tokens. */

@@ -225,6 +225,9 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         if (requestId == null || requestId.isBlank()) {
             requestId = "sim-" + counters.requestsReceived.sum();
         }
+        if (http.headers().contains(ServerMetrics.SESSION_HEADER)) {
+            metrics.sessionRequest();
+        }
         GenerationRequest request;
         Fault fault;
         try {

@@ -130,6 +130,11 @@ final class StreamingResponse implements Generation {
     }
 
     @Override
+    public void prefixCached(int tokens) {
+        format.prefixCached(tokens);
+    }
+
+    @Override
     public boolean isDone() {
         return done;
     }

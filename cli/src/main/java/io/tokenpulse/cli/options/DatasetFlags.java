@@ -177,6 +177,38 @@ public final class DatasetFlags {
                     "Shortest audio clip sent by the hf dataset's ASR layout, in seconds; shorter ones are skipped (default: ${DEFAULT-VALUE}).")
     double asrMinAudioLenSec;
 
+    @Option(
+            names = "--multi-turn",
+            description =
+                    "sharegpt: send every human turn of each conversation as one session (each turn with the conversation so far), not only the first; --num-prompts counts sessions.")
+    boolean multiTurn;
+
+    @Option(
+            names = "--multi-turn-num-turns",
+            defaultValue = "5",
+            description = "Turns of every session of the multi-turn dataset (default: ${DEFAULT-VALUE}).")
+    int multiTurnNumTurns;
+
+    @Option(
+            names = "--multi-turn-input-len",
+            defaultValue = "128",
+            description =
+                    "New input tokens of each user turn of the multi-turn dataset, on top of the history (default: ${DEFAULT-VALUE}).")
+    int multiTurnInputLen;
+
+    @Option(
+            names = "--multi-turn-output-len",
+            defaultValue = "128",
+            description = "Output tokens asked for by each turn of the multi-turn dataset (default: ${DEFAULT-VALUE}).")
+    int multiTurnOutputLen;
+
+    @Option(
+            names = "--multi-turn-system-prompt-len",
+            defaultValue = "0",
+            description =
+                    "Tokens of one system prompt every session of the multi-turn dataset starts with; 0 for none (default: ${DEFAULT-VALUE}).")
+    int multiTurnSystemPromptLen;
+
     /**
      * The dataset options, with --input-len and --output-len written over each dataset's own length
      * flags as current vLLM does (they win over those flags, even when both are given).
@@ -210,6 +242,21 @@ public final class DatasetFlags {
                         prefixRepetitionOutputLen),
                 new DatasetOptions.Trace(traceTimeScale),
                 new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen),
-                new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec));
+                new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec),
+                new DatasetOptions.MultiTurn(
+                        multiTurn, multiTurnNumTurns, multiTurnInputLen, multiTurnOutputLen, multiTurnSystemPromptLen));
+    }
+
+    /** Whether the dataset plays multi-turn sessions: {@code multi-turn}, or {@code sharegpt --multi-turn}. */
+    public boolean sessions() {
+        return "multi-turn".equals(datasetName) || (multiTurn && "sharegpt".equals(datasetName));
+    }
+
+    /** @throws IllegalArgumentException for {@code --multi-turn} with a dataset other than sharegpt */
+    public void checkMultiTurn() {
+        if (multiTurn && !"sharegpt".equals(datasetName)) {
+            throw new IllegalArgumentException("--multi-turn plays sharegpt conversations turn by turn; use it with"
+                    + " --dataset-name sharegpt, or use --dataset-name multi-turn for synthetic sessions");
+        }
     }
 }

@@ -140,6 +140,7 @@ public final class RunReport {
         console.print(config, result, SummaryRecords.reasoning(summary), out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
+        console.printPerTurn(SummaryRecords.perTurn(summary), out);
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
@@ -201,9 +202,11 @@ public final class RunReport {
                 .withLabel(label)
                 .withRunId(summary.getRunId().toString())
                 .withPerModel(SummaryRecords.perModel(summary))
+                .withTtftByTurn(SummaryRecords.perTurn(summary))
                 .withReasoning(SummaryRecords.reasoning(summary));
         return detailed
                 ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
+                        .withSessionTurns(SummaryRecords.sessionTurns(requests))
                 : json;
     }
 }

@@ -1,12 +1,14 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 
 /**
  * OpenAI Chat Completions ({@code /v1/chat/completions}) as vLLM's
  * {@code async_request_openai_chat_completions} speaks it: the prompt as one user message of
- * text content (followed by the dataset's images as {@code image_url} parts), {@code max_completion_tokens},
+ * text content (followed by the dataset's images as {@code image_url} parts), or a session's whole
+ * conversation as messages of string content, {@code max_completion_tokens},
  * text from {@code delta.content}.
  */
 final class OpenAiChatBackend extends OpenAiBackend {
@@ -26,6 +28,28 @@ final class OpenAiChatBackend extends OpenAiBackend {
 
     @Override
     void writeInput(JsonGenerator json, BackendSettings settings, PromptRequest request) throws IOException {
+        if (!request.messages().isEmpty()) {
+            writeConversation(json, request);
+        } else {
+            writeUserMessage(json, request);
+        }
+        json.writeNumberField("temperature", settings.sampling().temperatureOrGreedy());
+        json.writeNumberField("max_completion_tokens", request.maxTokens());
+    }
+
+    /** A session's turn: every message with its role and text content, as a chat client sends its history. */
+    private static void writeConversation(JsonGenerator json, PromptRequest request) throws IOException {
+        json.writeArrayFieldStart("messages");
+        for (ChatMessage message : request.messages()) {
+            json.writeStartObject();
+            json.writeStringField("role", message.role());
+            json.writeStringField("content", message.content());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    private static void writeUserMessage(JsonGenerator json, PromptRequest request) throws IOException {
         json.writeArrayFieldStart("messages");
         json.writeStartObject();
         json.writeStringField("role", "user");
@@ -45,8 +69,6 @@ final class OpenAiChatBackend extends OpenAiBackend {
         json.writeEndArray();
         json.writeEndObject();
         json.writeEndArray();
-        json.writeNumberField("temperature", settings.sampling().temperatureOrGreedy());
-        json.writeNumberField("max_completion_tokens", request.maxTokens());
     }
 
     @Override

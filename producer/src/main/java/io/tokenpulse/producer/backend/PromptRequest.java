@@ -1,6 +1,7 @@
 package io.tokenpulse.producer.backend;
 
 import io.tokenpulse.producer.dataset.Prompt;
+import io.tokenpulse.tokenizers.ChatMessage;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -16,9 +17,17 @@ import java.util.stream.Collectors;
  * @param model the model this request names instead of the run's ({@code --lora-modules}: an
  *     adapter), or null for the run's
  * @param audioWav the dataset's WAV file for {@code openai-audio}, or null for its synthetic tone
+ * @param messages the whole conversation for a chat backend (a session's turn: system prompt, earlier
+ *     turns and answers, this turn), or empty to send {@code prompt} as one user message
  */
 public record PromptRequest(
-        String requestId, String prompt, int maxTokens, List<String> imageUrls, String model, byte[] audioWav) {
+        String requestId,
+        String prompt,
+        int maxTokens,
+        List<String> imageUrls,
+        String model,
+        byte[] audioWav,
+        List<ChatMessage> messages) {
 
     public PromptRequest {
         if (requestId == null || requestId.isBlank()) {
@@ -32,9 +41,16 @@ public record PromptRequest(
                     "output length must be >= 1, got " + maxTokens + " (request " + requestId + ")");
         }
         imageUrls = List.copyOf(imageUrls);
+        messages = List.copyOf(messages);
         if (model != null && model.isBlank()) {
             throw new IllegalArgumentException("a request's model must not be blank (request " + requestId + ")");
         }
+    }
+
+    /** A single prompt (not a conversation). */
+    public PromptRequest(
+            String requestId, String prompt, int maxTokens, List<String> imageUrls, String model, byte[] audioWav) {
+        this(requestId, prompt, maxTokens, imageUrls, model, audioWav, List.of());
     }
 
     /** A prompt with images, naming the run's model. */
@@ -44,7 +60,7 @@ public record PromptRequest(
 
     /** This request naming {@code newModel} (null: the run's model). */
     public PromptRequest withModel(String newModel) {
-        return new PromptRequest(requestId, prompt, maxTokens, imageUrls, newModel, audioWav);
+        return new PromptRequest(requestId, prompt, maxTokens, imageUrls, newModel, audioWav, messages);
     }
 
     /** The model to send: this request's own, else {@code runModel}. */
@@ -67,6 +83,10 @@ public record PromptRequest(
         }
         Prompt.Chat chat = (Prompt.Chat) prompt;
         String text = chat.messages().stream().map(m -> m.content()).collect(Collectors.joining("\n"));
-        return new PromptRequest(requestId, text, maxTokens, chat.imageUrls());
+        // a conversation (more than one message) goes as its messages; one user message as before
+        boolean conversation =
+                chat.messages().size() > 1 || !chat.messages().get(0).role().equals("user");
+        return new PromptRequest(
+                requestId, text, maxTokens, chat.imageUrls(), null, null, conversation ? chat.messages() : List.of());
     }
 }

@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param trace {@code --trace-time-scale}
  * @param hf {@code --hf-*} flags
  * @param asr {@code --asr-*} flags (the hf dataset's ASR layout)
+ * @param multiTurn {@code --multi-turn} and the {@code --multi-turn-*} flags (sessions)
  */
 @RecordBuilder
 public record DatasetOptions(
@@ -36,7 +37,8 @@ public record DatasetOptions(
         PrefixRepetition prefixRepetition,
         Trace trace,
         Hf hf,
-        Asr asr)
+        Asr asr,
+        MultiTurn multiTurn)
         implements DatasetOptionsBuilder.With {
 
     public DatasetOptions {
@@ -51,6 +53,37 @@ public record DatasetOptions(
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(hf, "hf");
         Objects.requireNonNull(asr, "asr");
+        Objects.requireNonNull(multiTurn, "multiTurn");
+    }
+
+    /** Every flag but the multi-turn ones, which stay at their defaults. */
+    public DatasetOptions(
+            String name,
+            Path datasetPath,
+            PromptStyle promptStyle,
+            Random random,
+            Sonnet sonnet,
+            ShareGpt shareGpt,
+            Custom custom,
+            FileSampling fileSampling,
+            PrefixRepetition prefixRepetition,
+            Trace trace,
+            Hf hf,
+            Asr asr) {
+        this(
+                name,
+                datasetPath,
+                promptStyle,
+                random,
+                sonnet,
+                shareGpt,
+                custom,
+                fileSampling,
+                prefixRepetition,
+                trace,
+                hf,
+                asr,
+                MultiTurn.DEFAULTS);
     }
 
     /** The flags of the datasets vLLM's old client knew, the newer datasets' at their defaults. */
@@ -247,6 +280,29 @@ public record DatasetOptions(
         /** Whether a clip of {@code durationS} is kept: vLLM drops it when below the min or above the max. */
         boolean keeps(double durationS) {
             return durationS >= minAudioLenSec && durationS <= maxAudioLenSec;
+        }
+    }
+
+    /**
+     * The sessions' flags: {@code --multi-turn} (every turn of a sharegpt conversation) and the
+     * synthetic {@code multi-turn} dataset's {@code --multi-turn-num-turns},
+     * {@code --multi-turn-input-len}, {@code --multi-turn-output-len} (tokens per turn) and
+     * {@code --multi-turn-system-prompt-len} (one system prompt shared by every session).
+     */
+    public record MultiTurn(boolean shareGptAllTurns, int numTurns, int inputLen, int outputLen, int systemPromptLen) {
+
+        public static final MultiTurn DEFAULTS = new MultiTurn(false, 5, 128, 128, 0);
+
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public MultiTurn checked() {
+            if (numTurns < 1) {
+                throw new IllegalArgumentException("--multi-turn-num-turns must be >= 1 (a session needs at least"
+                        + " one turn), got " + numTurns);
+            }
+            atLeast("--multi-turn-input-len", 1, inputLen);
+            atLeast("--multi-turn-output-len", 1, outputLen);
+            atLeast("--multi-turn-system-prompt-len", 0, systemPromptLen);
+            return this;
         }
     }
 

@@ -12,7 +12,11 @@ public final class Datasets {
     private static final Map<String, BiFunction<DatasetOptions, Tokenizer, Dataset>> SUPPORTED = new LinkedHashMap<>();
 
     static {
-        SUPPORTED.put(ShareGptDataset.NAME, (options, tokenizer) -> ShareGptDataset.load(options, tokenizer));
+        SUPPORTED.put(
+                ShareGptDataset.NAME,
+                (options, tokenizer) -> options.multiTurn().shareGptAllTurns()
+                        ? ShareGptSessionDataset.load(options, tokenizer)
+                        : ShareGptDataset.load(options, tokenizer));
         SUPPORTED.put(BurstGptDataset.NAME, (options, tokenizer) -> BurstGptDataset.load(options, tokenizer));
         SUPPORTED.put(
                 RandomDataset.NAME,
@@ -27,6 +31,7 @@ public final class Datasets {
         SUPPORTED.put(AgentTraceDataset.NAME, (options, tokenizer) -> AgentTraceDataset.load(options, tokenizer));
         SUPPORTED.put(
                 PrefixRepetitionDataset.NAME, (options, tokenizer) -> new PrefixRepetitionDataset(tokenizer, options));
+        SUPPORTED.put(MultiTurnDataset.NAME, (options, tokenizer) -> new MultiTurnDataset(tokenizer, options));
     }
 
     private Datasets() {}

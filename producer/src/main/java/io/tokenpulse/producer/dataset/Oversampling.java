@@ -22,7 +22,13 @@ final class Oversampling {
         Random random = new Random(seed);
         while (all.size() < numRequests) {
             SampledRequest repeat = valid.get(random.nextInt(valid.size()));
-            all.add(new SampledRequest(repeat.prompt(), repeat.promptLen(), repeat.expectedOutputLen(), all.size()));
+            all.add(new SampledRequest(
+                    repeat.prompt(),
+                    repeat.promptLen(),
+                    repeat.expectedOutputLen(),
+                    all.size(),
+                    repeat.arrivalOffsetNs(),
+                    repeat.conversation()));
         }
         return all;
     }

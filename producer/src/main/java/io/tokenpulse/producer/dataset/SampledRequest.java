@@ -1,5 +1,8 @@
 package io.tokenpulse.producer.dataset;
 
+import io.tokenpulse.tokenizers.ChatMessage;
+import io.tokenpulse.tokenizers.Tokenizer;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -12,9 +15,17 @@ import java.util.OptionalLong;
  * @param index position in the sample, 0-based; vLLM appends it to {@code --request-id-prefix}
  * @param arrivalOffsetNs when the dataset's own times say the request is due, ns after the schedule
  *     start (trace replay); empty when the arrival schedule ({@code --request-rate}) decides
+ * @param conversation the session this request opens (multi-turn datasets), or null for a single
+ *     request; then {@code prompt}, {@code promptLen} and {@code expectedOutputLen} are its first turn's,
+ *     and the later turns are built as the session goes
  */
 public record SampledRequest(
-        Prompt prompt, int promptLen, int expectedOutputLen, int index, OptionalLong arrivalOffsetNs) {
+        Prompt prompt,
+        int promptLen,
+        int expectedOutputLen,
+        int index,
+        OptionalLong arrivalOffsetNs,
+        Conversation conversation) {
 
     public SampledRequest {
         Objects.requireNonNull(prompt, "prompt");
@@ -33,8 +44,31 @@ public record SampledRequest(
         }
     }
 
+    /** A single request, at the dataset's own time or on the schedule. */
+    public SampledRequest(
+            Prompt prompt, int promptLen, int expectedOutputLen, int index, OptionalLong arrivalOffsetNs) {
+        this(prompt, promptLen, expectedOutputLen, index, arrivalOffsetNs, null);
+    }
+
+    /** The first turn of {@code conversation}, opening a session on the arrival schedule. */
+    public static SampledRequest session(Conversation conversation, Tokenizer tokenizer, int index) {
+        List<ChatMessage> first = conversation.messages(0, List.of());
+        return new SampledRequest(
+                new Prompt.Chat(first),
+                ChatPromptLength.of(tokenizer, first),
+                conversation.turns().get(0).outputLen(),
+                index,
+                OptionalLong.empty(),
+                conversation);
+    }
+
+    /** Turns this request stands for: a session's, or 1. */
+    public int turns() {
+        return conversation == null ? 1 : conversation.turns().size();
+    }
+
     /** A request sent when the arrival schedule says. */
     public SampledRequest(Prompt prompt, int promptLen, int expectedOutputLen, int index) {
-        this(prompt, promptLen, expectedOutputLen, index, OptionalLong.empty());
+        this(prompt, promptLen, expectedOutputLen, index, OptionalLong.empty(), null);
     }
 }

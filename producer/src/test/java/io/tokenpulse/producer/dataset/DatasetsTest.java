@@ -28,7 +28,8 @@ class DatasetsTest {
                         "hf",
                         "trace",
                         "agent-trace",
-                        "prefix_repetition");
+                        "prefix_repetition",
+                        "multi-turn");
     }
 
     @Test
@@ -59,7 +60,7 @@ class DatasetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom, hf, trace,"
-                                + " agent-trace, prefix_repetition");
+                                + " agent-trace, prefix_repetition, multi-turn");
     }
 
     @Test

@@ -112,6 +112,10 @@ final class BatchingEngine {
                 prefixCacheHits += cachedTokens;
                 next.computed = cachedTokens;
                 next.cachedBlocks = hit.size();
+                if (next.emitted == 0) {
+                    // vLLM reports the hit of the scheduling that computes the prompt, not of a re-run after preemption
+                    next.generation.prefixCached(cachedTokens);
+                }
                 next.inBatch = true;
                 running.add(next);
                 prefills.add(next);

@@ -40,6 +40,14 @@ public interface Generation {
      */
     void emit(int tokens, long dueNs);
 
+    /**
+     * The model found the prompt's first {@code tokens} tokens in its prefix cache (prefill computes only
+     * the rest); the response reports them as {@code usage.prompt_tokens_details.cached_tokens}. Called
+     * from the model's own thread; a model without a prefix cache never calls it, and the usage then has
+     * no {@code prompt_tokens_details}, as vLLM without {@code --enable-prompt-tokens-details}.
+     */
+    default void prefixCached(int tokens) {}
+
     /** True once the client went away or the stream ended; the model should stop scheduling. */
     boolean isDone();
 }

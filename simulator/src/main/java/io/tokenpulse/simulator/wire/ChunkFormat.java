@@ -26,6 +26,8 @@ public abstract class ChunkFormat {
 
     private final String outputWord;
     private final int reasoningTokens;
+    /** Prompt tokens the engine's prefix cache held, or -1 when the model keeps no prefix cache. */
+    private volatile int cachedTokens = -1;
 
     /**
      * @param outputWord how every generated token is spelled, or null for {@code "tok<i> "}
@@ -131,6 +133,19 @@ public abstract class ChunkFormat {
             throw new UnsupportedOperationException("this format carries no reasoning");
         }
         tokenEvent(out, text, finishReason, tokensSoFar);
+    }
+
+    /**
+     * The engine found {@code tokens} of the prompt in its prefix cache (set from the engine's thread,
+     * before the first token); usage reports it where the format has a field for it.
+     */
+    public void prefixCached(int tokens) {
+        cachedTokens = tokens;
+    }
+
+    /** {@link #prefixCached}'s tokens, or -1 when the model did not say (no prefix cache). */
+    int cachedTokens() {
+        return cachedTokens;
     }
 
     /** The usage-only event sent when the request asked for usage. */

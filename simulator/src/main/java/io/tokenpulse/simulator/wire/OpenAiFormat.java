@@ -178,6 +178,12 @@ final class OpenAiFormat extends ChunkFormat {
         g.writeNumberField("prompt_tokens", promptTokens);
         g.writeNumberField("total_tokens", promptTokens + completionTokens);
         g.writeNumberField("completion_tokens", completionTokens);
+        if (cachedTokens() >= 0) {
+            // OpenAI's split of the prompt tokens: those served from the prefix cache
+            g.writeObjectFieldStart("prompt_tokens_details");
+            g.writeNumberField("cached_tokens", cachedTokens());
+            g.writeEndObject();
+        }
         if (reasons()) {
             // OpenAI's split of the completion tokens
             g.writeObjectFieldStart("completion_tokens_details");

@@ -181,6 +181,34 @@ class BatchingModelTest {
     }
 
     @Test
+    void aSessionsGrowingPromptsReportTheirCachedPrefixAsTheTurnsGo() {
+        VirtualClock clock = new VirtualClock();
+        BatchingModel model = new BatchingModel(EngineProfile.DEFAULT, clock);
+        // a session's turns: each prompt is the previous one, its answer and a new user message
+        int[] turn0 = IntStream.range(0, 100).toArray();
+        int[] turn1 = IntStream.range(0, 250).toArray();
+        int[] turn2 = IntStream.range(0, 420).toArray();
+        int[] stranger = IntStream.range(1000, 1420).toArray();
+        RecordingGeneration first = new RecordingGeneration(turn0, 2, 0);
+        RecordingGeneration second = new RecordingGeneration(turn1, 2, 5_000_000_000L);
+        RecordingGeneration third = new RecordingGeneration(turn2, 2, 10_000_000_000L);
+        RecordingGeneration other = new RecordingGeneration(stranger, 2, 15_000_000_000L);
+        for (RecordingGeneration g : List.of(first, second, third, other)) {
+            model.generate(g);
+        }
+
+        clock.runUntilIdle();
+
+        // full 16-token blocks of the longest prefix seen before: 100 -> 96, 250 -> 240
+        assertThat(first.cachedTokens()).isZero();
+        assertThat(second.cachedTokens()).isEqualTo(96);
+        assertThat(third.cachedTokens()).isEqualTo(240);
+        assertThat(other.cachedTokens()).as("no shared prefix").isZero();
+        // the cached part's prefill is skipped: the third turn starts faster than a stranger of its length
+        assertThat(third.ttftMs()).isLessThan(other.ttftMs());
+    }
+
+    @Test
     void aPromptWhoseLeadingBlocksAreCachedSkipsTheirPrefill() {
         VirtualClock clock = new VirtualClock();
         BatchingModel model = new BatchingModel(EngineProfile.DEFAULT, clock);

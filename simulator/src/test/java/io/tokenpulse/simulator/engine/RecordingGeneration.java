@@ -14,6 +14,8 @@ final class RecordingGeneration implements Generation {
     private final long receivedNs;
     private final long[] tokenNs;
     private int emitted;
+    /** What the model reported of its prefix cache, or -1 when it said nothing. */
+    private volatile int cachedTokens = -1;
     /** Counted down at the last token, for a model running on a thread of its own. */
     private final CountDownLatch finished = new CountDownLatch(1);
 
@@ -78,6 +80,15 @@ final class RecordingGeneration implements Generation {
     /** Waits for the last token (emitted on another thread); false when it did not come in time. */
     boolean awaitLastToken(Duration timeout) throws InterruptedException {
         return finished.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void prefixCached(int tokens) {
+        cachedTokens = tokens;
+    }
+
+    int cachedTokens() {
+        return cachedTokens;
     }
 
     @Override

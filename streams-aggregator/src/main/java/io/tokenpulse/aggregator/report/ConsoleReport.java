@@ -142,6 +142,33 @@ public final class ConsoleReport {
         out.flush();
     }
 
+    /**
+     * A multi-turn run's per-turn section, printed after the block (extension): per turn index its
+     * requests, mean input tokens (the history included) and TTFT mean, median and P99, in the block's
+     * line format. Nothing for a run without sessions.
+     */
+    public void printPerTurn(List<TurnResult> turns, PrintStream out) {
+        if (turns.isEmpty()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        text.append(centred(" Per Turn ", '=')).append('\n');
+        for (TurnResult turn : turns) {
+            text.append(centred(" Turn " + turn.turn() + " ", '-')).append('\n');
+            integer(text, "Successful requests:", turn.completed());
+            if (turn.failed() > 0) {
+                integer(text, "Failed requests:", turn.failed());
+            }
+            decimal(text, "Mean input tokens:", turn.meanInputTokens());
+            decimal(text, "Mean TTFT (ms):", turn.meanTtftMs());
+            decimal(text, "Median TTFT (ms):", turn.medianTtftMs());
+            decimal(text, "P99 TTFT (ms):", turn.p99TtftMs());
+        }
+        text.append("=".repeat(WIDTH)).append('\n');
+        out.print(text);
+        out.flush();
+    }
+
     private static void statLines(StringBuilder text, String label, LatencyStats stats) {
         decimal(text, "Mean " + label + " (ms):", stats.meanMs());
         decimal(text, "Median " + label + " (ms):", stats.medianMs());

@@ -26,12 +26,14 @@ import java.util.stream.Stream;
  * vLLM's order. Two parts have keys that depend on the run and are written in place: the
  * {@code --metadata} pairs (after {@code num_prompts}, where vLLM puts them) and the per-metric keys
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
- * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run). Beyond vLLM's mid-2025 keys it writes
+ * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run; {@code session_turns}
+ * only for a multi-turn run, through {@code withSessionTurns}). Beyond vLLM's mid-2025 keys it writes
  * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
  * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
  * left out without one, so files stay as mid-2025 benchmark_serving.py wrote them) and {@code per_model}
- * (a LoRA run's models; left out when empty), {@code run_id} (the run's id, which {@code replay}, {@code chart}
+ * (a LoRA run's models; left out when empty), {@code ttft_by_turn} (a multi-turn run's {@link TurnResult}s; left
+ * out when empty), {@code run_id} (the run's id, which {@code replay}, {@code chart}
  * and {@code report} take; left out when null). Immutable: the generated {@code ResultJsonBuilder.With}
  * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
  * withClientCpu}, ...), so a new key is added in one place, the components.
@@ -72,10 +74,12 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) List<List<Double>> itls,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> generatedTexts,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> errors,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<SessionTurnDetail> sessionTurns,
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
         boolean itlExact,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TurnResult> ttftByTurn,
         @JsonInclude(JsonInclude.Include.NON_NULL) String runId,
         @JsonUnwrapped Delivery delivery,
         @JsonUnwrapped ClientCpu clientCpu,
@@ -144,6 +148,7 @@ public record ResultJson(
         metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         metricValues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metricValues));
         perModel = perModel == null ? List.of() : List.copyOf(perModel);
+        ttftByTurn = ttftByTurn == null ? List.of() : List.copyOf(ttftByTurn);
         for (String key : metadata.keySet()) {
             if (FIXED_KEYS.contains(key) || metricValues.containsKey(key)) {
                 throw new IllegalArgumentException(

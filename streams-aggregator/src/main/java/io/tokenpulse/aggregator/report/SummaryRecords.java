@@ -72,6 +72,22 @@ public final class SummaryRecords {
                 .toList();
     }
 
+    /** A multi-turn run's per-turn section, in turn order; empty for other runs. */
+    public static List<TurnResult> perTurn(RunSummary summary) {
+        return summary.getPerTurn().stream()
+                .map(t -> new TurnResult(
+                        t.getTurnIndex(),
+                        t.getCompleted(),
+                        t.getFailed(),
+                        t.getMeanInputTokens(),
+                        t.getTtft().getMeanMs(),
+                        t.getTtft().getMedianMs(),
+                        t.getTtft().getPercentiles().isEmpty()
+                                ? 0
+                                : t.getTtft().getPercentiles().get(0).getValueMs()))
+                .toList();
+    }
+
     /** What the load generators could not deliver to Kafka, as the result file reports it. */
     public static ResultJson.Delivery delivery(RunSummary summary) {
         return new ResultJson.Delivery(summary.getRecordsNotDelivered(), summary.getRecordsNotDeliveredByReason());
@@ -92,6 +108,23 @@ public final class SummaryRecords {
                 request.getItlNs().stream().map(ns -> ns / NS_PER_SECOND).toList(),
                 request.getGeneratedText() == null ? "" : request.getGeneratedText(),
                 request.getError());
+    }
+
+    /**
+     * A multi-turn run's {@code session_turns} entries, one per request in the order given; null when no
+     * request was a session's turn, so other runs' detailed files stay as they were.
+     */
+    public static List<SessionTurnDetail> sessionTurns(List<RequestMetrics> requests) {
+        if (requests.stream().noneMatch(r -> r.getTurnIndex() != null)) {
+            return null;
+        }
+        return requests.stream()
+                .map(r -> new SessionTurnDetail(
+                        r.getSessionId() == null ? "" : r.getSessionId(),
+                        r.getTurnIndex() == null ? 0 : r.getTurnIndex(),
+                        r.getSentEpochNs() / NS_PER_SECOND,
+                        r.getFinishedEpochNs() / NS_PER_SECOND))
+                .toList();
     }
 
     /** A reasoning run's figures (extension); empty for a run where no request thought. */

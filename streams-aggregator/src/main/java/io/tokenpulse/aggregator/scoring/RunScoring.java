@@ -19,6 +19,7 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.TurnSummary;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -71,6 +72,9 @@ public final class RunScoring {
 
     static final MetricPercentiles PER_MODEL_PERCENTILES = MetricPercentiles.parse("99");
 
+    /** What the per-turn section shows of each turn index: TTFT, its P99 (issue 33). */
+    static final PercentileMetrics PER_TURN_METRICS = PercentileMetrics.parse("ttft");
+
     /** The model of a record whose writer did not say (older load generators, which had no adapters). */
     static final String UNNAMED_MODEL = "(not recorded)";
 
@@ -82,15 +86,28 @@ public final class RunScoring {
      * @param perModel with per-model scoring: each model's own values, by model name in name order,
      *     scored by the same math as {@code result} ({@link #PER_MODEL_METRICS}, P99); else empty
      * @param reasoning the reasoning figures when a successful request thought, else empty
+     * @param perTurn a multi-turn run's requests by turn index, in turn order, scored by the same math
+     *     ({@link #PER_TURN_METRICS}, P99); empty when no request was a session's turn
      */
     public record Scored(
             RunResult result,
             Map<String, Long> errors,
             Map<String, RunResult> perModel,
-            Optional<ReasoningResult> reasoning) {
+            Optional<ReasoningResult> reasoning,
+            Map<Integer, RunResult> perTurn) {
         public Scored {
             errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
             perModel = Collections.unmodifiableSortedMap(new TreeMap<>(perModel));
+            perTurn = Collections.unmodifiableSortedMap(new TreeMap<>(perTurn));
+        }
+
+        /** A run without sessions. */
+        public Scored(
+                RunResult result,
+                Map<String, Long> errors,
+                Map<String, RunResult> perModel,
+                Optional<ReasoningResult> reasoning) {
+            this(result, errors, perModel, reasoning, Map.of());
         }
     }
 
@@ -131,6 +148,7 @@ public final class RunScoring {
         MetricsAccumulator run = new MetricsAccumulator(originNs, options.goodput());
         ReasoningAccumulator reasoning = new ReasoningAccumulator();
         Map<String, MetricsAccumulator> models = new TreeMap<>();
+        Map<Integer, MetricsAccumulator> turns = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
@@ -141,6 +159,10 @@ public final class RunScoring {
                     models.computeIfAbsent(
                                     m.getModel() == null ? UNNAMED_MODEL : m.getModel(),
                                     name -> new MetricsAccumulator(originNs, GoodputSlo.NONE))
+                            .add(values);
+                }
+                if (m.getTurnIndex() != null) {
+                    turns.computeIfAbsent(m.getTurnIndex(), turn -> new MetricsAccumulator(originNs, GoodputSlo.NONE))
                             .add(values);
                 }
                 if (!m.getSuccess()) {
@@ -155,7 +177,10 @@ public final class RunScoring {
         Map<String, RunResult> byModel = new TreeMap<>();
         models.forEach((name, accumulator) ->
                 byModel.put(name, RunResult.of(accumulator, durationNs, PER_MODEL_METRICS, PER_MODEL_PERCENTILES)));
-        return new Scored(result, errors, byModel, reasoning.result(options.percentiles()));
+        Map<Integer, RunResult> byTurn = new TreeMap<>();
+        turns.forEach((turn, accumulator) ->
+                byTurn.put(turn, RunResult.of(accumulator, durationNs, PER_TURN_METRICS, PER_MODEL_PERCENTILES)));
+        return new Scored(result, errors, byModel, reasoning.result(options.percentiles()), byTurn);
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
@@ -213,6 +238,19 @@ public final class RunScoring {
                                 .setMetrics(e.getValue().metrics().stream()
                                         .map(RunScoring::summary)
                                         .toList())
+                                .build())
+                        .toList())
+                .setPerTurn(scored.perTurn().entrySet().stream()
+                        .map(e -> TurnSummary.newBuilder()
+                                .setTurnIndex(e.getKey())
+                                .setCompleted(e.getValue().completed())
+                                .setFailed(e.getValue().failed())
+                                .setMeanInputTokens(
+                                        e.getValue().completed() == 0
+                                                ? 0
+                                                : (double) e.getValue().totalInputTokens()
+                                                        / e.getValue().completed())
+                                .setTtft(summary(e.getValue().metrics().get(0)))
                                 .build())
                         .toList())
                 .setReasoning(scored.reasoning()

@@ -75,6 +75,9 @@ final class RequestRecords {
                 .setTtfoNs(f.getFirstAnswerNs())
                 .setReasoningEvents(f.getReasoningEvents())
                 .setReasoningTokens(f.getReasoningTokens())
+                // a session's turn: kept so that the summary can score each turn index on its own
+                .setSessionId(f.getSessionId())
+                .setTurnIndex(f.getTurnIndex())
                 .build();
     }
 }

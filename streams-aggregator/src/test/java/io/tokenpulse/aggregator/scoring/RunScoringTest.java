@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.tokenpulse.aggregator.metrics.GoodputSlo;
 import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
@@ -292,6 +293,48 @@ class RunScoringTest {
         assertThat(result.metrics().get(1).percentiles().get(0).valueMs()).isCloseTo(245, within(1e-9));
         assertThat(result.metrics().get(0).percentiles().get(0).valueMs()).isCloseTo(190, within(1e-9));
         assertThat(scored.errors()).isEqualTo(Map.of("HTTP 500", 1L));
+    }
+
+    @Test
+    void aMultiTurnRunIsScoredByTurnIndexToo() {
+        // two sessions of two turns; the second turns carry the history (longer prompts) and one failed
+        List<RequestMetrics> turns = List.of(
+                turn(request(0, true, "", 100, 10, 100L, 200L, 11e6, 20e6, 0, List.of(), 0, 200), "s-0", 0),
+                turn(request(1, true, "", 300, 10, 50L, 150L, 11e6, 15e6, 0, List.of(), 500, 650), "s-0", 1),
+                turn(request(2, true, "", 120, 10, 300L, 400L, 11e6, 40e6, 0, List.of(), 0, 400), "s-1", 0),
+                turn(request(3, false, "HTTP 500", 0, 0, null, null, null, null, 0, List.of(), 700, 710), "s-1", 1),
+                REQUEST_2);
+        RunScoring.Scored scored = RunScoring.score(
+                turns::stream, ANCHOR_NS, ANCHOR_NS + 3050 * MS, RunScoring.Options.storedIn(RUN, shards().config()));
+
+        assertThat(scored.perTurn()).containsOnlyKeys(0, 1);
+        RunResult first = scored.perTurn().get(0);
+        assertThat(first.completed()).isEqualTo(2);
+        assertThat(first.totalInputTokens()).isEqualTo(220);
+        assertThat(first.metrics()).extracting(m -> m.metric().key()).containsExactly("ttft");
+        assertThat(first.metrics().get(0).meanMs()).isCloseTo(200, within(1e-9)); // (100 + 300) / 2
+        // P99 of [100, 300]: 100 + 0.99 * 200
+        assertThat(first.metrics().get(0).percentiles().get(0).valueMs()).isCloseTo(298, within(1e-9));
+        RunResult second = scored.perTurn().get(1);
+        assertThat(second.completed()).isEqualTo(1);
+        assertThat(second.failed()).isEqualTo(1);
+        assertThat(second.metrics().get(0).meanMs()).isCloseTo(50, within(1e-9));
+        // the run's own figures count every request, turns or not
+        assertThat(scored.result().completed()).isEqualTo(3);
+        assertThat(RunScoring.score(
+                                REQUESTS::stream,
+                                ANCHOR_NS,
+                                ANCHOR_NS + 3050 * MS,
+                                RunScoring.Options.storedIn(RUN, shards().config()))
+                        .perTurn())
+                .as("a run without sessions has no per-turn figures")
+                .isEmpty();
+    }
+
+    private static RequestMetrics turn(RequestMetrics request, String sessionId, int turnIndex) {
+        request.setSessionId(sessionId);
+        request.setTurnIndex(turnIndex);
+        return request;
     }
 
     @Test
