@@ -179,6 +179,7 @@ final class BenchCommand implements Callable<Integer> {
         var requestSampling = sampling.sampling();
         sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
+        reporting.defaultFor(target.backend());
         reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = runFiles.chart();

@@ -22,7 +22,11 @@ public final class Backends {
             "tensorrt-llm",
             "scalellm",
             "sglang",
-            "llama.cpp");
+            "llama.cpp",
+            // vLLM's pooling backends (POOLING_BACKENDS), after its generation ones; vllm-score is ours
+            "openai-embeddings",
+            "vllm-rerank",
+            "vllm-score");
 
     private static final Map<String, Backend> BY_NAME = byName();
 
@@ -40,6 +44,9 @@ public final class Backends {
         byName.put("tensorrt-llm", new TensorRtLlmBackend());
         byName.put("deepspeed-mii", new DeepSpeedMiiBackend());
         byName.put("openai-audio", new OpenAiAudioBackend());
+        byName.put("openai-embeddings", new OpenAiEmbeddingsBackend());
+        byName.put("vllm-rerank", new VllmRerankBackend());
+        byName.put("vllm-score", new VllmScoreBackend());
         return Map.copyOf(byName);
     }
 

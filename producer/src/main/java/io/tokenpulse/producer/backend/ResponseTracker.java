@@ -18,6 +18,8 @@ package io.tokenpulse.producer.backend;
  * <p>TGI and TensorRT-LLM events are all timing events, as vLLM's clients count them; a
  * DeepSpeed-MII answer is not streamed ({@link #streamed()} false): its one JSON body is the one
  * timing event, so {@code first} = {@code last} = when the body was complete (TTFT = E2EL, no ITL).
+ * A pooling answer ({@link #pooling}: embeddings, rerank, score) is not streamed either and has no
+ * timing event at all: it succeeds with 0 chunk events.
  *
  * <p>Timestamps are the {@link System#nanoTime()} values the caller passes. Not thread-safe:
  * one tracker per request, fed on the connection's I/O thread.
@@ -32,6 +34,11 @@ public final class ResponseTracker {
 
     private final boolean anyEventMarksLast;
     private final boolean streamed;
+    /** A pooling answer: the whole body is the answer, with no timing event (see {@link #pooling}). */
+    private final boolean pooling;
+    /** When a pooling answer's body was read without an error; null before. */
+    private Long answeredNs;
+
     private final StringBuilder text = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
 
@@ -47,10 +54,26 @@ public final class ResponseTracker {
     private boolean finished;
 
     ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed) {
+        this(reader, anyEventMarksLast, streamed, false);
+    }
+
+    private ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed, boolean pooling) {
         this.reader = reader;
         this.scan = reader instanceof EventReader openAi ? openAi.newScan() : null;
         this.anyEventMarksLast = anyEventMarksLast;
         this.streamed = streamed;
+        this.pooling = pooling;
+    }
+
+    /**
+     * A tracker for a pooling answer (embeddings, rerank, score): one JSON body and no generated
+     * tokens, so no timing event and no chunk. A body {@code reader} reads without an error makes the
+     * request a success with 0 chunk events whose {@code first} and {@code last} are both when the body
+     * was complete (vLLM's pooling client sets TTFT = latency; here E2EL is that time and the
+     * aggregator, seeing no chunk, reports TTFT 0 and no ITL).
+     */
+    static ResponseTracker pooling(EventParser reader) {
+        return new ResponseTracker(reader, false, false, true);
     }
 
     /**
@@ -82,6 +105,10 @@ public final class ResponseTracker {
         }
         if (event.usage() != null) {
             usage = event.usage();
+        }
+        if (pooling) {
+            answeredNs = arrivalNs;
+            return NOT_A_CHUNK;
         }
         if (!event.hasChoices()) {
             if (anyEventMarksLast && chunks > 0) {
@@ -165,12 +192,24 @@ public final class ResponseTracker {
         if (error != null) {
             return fail(httpStatus, error, doneSeen);
         }
+        if (pooling) {
+            return answered(httpStatus);
+        }
         if (chunks == 0) {
             return fail(httpStatus, "no streamed event carried choices", doneSeen);
         }
         finished = true;
         return new RequestOutcome(
                 true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoningSeen());
+    }
+
+    private RequestOutcome answered(int httpStatus) {
+        if (answeredNs == null) {
+            return fail(httpStatus, "the response had no body", false);
+        }
+        finished = true;
+        return new RequestOutcome(
+                true, httpStatus, "", 0, answeredNs, answeredNs, usage, "", false, RequestOutcome.Reasoning.NONE);
     }
 
     /**
