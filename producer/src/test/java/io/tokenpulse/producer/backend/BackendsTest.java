@@ -23,7 +23,10 @@ class BackendsTest {
                         "tensorrt-llm",
                         "scalellm",
                         "sglang",
-                        "llama.cpp");
+                        "llama.cpp",
+                        "openai-embeddings",
+                        "vllm-rerank",
+                        "vllm-score");
     }
 
     @ParameterizedTest
@@ -39,7 +42,10 @@ class BackendsTest {
                 "tensorrt-llm",
                 "scalellm",
                 "sglang",
-                "llama.cpp"
+                "llama.cpp",
+                "openai-embeddings",
+                "vllm-rerank",
+                "vllm-score"
             })
     void everyVllmNameResolvesToABackendOfThatName(String name) {
         assertThat(Backends.get(name).name()).isEqualTo(name);
@@ -50,6 +56,7 @@ class BackendsTest {
         assertThatThrownBy(() -> Backends.get("vlm"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown --backend vlm; known backends: tgi, vllm, lmdeploy, deepspeed-mii, "
-                        + "openai, openai-chat, openai-audio, tensorrt-llm, scalellm, sglang, llama.cpp");
+                        + "openai, openai-chat, openai-audio, tensorrt-llm, scalellm, sglang, llama.cpp, "
+                        + "openai-embeddings, vllm-rerank, vllm-score");
     }
 }
