@@ -90,6 +90,7 @@ class PoolingBenchIT {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         run.assertQuietStderr();
+        assertThat(run.stdoutLines().get(0)).contains("percentile_metrics='e2el'");
         List<String> block = block(run.stdoutLines());
         assertThat(block)
                 .as(run.toString())

@@ -140,6 +140,8 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
+        // before the Namespace line, so that it shows the percentile metrics the run reports
+        reporting.defaultFor(target.backend());
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
