@@ -147,6 +147,8 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = System.out;
         target.useBackendsEndpointUnlessGiven();
+        // before the Namespace line, so that it shows the percentile metrics the run reports
+        reporting.defaultFor(target.backend());
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
                 PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
@@ -186,6 +188,7 @@ final class BenchCommand implements Callable<Integer> {
         var requestSampling = sampling.sampling();
         sampling.lora(); // a bad --lora-assignment fails before the simulator starts
         ArrivalSettings arrivals = traffic.arrivals();
+        reporting.defaultFor(target.backend());
         reporting.validate();
         RunReport.ResultOptions report = resultFile.toResultOptions();
         Path chart = runFiles.chart();

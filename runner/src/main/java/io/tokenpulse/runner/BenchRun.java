@@ -17,6 +17,7 @@ import io.tokenpulse.producer.scrape.RunScrapes;
 import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.task.PoolingBackends;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -203,7 +204,9 @@ public final class BenchRun implements AutoCloseable {
                     .withServerScrapes(scrapes);
             load = new LoadGenerator(publisher, tokenizer, out, options).run(plan.load(), samples);
         }
-        ClientCpu cpu = cpuMeter.stop(load.chunkEvents());
+        // a pooling run streams no event: each request's one answer is what the client read and published
+        ClientCpu cpu = cpuMeter.stop(
+                PoolingBackends.contains(plan.load().target().backend()) ? load.started() : load.chunkEvents());
         host.aggregateAfterLoad(load.chunkEvents(), out);
         Optional<RunSummary> summary = results.awaitSummary(plan.timeouts().summary());
         if (summary.isEmpty()) {

@@ -27,6 +27,8 @@ import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
 import io.tokenpulse.simulator.wire.MessageApiRequests;
+import io.tokenpulse.simulator.wire.PoolingEndpoint;
+import io.tokenpulse.simulator.wire.PoolingRequest;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,7 +59,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private final FaultPlan.Drawer faults;
     private final ServerMetrics metrics;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
-    private StreamingResponse current;
+    private ResponseInProgress current;
 
     /** @param outputLengths, {@code faults} and {@code metrics} are the server's, shared by all its connections */
     SimulatorHandler(
@@ -154,7 +156,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             case "/stop_profile" ->
                 requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStops));
             default -> {
-                if (tritonModel(path) != null) {
+                PoolingEndpoint pooling = PoolingEndpoint.at(path);
+                if (pooling != null) {
+                    requireThen(ctx, request, HttpMethod.POST, () -> pool(ctx, request, pooling, receivedNs));
+                } else if (tritonModel(path) != null) {
                     requireThen(
                             ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRITON, receivedNs));
                 } else {
@@ -283,7 +288,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 System.currentTimeMillis() / 1000,
                 config.promptCounter().outputWord(),
                 config.reasoningTokens());
-        current = new StreamingResponse(
+        StreamingResponse streaming = new StreamingResponse(
                 ctx,
                 request,
                 outputTokens,
@@ -294,7 +299,50 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 fault,
                 metrics,
                 () -> responseEnded(ctx));
-        current.start(config.latencyModel());
+        current = streaming;
+        streaming.start(config.latencyModel());
+    }
+
+    /**
+     * A pooling request: parsed, checked like a generation request (model, faults before the answer),
+     * then run by the engine as a prefill that ends in one JSON answer ({@link PoolingResponse}).
+     */
+    private void pool(ChannelHandlerContext ctx, FullHttpRequest http, PoolingEndpoint endpoint, long receivedNs) {
+        String requestId = http.headers().get(REQUEST_ID);
+        if (requestId == null || requestId.isBlank()) {
+            requestId = "sim-" + counters.requestsReceived.sum();
+        }
+        PoolingRequest request;
+        Fault fault;
+        try {
+            fault = faults.next(Fault.parse(http.headers().get(Fault.HEADER)));
+            request = PoolingRequest.parse(
+                    endpoint, ByteBufUtil.getBytes(http.content()), config.promptCounter(), config.maxModelLen());
+        } catch (BadRequestException e) {
+            sendError(ctx, HttpResponseStatus.BAD_REQUEST, e.getMessage(), requestId);
+            return;
+        }
+        if (request.model() != null && !config.serves(request.model())) {
+            sendError(
+                    ctx,
+                    HttpResponseStatus.NOT_FOUND,
+                    "The model `" + request.model() + "` does not exist.",
+                    requestId);
+            return;
+        }
+        if (fault.failsBeforeStreaming()) {
+            sendError(
+                    ctx,
+                    HttpResponseStatus.valueOf(fault.status()),
+                    "simulated failure",
+                    requestId,
+                    fault.retryAfterSeconds());
+            return;
+        }
+        PoolingResponse response = new PoolingResponse(
+                ctx, request, requestId, config.modelName(), receivedNs, metrics, () -> responseEnded(ctx));
+        current = response;
+        response.start(config.latencyModel());
     }
 
     /** vLLM's wording for a prompt (plus max_tokens) beyond the context length, else null. */

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threading: confined to the connection's event loop, except {@link #isDone}, read by the
  * batching engine's thread.
  */
-final class StreamingResponse implements Generation {
+final class StreamingResponse implements Generation, ResponseInProgress {
 
     private final ChannelHandlerContext ctx;
     private final GenerationRequest request;
@@ -178,7 +178,8 @@ final class StreamingResponse implements Generation {
     }
 
     /** The client went away: stop generating. */
-    void cancel() {
+    @Override
+    public void cancel() {
         done = true;
         cancelled = true;
         endMetrics();

@@ -6,6 +6,7 @@ import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.python.PythonFloat;
+import io.tokenpulse.schemas.task.PoolingBackends;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -14,10 +15,14 @@ public final class ReportingOptions {
 
     @Option(
             names = "--percentile-metrics",
-            defaultValue = "ttft,tpot,itl",
+            defaultValue = GENERATION_DEFAULT,
             description =
-                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}). A reasoning run's TTFO is reported by itself.")
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}; e2el for the pooling backends openai-embeddings, vllm-rerank, vllm-score). A reasoning run's TTFO is reported by itself.")
     String percentileMetrics;
+
+    private static final String GENERATION_DEFAULT = "ttft,tpot,itl";
+    /** vLLM's default for a pooling backend: a run without output tokens has E2EL alone. */
+    private static final String POOLING_DEFAULT = "e2el";
 
     @Option(
             names = "--metric-percentiles",
@@ -35,6 +40,16 @@ public final class ReportingOptions {
     private GoodputSlo slo;
     private PercentileMetrics metrics;
     private MetricPercentiles percentiles;
+
+    /**
+     * Takes vLLM's pooling default ({@code e2el}) for a pooling backend's run when --percentile-metrics
+     * kept the generation default; call before {@link #validate}.
+     */
+    public void defaultFor(String backend) {
+        if (PoolingBackends.contains(backend) && GENERATION_DEFAULT.equals(percentileMetrics)) {
+            percentileMetrics = POOLING_DEFAULT;
+        }
+    }
 
     /** Parses the options, once: a typo fails before the run, not after it. */
     public GoodputSlo validate() {

@@ -29,6 +29,11 @@ public final class TargetOptions {
             completionCandidates = BackendNames.class)
     String backend;
 
+    /** {@code --backend}. */
+    public String backend() {
+        return backend;
+    }
+
     @Option(names = "--base-url", description = "Server or API base url if not using http host and port.")
     public String baseUrl;
 

@@ -24,6 +24,10 @@ public final class Backends {
             "scalellm",
             "sglang",
             "llama.cpp",
+            // vLLM's pooling backends (POOLING_BACKENDS), after its generation ones; vllm-score is ours
+            "openai-embeddings",
+            "vllm-rerank",
+            "vllm-score",
             // TokenPulse's: APIs newer than vLLM's benchmark clients
             OpenAiResponsesBackend.NAME,
             AnthropicMessagesBackend.NAME);
@@ -44,6 +48,9 @@ public final class Backends {
         byName.put("tensorrt-llm", new TensorRtLlmBackend());
         byName.put("deepspeed-mii", new DeepSpeedMiiBackend());
         byName.put("openai-audio", new OpenAiAudioBackend());
+        byName.put("openai-embeddings", new OpenAiEmbeddingsBackend());
+        byName.put("vllm-rerank", new VllmRerankBackend());
+        byName.put("vllm-score", new VllmScoreBackend());
         byName.put(OpenAiResponsesBackend.NAME, new OpenAiResponsesBackend());
         byName.put(AnthropicMessagesBackend.NAME, new AnthropicMessagesBackend());
         return Map.copyOf(byName);

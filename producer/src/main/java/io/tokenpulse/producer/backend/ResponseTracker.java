@@ -18,6 +18,8 @@ package io.tokenpulse.producer.backend;
  * <p>TGI and TensorRT-LLM events are all timing events, as vLLM's clients count them; a
  * DeepSpeed-MII answer is not streamed ({@link #streamed()} false): its one JSON body is the one
  * timing event, so {@code first} = {@code last} = when the body was complete (TTFT = E2EL, no ITL).
+ * A pooling answer ({@link #pooling}: embeddings, rerank, score) is not streamed either and has no
+ * timing event at all: it succeeds with 0 chunk events.
  *
  * <p>Timestamps are the {@link System#nanoTime()} values the caller passes. Not thread-safe:
  * one tracker per request, fed on the connection's I/O thread.
@@ -34,6 +36,10 @@ public final class ResponseTracker {
     private final boolean streamed;
     /** The event a complete stream ends with, which its absence fails the request for; null when none is required. */
     private final String closingEvent;
+    /** A pooling answer: the whole body is the answer, with no timing event (see {@link #pooling}). */
+    private final boolean pooling;
+    /** When a pooling answer's body was read without an error; null before. */
+    private Long answeredNs;
 
     private final StringBuilder text = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
@@ -51,20 +57,36 @@ public final class ResponseTracker {
     private boolean finished;
 
     ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed) {
-        this(reader, anyEventMarksLast, streamed, null);
+        this(reader, anyEventMarksLast, streamed, null, false);
     }
 
     /**
      * @param closingEvent the type of the event a complete stream ends with (its reader marks it
-     *     {@link StreamEvent#endsStream}); a stream that ends without it fails, as vLLM's client for
-     *     these APIs fails it. Null when the API has none.
+     *     {@link StreamEvent#endsStream}); a stream that ends without it fails. Null when the API has none.
      */
     ResponseTracker(EventParser reader, boolean anyEventMarksLast, boolean streamed, String closingEvent) {
+        this(reader, anyEventMarksLast, streamed, closingEvent, false);
+    }
+
+    private ResponseTracker(
+            EventParser reader, boolean anyEventMarksLast, boolean streamed, String closingEvent, boolean pooling) {
         this.reader = reader;
         this.scan = reader instanceof EventReader openAi ? openAi.newScan() : null;
         this.anyEventMarksLast = anyEventMarksLast;
         this.streamed = streamed;
         this.closingEvent = closingEvent;
+        this.pooling = pooling;
+    }
+
+    /**
+     * A tracker for a pooling answer (embeddings, rerank, score): one JSON body and no generated
+     * tokens, so no timing event and no chunk. A body {@code reader} reads without an error makes the
+     * request a success with 0 chunk events whose {@code first} and {@code last} are both when the body
+     * was complete (vLLM's pooling client sets TTFT = latency; here E2EL is that time and the
+     * aggregator, seeing no chunk, reports TTFT 0 and no ITL).
+     */
+    static ResponseTracker pooling(EventParser reader) {
+        return new ResponseTracker(reader, false, false, null, true);
     }
 
     /**
@@ -99,6 +121,10 @@ public final class ResponseTracker {
         }
         if (event.endsStream()) {
             closed = true;
+        }
+        if (pooling) {
+            answeredNs = arrivalNs;
+            return NOT_A_CHUNK;
         }
         if (!event.hasChoices()) {
             if (anyEventMarksLast && chunks > 0) {
@@ -185,12 +211,24 @@ public final class ResponseTracker {
         if (closingEvent != null && !closed) {
             return fail(httpStatus, "stream ended without " + closingEvent, doneSeen);
         }
+        if (pooling) {
+            return answered(httpStatus);
+        }
         if (chunks == 0) {
             return fail(httpStatus, "no streamed event carried choices", doneSeen);
         }
         finished = true;
         return new RequestOutcome(
                 true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoningSeen());
+    }
+
+    private RequestOutcome answered(int httpStatus) {
+        if (answeredNs == null) {
+            return fail(httpStatus, "the response had no body", false);
+        }
+        finished = true;
+        return new RequestOutcome(
+                true, httpStatus, "", 0, answeredNs, answeredNs, usage, "", false, RequestOutcome.Reasoning.NONE);
     }
 
     /**

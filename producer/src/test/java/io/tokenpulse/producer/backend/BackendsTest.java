@@ -24,6 +24,9 @@ class BackendsTest {
                         "scalellm",
                         "sglang",
                         "llama.cpp",
+                        "openai-embeddings",
+                        "vllm-rerank",
+                        "vllm-score",
                         "openai-responses",
                         "anthropic-messages");
     }
@@ -49,6 +52,9 @@ class BackendsTest {
                 "scalellm",
                 "sglang",
                 "llama.cpp",
+                "openai-embeddings",
+                "vllm-rerank",
+                "vllm-score",
                 "openai-responses",
                 "anthropic-messages"
             })
@@ -62,6 +68,6 @@ class BackendsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown --backend vlm; known backends: tgi, vllm, lmdeploy, deepspeed-mii, "
                         + "openai, openai-chat, openai-audio, tensorrt-llm, scalellm, sglang, llama.cpp, "
-                        + "openai-responses, anthropic-messages");
+                        + "openai-embeddings, vllm-rerank, vllm-score, openai-responses, anthropic-messages");
     }
 }

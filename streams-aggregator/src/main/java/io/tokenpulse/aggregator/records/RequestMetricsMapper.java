@@ -16,7 +16,8 @@ import java.util.OptionalLong;
  * (run scoring, the live windows, the meters, the detailed result lists) takes them from the record
  * through {@link #values} instead of computing them again.
  *
- * <p>A record leaves {@code ttft_ns} and {@code e2el_ns} out when no event arrived; its
+ * <p>A record leaves {@code ttft_ns} out when no event arrived, and {@code e2el_ns} too unless the
+ * request still has an E2EL (a pooling answer: one body, no streamed event); its
  * {@code sent_epoch_ns} and {@code finished_epoch_ns} are on the clock the values were computed on
  * (shard offsets out of the join, epoch time once re-anchored). Pure; thread-safe.
  */
@@ -67,7 +68,8 @@ public final class RequestMetricsMapper {
                 .setPromptLen(values.promptTokens())
                 .setOutputTokens(values.outputTokens())
                 .setTtftNs(anyEvent ? values.ttftNs() : null)
-                .setE2elNs(anyEvent ? values.e2elNs() : null)
+                // a pooling answer has no event but an E2EL: kept; a request with neither has none
+                .setE2elNs(anyEvent || values.e2elNs() > 0 ? values.e2elNs() : null)
                 .setTpotNs(nullable(values.tpotNs()))
                 .setTokenLatencyNs(nullable(values.tokenLatencyNs()))
                 .setQueueDelayNs(values.queueDelayNs())

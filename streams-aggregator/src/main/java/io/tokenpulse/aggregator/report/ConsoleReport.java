@@ -71,6 +71,17 @@ public final class ConsoleReport {
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
         boolean current = layout == Layout.CURRENT;
+        if (PoolingBlock.isPooling(config)) {
+            PoolingBlock.headLines(text, config, result);
+            for (MetricStats stats : PoolingBlock.reported(result.metrics())) {
+                text.append(centred(SECTIONS.get(stats.metric()).title(), '-')).append('\n');
+                statLines(text, SECTIONS.get(stats.metric()).label(), stats.latency());
+            }
+            text.append("=".repeat(WIDTH)).append('\n');
+            out.print(text);
+            out.flush();
+            return;
+        }
         integer(text, "Successful requests:", result.completed());
         if (current || result.failed() > 0) {
             integer(text, "Failed requests:", result.failed());

@@ -204,7 +204,9 @@ public record ResultJson(
                 .itlExact(result.itlExact())
                 .delivery(delivery)
                 .completeness(completeness)
-                .metricValues(metricValues(result.metrics()))
+                // a pooling run reports E2EL alone, as vLLM does (PoolingBlock)
+                .metricValues(metricValues(
+                        PoolingBlock.isPooling(config) ? PoolingBlock.reported(result.metrics()) : result.metrics()))
                 .build();
     }
 

@@ -1,0 +1,116 @@
+package io.tokenpulse.producer.backend;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the pooling backends share (embeddings, rerank, score, as vLLM's {@code _run_pooling_request}
+ * sends them): one JSON POST of {@code model}, the backend's input fields and
+ * {@code truncate_prompt_tokens: -1} (vLLM sends it so that a model of short context truncates
+ * instead of refusing), {@code --extra-body} merged last; one JSON answer, not streamed, read by a
+ * {@link PoolingAnswerReader}. The endpoint must be of the backend's family (or the profiler's).
+ *
+ * <p>vLLM drops the sampling flags for pooling backends without a word; here they are refused before
+ * the run, with {@code --ignore-eos} and {@code --logprobs}, so a run never seems to measure what it
+ * did not send. Stateless and thread-safe.
+ */
+abstract class PoolingBackend implements Backend {
+
+    private final String name;
+    private final String examplePath;
+    private final EventParser reader;
+
+    /**
+     * @param examplePath the API's usual path ({@code /v1/embeddings}, ...): an endpoint path must end
+     *     in its last segment, and the message of a wrong one suggests it
+     * @param resultsField the array a good answer carries ({@code data} or {@code results})
+     */
+    PoolingBackend(String name, String examplePath, String resultsField) {
+        this.name = name;
+        this.examplePath = examplePath;
+        this.reader = new PoolingAnswerReader(resultsField);
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final void check(BackendSettings settings) {
+        String path =
+                settings.endpoint().getPath() == null ? "" : settings.endpoint().getPath();
+        String suffix = examplePath.substring(examplePath.lastIndexOf('/') + 1);
+        // as vLLM's _validate_api_url: the API's own path, or the profiler's
+        if (!path.endsWith(suffix) && !path.endsWith("profile")) {
+            throw new IllegalArgumentException("backend " + name + " needs an endpoint path ending in '" + suffix
+                    + "', got '" + path + "'; change --endpoint, e.g. --endpoint " + examplePath);
+        }
+        refuseGenerationFlags(settings.sampling());
+    }
+
+    @Override
+    public final HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
+        check(settings);
+        byte[] body = RequestParts.json(json -> {
+            json.writeStringField("model", request.modelOr(settings.model()));
+            writeInput(json, request.prompt());
+            json.writeNumberField("truncate_prompt_tokens", -1);
+        });
+        return new HttpCall(
+                settings.endpoint(),
+                RequestParts.headers(settings, request, "application/json", true),
+                RequestParts.withExtraBody(body, settings.sampling()));
+    }
+
+    /** The API's input fields, made from the dataset's prompt. */
+    abstract void writeInput(JsonGenerator json, String prompt) throws IOException;
+
+    @Override
+    public final ResponseTracker newResponse() {
+        return ResponseTracker.pooling(reader);
+    }
+
+    /** Sampling, --ignore-eos and --logprobs have no meaning for a model that generates nothing. */
+    private void refuseGenerationFlags(BackendSettings.Sampling sampling) {
+        List<String> given = new ArrayList<>();
+        if (sampling.temperature() != null) {
+            given.add("--temperature");
+        }
+        if (sampling.topP() != null) {
+            given.add("--top-p");
+        }
+        if (sampling.topK() != null) {
+            given.add("--top-k");
+        }
+        if (sampling.minP() != null) {
+            given.add("--min-p");
+        }
+        if (sampling.logprobs() != null) {
+            given.add("--logprobs");
+        }
+        if (sampling.frequencyPenalty() != null) {
+            given.add("--frequency-penalty");
+        }
+        if (sampling.presencePenalty() != null) {
+            given.add("--presence-penalty");
+        }
+        if (sampling.repetitionPenalty() != null) {
+            given.add("--repetition-penalty");
+        }
+        if (sampling.ignoreEos()) {
+            given.add("--ignore-eos");
+        }
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("backend " + name + " asks a pooling model for one answer and"
+                    + " generates no tokens; remove " + String.join(" ", given));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Backend[" + name + "]";
+    }
+}
