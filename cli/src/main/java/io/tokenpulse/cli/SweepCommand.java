@@ -1,8 +1,9 @@
 package io.tokenpulse.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
 import io.tokenpulse.cli.vllm.BenchNamespace;
@@ -328,7 +329,8 @@ final class SweepCommand implements Callable<Integer> {
         return switch (entry.status()) {
             case SweepFile.STOPPED_EARLY -> Optional.of("stopped early (" + entry.reason() + ")");
             case SweepFile.DONE ->
-                slo.miss(JSON.readTree(dir.resolve(entry.result()).toFile()));
+                slo.miss(ResultReader.read(
+                        JSON.readTree(dir.resolve(entry.result()).toFile())));
             default -> Optional.of("the run failed");
         };
     }
@@ -728,12 +730,12 @@ final class SweepCommand implements Callable<Integer> {
             throws IOException {
         List<SweepSummary.Row> rows = new ArrayList<>();
         for (SweepPlan.Point point : points) {
-            List<JsonNode> runs = new ArrayList<>();
+            List<BenchResult> runs = new ArrayList<>();
             for (int run = 1; run <= numRuns; run++) {
                 Entry e = entries.get(point.name() + "#" + run);
                 Path result = e == null ? null : dir.resolve(e.result());
                 if (SweepFile.finished(e) && Files.isRegularFile(result)) {
-                    runs.add(JSON.readTree(result.toFile()));
+                    runs.add(ResultReader.read(JSON.readTree(result.toFile())));
                 }
             }
             rows.add(new SweepSummary.Row(point.params(), runs));

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.cli.report.CompareTable.Column;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +33,14 @@ public final class HtmlReport {
     /**
      * What the page shows of one run.
      *
-     * @param result the run's result file (vLLM's keys; the per-request lists when it has them)
+     * @param result the run's result (the per-request lists when it has them)
      * @param windowsPng the chart of the run's window metrics, or why there is none
      * @param timeline the requests by start time, or empty when the source has no start times
      * @param failures failed requests by reason, or empty to take them from the result's {@code errors}
      */
     record Run(
             String title,
-            JsonNode result,
+            BenchResult result,
             Optional<byte[]> windowsPng,
             String windowsMissing,
             List<Request> timeline,
@@ -174,29 +174,22 @@ public final class HtmlReport {
 
     /** One run's sections; {@code id} keeps the chart elements of several runs apart. */
     private String section(Run run, String id) {
-        JsonNode result = run.result();
+        BenchResult result = run.result();
         StringBuilder out = new StringBuilder("<h2>Summary</h2>\n")
                 .append(new CompareTable(List.of(ResultFiles.vllm(run.title(), result)), OptionalInt.empty())
                         .htmlTable());
-        if (result.path("failed").isNumber()) {
+        if (!Double.isNaN(result.failed())) {
             out.append("<p>Failed requests: <span class=\"failed\">")
-                    .append(result.get("failed").asLong())
+                    .append((long) result.failed())
                     .append("</span></p>\n");
         }
         out.append("<h2>Configuration</h2>\n<table class=\"config\">\n");
-        for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
-            if (field.getKey().equals("duration")) {
-                break; // vLLM's file has the run's settings first, its figures from "duration" on
-            }
-            if (field.getValue().isValueNode()) {
-                out.append("<tr><td>")
-                        .append(Html.escape(field.getKey()))
+        result.settings()
+                .forEach((key, value) -> out.append("<tr><td>")
+                        .append(Html.escape(key))
                         .append("</td><td>")
-                        .append(Html.escape(field.getValue().asText()))
-                        .append("</td></tr>\n");
-            }
-        }
+                        .append(Html.escape(value))
+                        .append("</td></tr>\n"));
         out.append("</table>\n<h2>Window metrics over time</h2>\n");
         if (run.windowsPng().isPresent()) {
             out.append(png("windows", "window metrics", run.windowsPng().get()));
@@ -206,11 +199,15 @@ public final class HtmlReport {
                     .append("</p>\n");
         }
         out.append("<h2>Latency histograms</h2>\n<div class=\"charts\">\n");
+        BenchResult.Requests requests = result.requests();
         List<Double> itls = new ArrayList<>();
-        result.path("itls").forEach(request -> request.forEach(v -> itls.add(v.asDouble() * 1000)));
-        out.append(histogram(id + "-ttft", "TTFT", successfulMs(result, "ttfts")));
-        if (result.has("ttfos")) { // a reasoning run's: its time to first output token beside TTFT
-            out.append(histogram(id + "-ttfo", "TTFO", successfulMs(result, "ttfos")));
+        requests.itlsS().forEach(request -> request.forEach(v -> itls.add(v * 1000)));
+        out.append(histogram(id + "-ttft", "TTFT", successfulMs(requests, requests.ttftsS())));
+        if (requests.ttfosS().isPresent()) { // a reasoning run's: its time to first output token beside TTFT
+            out.append(histogram(
+                    id + "-ttfo",
+                    "TTFO",
+                    successfulMs(requests, requests.ttfosS().get())));
         }
         out.append(histogram(id + "-itl", "ITL", itls));
         out.append("</div>\n<h2>Requests over time</h2>\n");
@@ -218,27 +215,27 @@ public final class HtmlReport {
             out.append("<p class=\"missing\">No per-request start times: a result file has none"
                     + " (use report --run-id for a stored run's timeline).</p>\n");
         } else {
-            List<Request> requests = run.timeline();
-            double[] x = new double[requests.size()];
+            List<Request> timeline = run.timeline();
+            double[] x = new double[timeline.size()];
             Map<String, double[]> series = new LinkedHashMap<>();
             series.put("sent", new double[x.length]);
             series.put("first token", new double[x.length]);
             series.put("finished", new double[x.length]);
             for (int i = 0; i < x.length; i++) {
                 x[i] = i + 1;
-                series.get("sent")[i] = requests.get(i).startS();
-                series.get("first token")[i] = requests.get(i).firstTokenS();
-                series.get("finished")[i] = requests.get(i).endS();
+                series.get("sent")[i] = timeline.get(i).startS();
+                series.get("first token")[i] = timeline.get(i).firstTokenS();
+                series.get("finished")[i] = timeline.get(i).endS();
             }
             out.append("<p>Each request by start order: waiting for its first token between the first two lines,"
                             + " streaming between the last two.</p>\n")
                     .append(chart(id + "-timeline", "Per-request timeline (s)", "timeline", "request", x, series));
         }
         out.append("<h2>Failures by reason</h2>\n");
-        Map<String, Long> failures = run.failures().isEmpty() ? failuresOf(result) : run.failures();
+        Map<String, Long> failures = run.failures().isEmpty() ? failuresOf(requests) : run.failures();
         if (failures.isEmpty()) {
             out.append(
-                    result.path("failed").asLong(0) > 0 && !result.has("errors")
+                    result.failed() > 0 && requests.errors().isEmpty()
                             ? "<p class=\"missing\">The file does not say why requests failed (save it with --save-detailed).</p>\n"
                             : "<p>None.</p>\n");
         } else {
@@ -258,23 +255,22 @@ public final class HtmlReport {
      * that have the value: vLLM's lists hold a failed request too (TTFT 0), and {@code ttfos} a 0 for
      * a request whose answer never started.
      */
-    private static List<Double> successfulMs(JsonNode result, String key) {
-        JsonNode errors = result.path("errors");
-        JsonNode values = result.path(key);
+    private static List<Double> successfulMs(BenchResult.Requests requests, List<Double> seconds) {
+        List<String> errors = requests.errors().orElse(List.of());
         List<Double> ms = new ArrayList<>();
-        for (int i = 0; i < values.size(); i++) {
-            if (errors.path(i).asText("").isEmpty() && values.get(i).asDouble() > 0) {
-                ms.add(values.get(i).asDouble() * 1000);
+        for (int i = 0; i < seconds.size(); i++) {
+            if ((i >= errors.size() || errors.get(i).isEmpty()) && seconds.get(i) > 0) {
+                ms.add(seconds.get(i) * 1000);
             }
         }
         return ms;
     }
 
-    private static Map<String, Long> failuresOf(JsonNode result) {
+    private static Map<String, Long> failuresOf(BenchResult.Requests requests) {
         Map<String, Long> failures = new TreeMap<>();
-        result.path("errors").forEach(error -> {
-            if (!error.asText().isEmpty()) {
-                failures.merge(error.asText(), 1L, Long::sum);
+        requests.errors().orElse(List.of()).forEach(error -> {
+            if (!error.isEmpty()) {
+                failures.merge(error, 1L, Long::sum);
             }
         });
         return failures;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.cli.report.CompareTable.Column;
 import io.tokenpulse.runner.UserError;
 import java.io.IOException;
@@ -14,9 +16,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Benchmark result files read into {@link CompareTable.Row}s: vLLM's (every version's keys; also
- * TokenPulse's, which has vLLM's keys, and {@code --append-result} files of one JSON object per
- * line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
+ * Benchmark result files read into {@link CompareTable.Row}s: vLLM's (every version's keys, read by
+ * {@link ResultReader}; also TokenPulse's, which has vLLM's keys, and {@code --append-result} files of
+ * one JSON object per line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
  * {@code profile_export_aiperf.json}. A figure the file does not have is NaN.
  */
 public final class ResultFiles {
@@ -69,7 +71,8 @@ public final class ResultFiles {
                     || object.path("request_throughput").has("unit")) {
                 rows.add(aiperf(label, object));
             } else if (object.has("completed") || object.has("mean_ttft_ms") || object.has("request_throughput")) {
-                rows.add(vllm(object.hasNonNull("label") ? object.get("label").asText() : label, object));
+                BenchResult result = ResultReader.read(object);
+                rows.add(vllm(result.label().orElse(label), result));
             } else {
                 throw UserError.usage(file + ": unknown result format (none of the keys completed, mean_ttft_ms,"
                         + " benchmarks, time_to_first_token); expected " + EXPECTED);
@@ -78,25 +81,11 @@ public final class ResultFiles {
         return rows;
     }
 
-    /**
-     * vLLM's result keys. The first vLLM files (early 2024) say {@code request_inthroughput} and have
-     * no {@code total_token_throughput} (it is their input plus output throughput) nor ITL keys.
-     */
-    public static CompareTable.Row vllm(String label, JsonNode result) {
+    /** A vLLM or TokenPulse result as a row: one figure per column. */
+    public static CompareTable.Row vllm(String label, BenchResult result) {
         double[] values = blank();
         for (Column column : Column.values()) {
-            set(values, column, result.get(column.key));
-        }
-        // older vLLM versions' keys
-        if (!result.has("request_throughput")) {
-            set(values, Column.REQUEST_THROUGHPUT, result.get("request_inthroughput"));
-        }
-        if (!result.has("total_token_throughput")
-                && result.path("input_throughput").isNumber()
-                && result.path("output_throughput").isNumber()) {
-            values[Column.TOTAL_THROUGHPUT.ordinal()] =
-                    result.get("input_throughput").asDouble()
-                            + result.get("output_throughput").asDouble();
+            values[column.ordinal()] = column.of(result);
         }
         return new CompareTable.Row(label, values);
     }
