@@ -31,13 +31,11 @@ import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.BenchRun;
 import io.tokenpulse.runner.EarlyStop;
-import io.tokenpulse.runner.Pipeline;
-import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.HostSetup;
 import io.tokenpulse.runner.RunIds;
 import io.tokenpulse.runner.RunOutcome;
 import io.tokenpulse.runner.RunPlan;
 import io.tokenpulse.runner.UserError;
-import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
@@ -142,17 +140,18 @@ final class BenchCommand implements Callable<Integer> {
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
-                PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
-                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka.settings(), PipelineRole.BENCH));
-                BenchHost host = BenchHost.start(pipeline, hostSettings(), priority)) {
-            return runOn(prepared, host, out, null).exitCode();
+                HostSetup.Started started = hostSetup().start()) {
+            return runOn(prepared, started.host(), out, null).exitCode();
         }
     }
 
-    /** What the host of this command's runs serves: /metrics and the in-process aggregator's windows. */
-    BenchHost.Settings hostSettings() {
-        return new BenchHost.Settings(
-                metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal);
+    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics and the in-process aggregator's windows. */
+    HostSetup hostSetup() {
+        return new HostSetup(
+                kafka.settings(),
+                pipelineNice.nice,
+                new BenchHost.Settings(
+                        metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal));
     }
 
     /**

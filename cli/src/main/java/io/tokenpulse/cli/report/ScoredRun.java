@@ -2,6 +2,7 @@ package io.tokenpulse.cli.report;
 
 import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.aggregator.report.ResultReader;
+import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
@@ -62,6 +63,6 @@ public record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
 
     /** The run's result with the per-request lists (what --save-detailed writes). */
     public BenchResult result() {
-        return ResultReader.of(RunReport.resultJson(summary, requests, Map.of(), null, true));
+        return ResultReader.of(SummaryRecords.resultJson(summary, requests, Map.of(), null, true));
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.aggregator.report.BenchResult.Latency;
 import io.tokenpulse.aggregator.report.BenchResult.Requests;
+import io.tokenpulse.schemas.avro.RunSummary;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -63,6 +64,14 @@ public final class ResultReader {
     public static BenchResult of(ResultJson json) {
         // a plain mapper: Python's float text is the file's concern, the tree holds the doubles themselves
         return read(TREE.valueToTree(json));
+    }
+
+    /**
+     * A run's result from its summary, as its file holds it without the per-request lists: what a
+     * sweep judges a point by.
+     */
+    public static BenchResult of(RunSummary summary) {
+        return of(SummaryRecords.resultJson(summary, List.of(), Map.of(), null, false));
     }
 
     private static Map<String, String> settings(JsonNode result) {
