@@ -155,11 +155,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * A run checked and ready to start: its plan, what to print and save after it, its tokenizer, and
-     * with --simulate the simulator serving it (closed with it).
+     * A run checked and ready to start: its plan, what to print and save after it, and with --simulate
+     * the simulator serving it (closed with it).
      */
-    record Prepared(RunPlan plan, RunOutput output, Tokenizer tokenizer, SimulatorServer simulator)
-            implements AutoCloseable {
+    record Prepared(RunPlan plan, RunOutput output, SimulatorServer simulator) implements AutoCloseable {
         @Override
         public void close() {
             if (simulator != null) {
@@ -192,13 +191,14 @@ final class BenchCommand implements Callable<Integer> {
             RunPlan plan = new RunPlan(
                     load.settings(),
                     load.dataset(),
+                    tokenizer,
                     timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS)),
                     spool.spool(),
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,
                     run.profile);
-            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), tokenizer, simulator);
+            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -219,12 +219,13 @@ final class BenchCommand implements Callable<Integer> {
         return BenchRun.run(
                 prepared.plan(),
                 host,
-                prepared.tokenizer(),
                 early,
-                // the simulator runs in this process: its CPU is part of the client's
-                result -> prepared.output().print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
-                out,
-                System.err);
+                new BenchRun.Console(
+                        // the simulator runs in this process: its CPU is part of the client's
+                        result -> prepared.output()
+                                .print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
+                        out,
+                        System.err));
     }
 
     /** The load generator's settings, and the dataset built from them (read once). */
