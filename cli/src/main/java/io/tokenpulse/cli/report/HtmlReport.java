@@ -68,7 +68,7 @@ public final class HtmlReport {
         List<Point> done = new ArrayList<>();
         for (Point point : points) {
             point.run().ifPresent(run -> {
-                rows.add(ResultFiles.vllm(point.name() + " " + point.params(), run.result()));
+                rows.add(ResultFiles.row(point.name() + " " + point.params(), run.result()));
                 done.add(point);
             });
         }

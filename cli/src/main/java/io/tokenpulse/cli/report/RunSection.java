@@ -20,7 +20,7 @@ final class RunSection {
     static String html(HtmlReport.Run run, String id, HtmlCharts charts) {
         BenchResult result = run.result();
         StringBuilder out = new StringBuilder("<h2>Summary</h2>\n")
-                .append(new CompareTable(List.of(ResultFiles.vllm(run.title(), result)), OptionalInt.empty())
+                .append(new CompareTable(List.of(ResultFiles.row(run.title(), result)), OptionalInt.empty())
                         .htmlTable());
         if (!Double.isNaN(result.failed())) {
             out.append("<p>Failed requests: <span class=\"failed\">")

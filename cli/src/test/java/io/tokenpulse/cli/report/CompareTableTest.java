@@ -118,10 +118,10 @@ class CompareTableTest {
         JsonNode plain = ResultFiles.objects(resource("non-disaggregated.json")).get(0);
         ObjectNode reasoning = plain.deepCopy();
         reasoning.put("mean_ttfo_ms", 250.5).put("median_ttfo_ms", 240.0).put("p99_ttfo_ms", 400.0);
-        CompareTable.Row plainRow = ResultFiles.vllm("plain", ResultReader.read(plain));
+        CompareTable.Row plainRow = ResultFiles.row("plain", ResultReader.read(plain));
 
         List<String> md = new CompareTable(
-                        List.of(plainRow, ResultFiles.vllm("reasoning", ResultReader.read(reasoning))),
+                        List.of(plainRow, ResultFiles.row("reasoning", ResultReader.read(reasoning))),
                         OptionalInt.of(0))
                 .render(CompareTable.Format.MD)
                 .lines()
