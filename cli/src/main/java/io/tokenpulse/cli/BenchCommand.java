@@ -33,13 +33,11 @@ import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.runner.BenchHost;
 import io.tokenpulse.runner.BenchRun;
 import io.tokenpulse.runner.EarlyStop;
-import io.tokenpulse.runner.Pipeline;
-import io.tokenpulse.runner.PipelinePriority;
+import io.tokenpulse.runner.HostSetup;
 import io.tokenpulse.runner.RunIds;
 import io.tokenpulse.runner.RunOutcome;
 import io.tokenpulse.runner.RunPlan;
 import io.tokenpulse.runner.UserError;
-import io.tokenpulse.schemas.PipelineRole;
 import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
@@ -151,25 +149,25 @@ final class BenchCommand implements Callable<Integer> {
         reporting.defaultFor(target.backend());
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);
-                PipelinePriority priority = PipelinePriority.of(pipelineNice.nice);
-                Pipeline pipeline = priority.start(() -> Pipeline.connect(kafka.settings(), PipelineRole.BENCH));
-                BenchHost host = BenchHost.start(pipeline, hostSettings(), priority)) {
-            return runOn(prepared, host, out, null).exitCode();
+                HostSetup.Started started = hostSetup().start()) {
+            return runOn(prepared, started.host(), out, null).exitCode();
         }
     }
 
-    /** What the host of this command's runs serves: /metrics and the in-process aggregator's windows. */
-    BenchHost.Settings hostSettings() {
-        return new BenchHost.Settings(
-                metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal);
+    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics and the in-process aggregator's windows. */
+    HostSetup hostSetup() {
+        return new HostSetup(
+                kafka.settings(),
+                pipelineNice.nice,
+                new BenchHost.Settings(
+                        metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal));
     }
 
     /**
-     * A run checked and ready to start: its plan, what to print and save after it, its tokenizer, and
-     * with --simulate the simulator serving it (closed with it).
+     * A run checked and ready to start: its plan, what to print and save after it, and with --simulate
+     * the simulator serving it (closed with it).
      */
-    record Prepared(RunPlan plan, RunOutput output, Tokenizer tokenizer, SimulatorServer simulator)
-            implements AutoCloseable {
+    record Prepared(RunPlan plan, RunOutput output, SimulatorServer simulator) implements AutoCloseable {
         @Override
         public void close() {
             if (simulator != null) {
@@ -203,13 +201,14 @@ final class BenchCommand implements Callable<Integer> {
             RunPlan plan = new RunPlan(
                     load.settings(),
                     load.dataset(),
+                    tokenizer,
                     timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS), run.shardStartTimeout()),
                     spool.spool(),
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,
                     run.profile);
-            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), tokenizer, simulator);
+            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -230,12 +229,13 @@ final class BenchCommand implements Callable<Integer> {
         return BenchRun.run(
                 prepared.plan(),
                 host,
-                prepared.tokenizer(),
                 early,
-                // the simulator runs in this process: its CPU is part of the client's
-                result -> prepared.output().print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
-                out,
-                System.err);
+                new BenchRun.Console(
+                        // the simulator runs in this process: its CPU is part of the client's
+                        result -> prepared.output()
+                                .print(result, prepared.plan(), simulate.simulate, host.pipeline(), out),
+                        out,
+                        System.err));
     }
 
     /** The load generator's settings, and the dataset built from them (read once). */

@@ -100,7 +100,7 @@ final class CompareCommand implements Callable<Integer> {
             try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
-                    rows.add(ResultFiles.vllm(runId, run.resultFile()));
+                    rows.add(ResultFiles.row(runId, run.result()));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.runner.sweep.ServeSetting;
+import io.tokenpulse.runner.sweep.SweepPoint;
 import io.tokenpulse.runner.sweep.SweepRows;
 import io.tokenpulse.runner.sweep.SweepValues;
 import java.util.ArrayList;
@@ -57,24 +59,6 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
     /** Single-valued flags whose own syntax has commas: their value is passed as it is. */
     static final Set<String> VERBATIM = Set.of("--percentile-metrics", "--metric-percentiles", "--extra-body");
 
-    /**
-     * A server setting and the bench points run against it.
-     *
-     * @param name the setting's part of the point names ("" without --serve-params)
-     * @param params its flags by parameter name (for sweep.json)
-     * @param serverArgs the flags appended to --serve-cmd
-     */
-    record ServeSetting(String name, Map<String, String> params, List<String> serverArgs, List<Point> points) {}
-
-    /**
-     * One benchmark configuration.
-     *
-     * @param name {@code num_prompts=4,random_input_len=80} (the setting's and the row's parts first)
-     * @param params the swept values by parameter name ({@code num_prompts})
-     * @param benchArgs the bench command line of this point (without the result-file flags)
-     */
-    record Point(String name, Map<String, String> params, List<String> benchArgs) {}
-
     static SweepPlan of(
             CommandSpec bench, List<String> benchArgs, List<SweepRows.Row> benchRows, List<SweepRows.Row> serveRows) {
         List<Given> given = split(bench, benchArgs);
@@ -108,7 +92,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
         Set<String> swept = new LinkedHashSet<>();
         List<ServeSetting> settings = new ArrayList<>();
         for (SweepRows.Row server : servers) {
-            List<Point> points = new ArrayList<>();
+            List<SweepPoint> points = new ArrayList<>();
             for (SweepRows.Row row : rows) {
                 for (Map<String, String> combo : combos) {
                     Map<String, String> params = new LinkedHashMap<>(server.params());
@@ -122,7 +106,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
                         args.addAll(value == null ? g.tokens() : List.of(value));
                     }
                     args.addAll(row.args()); // last wins: a row's flag overrides the same flag given once
-                    points.add(new Point(name(server, row, combo), params, List.copyOf(args)));
+                    points.add(new SweepPoint(name(server, row, combo), params, List.copyOf(args)));
                 }
             }
             settings.add(new ServeSetting(server.name(), server.params(), server.args(), points));
@@ -131,7 +115,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
     }
 
     /** Every point of every setting, in run order. */
-    List<Point> points() {
+    List<SweepPoint> points() {
         return settings.stream().flatMap(s -> s.points().stream()).toList();
     }
 

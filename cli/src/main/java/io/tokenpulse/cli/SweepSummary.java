@@ -1,8 +1,8 @@
 package io.tokenpulse.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.SweepChart;
 import io.tokenpulse.cli.report.CompareTable.Column;
@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
@@ -24,8 +23,8 @@ import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
  */
 final class SweepSummary {
 
-    /** A point's swept values and the result files of its finished runs. */
-    record Row(Map<String, String> params, List<JsonNode> runs) {}
+    /** A point's swept values and the results of its finished runs. */
+    record Row(Map<String, String> params, List<BenchResult> runs) {}
 
     /** The mean of a metric over the runs that have it, and the half-width of its 95 % interval (0 for one run). */
     record Estimate(double mean, double halfWidth, long n) {
@@ -138,7 +137,7 @@ final class SweepSummary {
             }
             Map<String, Double> means = new LinkedHashMap<>();
             for (String key : SweepChart.KEYS) {
-                estimate(row, key).ifPresent(e -> means.put(key, e.mean()));
+                estimate(row, Column.byKey(key)).ifPresent(e -> means.put(key, e.mean()));
             }
             String group = String.join(
                     ",",
@@ -154,8 +153,8 @@ final class SweepSummary {
     List<ParetoChart.Point> paretoPoints() {
         List<ParetoChart.Point> points = new ArrayList<>();
         for (Row row : rows) {
-            var tpot = estimate(row, "mean_tpot_ms");
-            var total = estimate(row, "total_token_throughput");
+            var tpot = estimate(row, Column.MEAN_TPOT);
+            var total = estimate(row, Column.TOTAL_THROUGHPUT);
             if (tpot.isPresent() && total.isPresent()) {
                 String label = String.join(
                         ",",
@@ -169,20 +168,14 @@ final class SweepSummary {
     }
 
     private static Optional<Estimate> estimate(Row row, Column column) {
-        return estimate(row, column.key);
-    }
-
-    private static Optional<Estimate> estimate(Row row, String key) {
         List<Double> values = new ArrayList<>();
-        for (JsonNode run : row.runs()) {
-            value(run, key).ifPresent(values::add);
+        for (BenchResult run : row.runs()) {
+            double value = column.of(run);
+            if (!Double.isNaN(value)) {
+                values.add(value);
+            }
         }
         return values.isEmpty() ? Optional.empty() : Optional.of(Estimate.of(values));
-    }
-
-    private static OptionalDouble value(JsonNode run, String key) {
-        JsonNode node = run.get(key);
-        return node != null && node.isNumber() ? OptionalDouble.of(node.doubleValue()) : OptionalDouble.empty();
     }
 
     private static String format(double value, boolean integer) {

@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tokenpulse.runner.sweep.SweepPoint;
 import io.tokenpulse.runner.sweep.SweepRows;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class SweepPlanTest {
 
         assertThat(plan.swept()).containsExactly("num_prompts", "random_input_len");
         assertThat(plan.points())
-                .extracting(SweepPlan.Point::name)
+                .extracting(SweepPoint::name)
                 .containsExactly(
                         "num_prompts=1,random_input_len=80",
                         "num_prompts=1,random_input_len=10000",
@@ -77,7 +78,7 @@ class SweepPlanTest {
                 SweepPlan.of(BENCH, List.of("--num-prompts", "1,2"), SweepRows.read("--bench-params", file), List.of());
 
         assertThat(plan.points())
-                .extracting(SweepPlan.Point::name)
+                .extracting(SweepPoint::name)
                 .containsExactly(
                         "request_rate=2,ignore_eos=true,num_prompts=1",
                         "request_rate=2,ignore_eos=true,num_prompts=2",
@@ -104,7 +105,7 @@ class SweepPlanTest {
                         Map.entry("no_chunked_prefill", "true"),
                         Map.entry("request_rate", "4"));
         assertThat(plan.points())
-                .extracting(SweepPlan.Point::name)
+                .extracting(SweepPoint::name)
                 .containsExactly(
                         "chunked,request_rate=2",
                         "chunked,request_rate=4",

@@ -3,16 +3,17 @@ package io.tokenpulse.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.ResultReader;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SweepSummaryTest {
 
-    private static JsonNode result(String json) throws Exception {
-        return new ObjectMapper().readTree(json);
+    private static BenchResult result(String json) throws Exception {
+        return ResultReader.read(new ObjectMapper().readTree(json));
     }
 
     @Test

@@ -18,7 +18,6 @@ import io.tokenpulse.producer.scrape.ScrapeRecords;
 import io.tokenpulse.producer.scrape.ServerScraper;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.task.PoolingBackends;
-import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -47,6 +46,15 @@ public final class BenchRun implements AutoCloseable {
         void print(RunResult result) throws IOException, InterruptedException;
     }
 
+    /**
+     * Where a run reports: its result, its progress and notes, and the signals' notes.
+     *
+     * @param printer prints the result while the run is still open
+     * @param out where the run's progress and notes go
+     * @param err where the signals' notes go
+     */
+    public record Console(Printer printer, PrintStream out, PrintStream err) {}
+
     /** How long reading a summary-less run's stored records may wait for them (they are there, or never come). */
     private static final Duration STORED_WAIT = Duration.ofSeconds(5);
 
@@ -71,26 +79,18 @@ public final class BenchRun implements AutoCloseable {
     /**
      * Runs {@code plan} on {@code host}: Ctrl-C or SIGTERM, or {@code early} when not null, stops the
      * load early (no new requests; those in flight may finish within the plan's drain time), and the
-     * result covers what completed; {@code printer} prints it.
+     * result covers what completed; the console's printer prints it.
      *
      * @param early stops the load when the server is past saturation (a sweep's search); may be null
-     * @param out where the run's progress and notes go
-     * @param err where the signals' notes go
      * @throws UserError when stopped before the first request was sent (with the signal's exit code), when
      *     no summary came and nothing was stored either, or when the sampled rows are unusable
      */
-    public static RunOutcome run(
-            RunPlan plan,
-            BenchHost host,
-            Tokenizer tokenizer,
-            EarlyStop early,
-            Printer printer,
-            PrintStream out,
-            PrintStream err)
+    public static RunOutcome run(RunPlan plan, BenchHost host, EarlyStop early, Console console)
             throws IOException, InterruptedException {
+        PrintStream out = console.out();
         try (BenchRun run = BenchRun.start(plan, host, out);
                 Interruption interruption =
-                        Interruption.install(err, plan.timeouts().drain())) {
+                        Interruption.install(console.err(), plan.timeouts().drain())) {
             CompletableFuture<Object> stop = new CompletableFuture<>();
             interruption.stop().thenRun(() -> stop.complete(null));
             if (early != null) {
@@ -102,7 +102,7 @@ public final class BenchRun implements AutoCloseable {
             }
             RunResult result;
             try {
-                result = run.execute(tokenizer, stop, early == null ? FirstTokenListener.NONE : early);
+                result = run.execute(stop, early == null ? FirstTokenListener.NONE : early);
                 if (early != null) {
                     early.close(); // the load is over: no later window may stop it
                 }
@@ -111,7 +111,7 @@ public final class BenchRun implements AutoCloseable {
                         "interrupted before the first request was sent: nothing to report",
                         interruption.exitCode(RunOutcome.INTERRUPTED));
             }
-            printer.print(result);
+            console.printer().print(result);
             // a saturation stop is the point's finding, not an interruption
             boolean interrupted = result.load().interrupted();
             Optional<String> saturated =
@@ -173,8 +173,7 @@ public final class BenchRun implements AutoCloseable {
      * @param firstTokens told of each request's time to first token as it arrives (sweep's early stop)
      * @throws InterruptedException when stopped before the first request was sent
      */
-    private RunResult execute(Tokenizer tokenizer, CompletionStage<?> stop, FirstTokenListener firstTokens)
-            throws InterruptedException {
+    private RunResult execute(CompletionStage<?> stop, FirstTokenListener firstTokens) throws InterruptedException {
         // from here the pipeline yields to the timing threads; the scraper starts lowered
         host.priority().lowerForTheLoad();
         List<SampledRequest> samples;
@@ -202,7 +201,7 @@ public final class BenchRun implements AutoCloseable {
                             plan.timeouts().shardStart()))
                     // the shard takes the last scrape before its RunFinished, which announces the records
                     .withServerScrapes(scrapes);
-            load = new LoadGenerator(publisher, tokenizer, out, options).run(plan.load(), samples);
+            load = new LoadGenerator(publisher, plan.tokenizer(), out, options).run(plan.load(), samples);
         }
         // a pooling run streams no event: each request's one answer is what the client read and published
         ClientCpu cpu = cpuMeter.stop(

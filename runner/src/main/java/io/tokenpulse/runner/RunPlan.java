@@ -3,6 +3,7 @@ package io.tokenpulse.runner;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.http.HttpClientSettings;
+import io.tokenpulse.tokenizers.Tokenizer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Objects;
  *
  * @param load the load generator's settings (the target is already final, e.g. the simulator's URL)
  * @param dataset the dataset built from {@code load}'s dataset options (read once, when the options were checked)
+ * @param tokenizer counts the prompts' and outputs' tokens (the one the dataset was built with)
  * @param timeouts the request, stream-idle, drain and summary limits
  * @param spool where records wait on disk while Kafka is away
  * @param scrapes the Prometheus endpoints scraped during the run (none unless asked)
@@ -25,6 +27,7 @@ import java.util.Objects;
 public record RunPlan(
         LoadSettings load,
         Dataset dataset,
+        Tokenizer tokenizer,
         Timeouts timeouts,
         Spool spool,
         Scrapes scrapes,
@@ -34,6 +37,7 @@ public record RunPlan(
     public RunPlan {
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(dataset, "dataset");
+        Objects.requireNonNull(tokenizer, "tokenizer");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(spool, "spool");
         Objects.requireNonNull(scrapes, "scrapes");

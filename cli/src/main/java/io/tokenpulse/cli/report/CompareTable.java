@@ -1,5 +1,6 @@
 package io.tokenpulse.cli.report;
 
+import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.python.PythonFloat;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The table of {@code tokenpulse compare}: the columns of published vLLM comparison tables (as in Mooncake's vLLM benchmark results), one row per result, as markdown, CSV
@@ -22,26 +24,41 @@ public final class CompareTable {
      * pasted into, the one people keep by hand; a longer text widens its cell.
      */
     public enum Column {
-        SUCCESSFUL("Successful Requests", "completed", 21, true),
-        DURATION("Duration (s)", "duration", 14, false),
-        INPUT_TOKENS("Total Input Tokens", "total_input_tokens", 20, true),
-        OUTPUT_TOKENS("Total Generated Tokens", "total_output_tokens", 24, true),
-        REQUEST_THROUGHPUT("Req Throughput (req/s)", "request_throughput", 24, false),
-        OUTPUT_THROUGHPUT("Output Token Throughput (tok/s)", "output_throughput", 33, false),
-        TOTAL_THROUGHPUT("Total Token Throughput (tok/s)", "total_token_throughput", 30, false),
-        MEAN_TTFT("Mean TTFT (ms)", "mean_ttft_ms", 16, false),
-        MEDIAN_TTFT("Median TTFT (ms)", "median_ttft_ms", 18, false),
-        P99_TTFT("P99 TTFT (ms)", "p99_ttft_ms", 14, false),
+        SUCCESSFUL("Successful Requests", "completed", 21, true, BenchResult::completed),
+        DURATION("Duration (s)", "duration", 14, false, BenchResult::duration),
+        INPUT_TOKENS("Total Input Tokens", "total_input_tokens", 20, true, BenchResult::totalInputTokens),
+        OUTPUT_TOKENS("Total Generated Tokens", "total_output_tokens", 24, true, BenchResult::totalOutputTokens),
+        REQUEST_THROUGHPUT("Req Throughput (req/s)", "request_throughput", 24, false, BenchResult::requestThroughput),
+        OUTPUT_THROUGHPUT(
+                "Output Token Throughput (tok/s)", "output_throughput", 33, false, BenchResult::outputThroughput),
+        TOTAL_THROUGHPUT(
+                "Total Token Throughput (tok/s)",
+                "total_token_throughput",
+                30,
+                false,
+                BenchResult::totalTokenThroughput),
+        MEAN_TTFT("Mean TTFT (ms)", "mean_ttft_ms", 16, false, r -> r.ttft().meanMs()),
+        MEDIAN_TTFT(
+                "Median TTFT (ms)", "median_ttft_ms", 18, false, r -> r.ttft().medianMs()),
+        P99_TTFT("P99 TTFT (ms)", "p99_ttft_ms", 14, false, r -> r.ttft().p99Ms()),
         // a reasoning model's time to first output token (extension; AIPerf's TTFO)
-        MEAN_TTFO("Mean TTFO (ms)", "mean_ttfo_ms", 16, false, true),
-        MEDIAN_TTFO("Median TTFO (ms)", "median_ttfo_ms", 18, false, true),
-        P99_TTFO("P99 TTFO (ms)", "p99_ttfo_ms", 14, false, true),
-        MEAN_TPOT("Mean TPOT (ms)", "mean_tpot_ms", 15, false),
-        MEDIAN_TPOT("Median TPOT (ms)", "median_tpot_ms", 18, false),
-        P99_TPOT("P99 TPOT (ms)", "p99_tpot_ms", 14, false),
-        MEAN_ITL("Mean ITL (ms)", "mean_itl_ms", 15, false),
-        MEDIAN_ITL("Median ITL (ms)", "median_itl_ms", 17, false),
-        P99_ITL("P99 ITL (ms)", "p99_itl_ms", 13, false);
+        MEAN_TTFO(
+                "Mean TTFO (ms)", "mean_ttfo_ms", 16, false, true, r -> r.ttfo().meanMs()),
+        MEDIAN_TTFO(
+                "Median TTFO (ms)",
+                "median_ttfo_ms",
+                18,
+                false,
+                true,
+                r -> r.ttfo().medianMs()),
+        P99_TTFO("P99 TTFO (ms)", "p99_ttfo_ms", 14, false, true, r -> r.ttfo().p99Ms()),
+        MEAN_TPOT("Mean TPOT (ms)", "mean_tpot_ms", 15, false, r -> r.tpot().meanMs()),
+        MEDIAN_TPOT(
+                "Median TPOT (ms)", "median_tpot_ms", 18, false, r -> r.tpot().medianMs()),
+        P99_TPOT("P99 TPOT (ms)", "p99_tpot_ms", 14, false, r -> r.tpot().p99Ms()),
+        MEAN_ITL("Mean ITL (ms)", "mean_itl_ms", 15, false, r -> r.itl().meanMs()),
+        MEDIAN_ITL("Median ITL (ms)", "median_itl_ms", 17, false, r -> r.itl().medianMs()),
+        P99_ITL("P99 ITL (ms)", "p99_itl_ms", 13, false, r -> r.itl().p99Ms());
 
         static final String LABEL = "Backend/Setting";
         static final int LABEL_WIDTH = 62;
@@ -55,16 +72,38 @@ public final class CompareTable {
         /** Not one of the published tables': shown only when some row has the figure. */
         final boolean optional;
 
-        Column(String header, String key, int width, boolean count) {
-            this(header, key, width, count, false);
+        private final ToDoubleFunction<BenchResult> figure;
+
+        Column(String header, String key, int width, boolean count, ToDoubleFunction<BenchResult> figure) {
+            this(header, key, width, count, false, figure);
         }
 
-        Column(String header, String key, int width, boolean count, boolean optional) {
+        Column(
+                String header,
+                String key,
+                int width,
+                boolean count,
+                boolean optional,
+                ToDoubleFunction<BenchResult> figure) {
             this.header = header;
             this.key = key;
             this.width = width;
             this.count = count;
             this.optional = optional;
+            this.figure = figure;
+        }
+
+        /** The column's figure of {@code result}; NaN when the result does not have it. */
+        public double of(BenchResult result) {
+            return figure.applyAsDouble(result);
+        }
+
+        /** The column whose figure is under {@code key} in a result file. */
+        public static Column byKey(String key) {
+            return Arrays.stream(values())
+                    .filter(column -> column.key.equals(key))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no column has the key " + key));
         }
 
         /** The published tables' columns, and each optional column that {@code present} says some row has, in order. */

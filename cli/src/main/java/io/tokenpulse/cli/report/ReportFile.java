@@ -1,6 +1,8 @@
 package io.tokenpulse.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.runner.Pipeline;
@@ -55,7 +57,7 @@ public final class ReportFile {
                 : Optional.of(RunChart.png(windows.windows(), windows.summary(), RunChart.DEFAULT_SIZE));
         return HtmlReport.run(new HtmlReport.Run(
                 "TokenPulse run " + runId,
-                run.resultFile(),
+                run.result(),
                 png,
                 "No window metrics stored for run " + runId + " in topic "
                         + pipeline.topics().windowMetrics().name() + ".",
@@ -89,10 +91,10 @@ public final class ReportFile {
             throw UserError.usage(file + ": report reads vLLM's or TokenPulse's result files (key completed);"
                     + " for GuideLLM's or AIPerf's use tokenpulse compare");
         }
-        return HtmlReport.run(run(file.getFileName().toString(), result));
+        return HtmlReport.run(run(file.getFileName().toString(), ResultReader.read(result)));
     }
 
-    private static HtmlReport.Run run(String name, JsonNode result) {
+    private static HtmlReport.Run run(String name, BenchResult result) {
         return new HtmlReport.Run(
                 "TokenPulse result " + name,
                 result,
@@ -132,7 +134,10 @@ public final class ReportFile {
             } else {
                 List<JsonNode> objects = ResultFiles.objects(file);
                 points.add(new HtmlReport.Point(
-                        name, params, Optional.of(run(name, objects.get(objects.size() - 1))), status));
+                        name,
+                        params,
+                        Optional.of(run(name, ResultReader.read(objects.get(objects.size() - 1)))),
+                        status));
             }
         }
         return HtmlReport.sweep(sweep.path("sweep_id").asText(dir.getFileName().toString()), swept, points);

@@ -4,19 +4,24 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.BenchResult.Latency;
+import io.tokenpulse.aggregator.report.BenchResult.Requests;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.cli.report.CompareTable.Column;
 import io.tokenpulse.runner.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * Benchmark result files read into {@link CompareTable.Row}s: vLLM's (every version's keys; also
- * TokenPulse's, which has vLLM's keys, and {@code --append-result} files of one JSON object per
- * line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
+ * Benchmark result files read as {@link BenchResult}s and shown as {@link CompareTable.Row}s: vLLM's (every version's keys, read by
+ * {@link ResultReader}; also TokenPulse's, which has vLLM's keys, and {@code --append-result} files of
+ * one JSON object per line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
  * {@code profile_export_aiperf.json}. A figure the file does not have is NaN.
  */
 public final class ResultFiles {
@@ -63,13 +68,14 @@ public final class ResultFiles {
             if (object.has("benchmarks") && object.get("benchmarks").isArray()) {
                 JsonNode benchmarks = object.get("benchmarks");
                 for (int b = 0; b < benchmarks.size(); b++) {
-                    rows.add(guidellm(benchmarks.size() == 1 ? label : label + " #" + (b + 1), benchmarks.get(b)));
+                    rows.add(row(benchmarks.size() == 1 ? label : label + " #" + (b + 1), guidellm(benchmarks.get(b))));
                 }
             } else if (object.path("time_to_first_token").has("unit")
                     || object.path("request_throughput").has("unit")) {
-                rows.add(aiperf(label, object));
+                rows.add(row(label, aiperf(object)));
             } else if (object.has("completed") || object.has("mean_ttft_ms") || object.has("request_throughput")) {
-                rows.add(vllm(object.hasNonNull("label") ? object.get("label").asText() : label, object));
+                BenchResult result = ResultReader.read(object);
+                rows.add(row(result.label().orElse(label), result));
             } else {
                 throw UserError.usage(file + ": unknown result format (none of the keys completed, mean_ttft_ms,"
                         + " benchmarks, time_to_first_token); expected " + EXPECTED);
@@ -78,25 +84,11 @@ public final class ResultFiles {
         return rows;
     }
 
-    /**
-     * vLLM's result keys. The first vLLM files (early 2024) say {@code request_inthroughput} and have
-     * no {@code total_token_throughput} (it is their input plus output throughput) nor ITL keys.
-     */
-    public static CompareTable.Row vllm(String label, JsonNode result) {
-        double[] values = blank();
+    /** A result as a row of the compare table: one figure per column. */
+    public static CompareTable.Row row(String label, BenchResult result) {
+        double[] values = new double[Column.values().length];
         for (Column column : Column.values()) {
-            set(values, column, result.get(column.key));
-        }
-        // older vLLM versions' keys
-        if (!result.has("request_throughput")) {
-            set(values, Column.REQUEST_THROUGHPUT, result.get("request_inthroughput"));
-        }
-        if (!result.has("total_token_throughput")
-                && result.path("input_throughput").isNumber()
-                && result.path("output_throughput").isNumber()) {
-            values[Column.TOTAL_THROUGHPUT.ordinal()] =
-                    result.get("input_throughput").asDouble()
-                            + result.get("output_throughput").asDouble();
+            values[column.ordinal()] = column.of(result);
         }
         return new CompareTable.Row(label, values);
     }
@@ -105,53 +97,37 @@ public final class ResultFiles {
      * One GuideLLM benchmark: its metrics are distributions split by request status; the successful
      * requests' are vLLM's figures (token counts as their {@code total_sum}).
      */
-    private static CompareTable.Row guidellm(String label, JsonNode benchmark) {
-        double[] values = blank();
+    private static BenchResult guidellm(JsonNode benchmark) {
         JsonNode metrics = benchmark.path("metrics");
         JsonNode successful = metrics.path("request_totals").path("successful");
         if (successful.isMissingNode()) {
             successful = benchmark.path("run_stats").path("requests_made").path("successful");
         }
-        set(values, Column.SUCCESSFUL, successful);
-        set(values, Column.DURATION, benchmark.get("duration"));
-        set(
-                values,
-                Column.INPUT_TOKENS,
-                metrics.path("prompt_token_count").path("successful").get("total_sum"));
-        set(
-                values,
-                Column.OUTPUT_TOKENS,
-                metrics.path("output_token_count").path("successful").get("total_sum"));
-        set(
-                values,
-                Column.REQUEST_THROUGHPUT,
-                metrics.path("requests_per_second").path("successful").get("mean"));
-        set(
-                values,
-                Column.OUTPUT_THROUGHPUT,
-                metrics.path("output_tokens_per_second").path("successful").get("mean"));
-        set(
-                values,
-                Column.TOTAL_THROUGHPUT,
-                metrics.path("tokens_per_second").path("successful").get("mean"));
-        distribution(
-                values, Column.MEAN_TTFT, metrics.path("time_to_first_token_ms").path("successful"));
-        distribution(
-                values,
-                Column.MEAN_TPOT,
-                metrics.path("time_per_output_token_ms").path("successful"));
-        distribution(
-                values, Column.MEAN_ITL, metrics.path("inter_token_latency_ms").path("successful"));
-        return new CompareTable.Row(label, values);
+        return new BenchResult(
+                Optional.empty(),
+                Map.of(),
+                number(successful),
+                Double.NaN,
+                number(benchmark.get("duration")),
+                number(metrics.path("prompt_token_count").path("successful").get("total_sum")),
+                number(metrics.path("output_token_count").path("successful").get("total_sum")),
+                number(metrics.path("requests_per_second").path("successful").get("mean")),
+                number(metrics.path("output_tokens_per_second")
+                        .path("successful")
+                        .get("mean")),
+                number(metrics.path("tokens_per_second").path("successful").get("mean")),
+                distribution(metrics.path("time_to_first_token_ms").path("successful")),
+                Latency.NONE,
+                distribution(metrics.path("time_per_output_token_ms").path("successful")),
+                distribution(metrics.path("inter_token_latency_ms").path("successful")),
+                Requests.NONE);
     }
 
-    private static void distribution(double[] values, Column mean, JsonNode stats) {
-        set(values, mean, stats.get("mean"));
-        set(values, Column.values()[mean.ordinal() + 1], stats.get("median"));
-        set(
-                values,
-                Column.values()[mean.ordinal() + 2],
-                stats.path("percentiles").get("p99"));
+    private static Latency distribution(JsonNode stats) {
+        return new Latency(
+                number(stats.get("mean")),
+                number(stats.get("median")),
+                number(stats.path("percentiles").get("p99")));
     }
 
     /**
@@ -159,52 +135,49 @@ public final class ResultFiles {
      * Its {@code inter_token_latency} is vLLM's TPOT (per request, excluding the first token); its
      * ITL in vLLM's sense is {@code inter_chunk_latency}, when exported.
      */
-    private static CompareTable.Row aiperf(String label, JsonNode result) {
-        double[] values = blank();
-        aiperfValue(values, Column.SUCCESSFUL, result.path("request_count"), "avg");
-        aiperfValue(values, Column.DURATION, result.path("benchmark_duration"), "avg");
-        aiperfValue(values, Column.INPUT_TOKENS, result.path("total_isl"), "avg");
-        aiperfValue(values, Column.OUTPUT_TOKENS, result.path("total_osl"), "avg");
-        aiperfValue(values, Column.REQUEST_THROUGHPUT, result.path("request_throughput"), "avg");
-        aiperfValue(values, Column.OUTPUT_THROUGHPUT, result.path("output_token_throughput"), "avg");
-        aiperfValue(values, Column.TOTAL_THROUGHPUT, result.path("total_token_throughput"), "avg");
-        aiperfDistribution(values, Column.MEAN_TTFT, result.path("time_to_first_token"));
-        aiperfDistribution(values, Column.MEAN_TTFO, result.path("time_to_first_output_token"));
-        aiperfDistribution(values, Column.MEAN_TPOT, result.path("inter_token_latency"));
-        aiperfDistribution(values, Column.MEAN_ITL, result.path("inter_chunk_latency"));
-        return new CompareTable.Row(label, values);
+    private static BenchResult aiperf(JsonNode result) {
+        return new BenchResult(
+                Optional.empty(),
+                Map.of(),
+                aiperfValue(result.path("request_count"), "avg", 1),
+                Double.NaN,
+                aiperfValue(result.path("benchmark_duration"), "avg", 1),
+                aiperfValue(result.path("total_isl"), "avg", 1),
+                aiperfValue(result.path("total_osl"), "avg", 1),
+                aiperfValue(result.path("request_throughput"), "avg", 1),
+                aiperfValue(result.path("output_token_throughput"), "avg", 1),
+                aiperfValue(result.path("total_token_throughput"), "avg", 1),
+                aiperfLatency(result.path("time_to_first_token")),
+                aiperfLatency(result.path("time_to_first_output_token")),
+                aiperfLatency(result.path("inter_token_latency")),
+                aiperfLatency(result.path("inter_chunk_latency")),
+                Requests.NONE);
     }
 
-    private static void aiperfDistribution(double[] values, Column mean, JsonNode stats) {
-        aiperfValue(values, mean, stats, "avg");
-        aiperfValue(values, Column.values()[mean.ordinal() + 1], stats, "p50");
-        aiperfValue(values, Column.values()[mean.ordinal() + 2], stats, "p99");
+    private static Latency aiperfLatency(JsonNode stats) {
+        return new Latency(
+                aiperfValue(stats, "avg", 1e3), aiperfValue(stats, "p50", 1e3), aiperfValue(stats, "p99", 1e3));
     }
 
-    /** An AIPerf statistic, latencies converted to ms from the unit the file names. */
-    private static void aiperfValue(double[] values, Column column, JsonNode stats, String statistic) {
+    /**
+     * An AIPerf statistic, converted from the unit the file names: ns and us to ms, s to ms for a
+     * latency ({@code perSecond} 1e3) and kept for the duration (1); NaN when missing.
+     */
+    private static double aiperfValue(JsonNode stats, String statistic, double perSecond) {
         JsonNode value = stats.get(statistic);
         if (value == null || !value.isNumber()) {
-            return;
+            return Double.NaN;
         }
         double scale = switch (stats.path("unit").asText("")) {
             case "ns" -> 1e-6;
             case "us" -> 1e-3;
-            case "s", "sec" -> column == Column.DURATION ? 1 : 1e3;
+            case "s", "sec" -> perSecond;
             default -> 1;
         };
-        values[column.ordinal()] = value.asDouble() * scale;
+        return value.asDouble() * scale;
     }
 
-    private static double[] blank() {
-        double[] values = new double[Column.values().length];
-        Arrays.fill(values, Double.NaN);
-        return values;
-    }
-
-    private static void set(double[] values, Column column, JsonNode value) {
-        if (value != null && value.isNumber()) {
-            values[column.ordinal()] = value.asDouble();
-        }
+    private static double number(JsonNode value) {
+        return value != null && value.isNumber() ? value.asDouble() : Double.NaN;
     }
 }

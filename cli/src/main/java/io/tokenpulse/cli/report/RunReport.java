@@ -167,7 +167,7 @@ public final class RunReport {
         Map<String, Double> server = ServerScoring.values(summary.getServer());
         out.print(ServerLines.of(server));
         if (options.anyFile()) {
-            ResultJson json = resultJson(
+            ResultJson json = SummaryRecords.resultJson(
                     summary, requests, options.metadata(), options.label().orElse(null), options.detailed());
             if (client.isPresent()) {
                 json = json.withClientCpu(client.get().cpu())
@@ -180,33 +180,5 @@ public final class RunReport {
             ResultFile.write(file, json, options.append());
             out.println("Result saved to " + file);
         }
-    }
-
-    /**
-     * The run's result file (vLLM's keys) without the client's CPU, with the per-request lists when
-     * {@code detailed}: what --save-result writes, and what {@code compare} and {@code report} read
-     * for a stored run.
-     */
-    static ResultJson resultJson(
-            RunSummary summary,
-            List<RequestMetrics> requests,
-            Map<String, String> metadata,
-            String label,
-            boolean detailed) {
-        ResultJson json = ResultJson.of(
-                        SummaryRecords.config(summary),
-                        SummaryRecords.result(summary),
-                        metadata,
-                        SummaryRecords.delivery(summary),
-                        SummaryRecords.completeness(summary))
-                .withLabel(label)
-                .withRunId(summary.getRunId().toString())
-                .withPerModel(SummaryRecords.perModel(summary))
-                .withTtftByTurn(SummaryRecords.perTurn(summary))
-                .withReasoning(SummaryRecords.reasoning(summary));
-        return detailed
-                ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
-                        .withSessionTurns(SummaryRecords.sessionTurns(requests))
-                : json;
     }
 }

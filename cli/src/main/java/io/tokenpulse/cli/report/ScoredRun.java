@@ -1,8 +1,8 @@
 package io.tokenpulse.cli.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.report.BenchResult;
+import io.tokenpulse.aggregator.report.ResultReader;
+import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.scoring.RunShards;
@@ -61,14 +61,8 @@ public record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
         return new ScoredRun(summary, run.requests());
     }
 
-    /** The run's result file with the per-request lists (what --save-detailed writes), as JSON. */
-    public JsonNode resultFile() {
-        try {
-            return new ObjectMapper()
-                    .readTree(RunReport.resultJson(summary, requests, Map.of(), null, true)
-                            .toJson());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the result file written here does not parse", e);
-        }
+    /** The run's result with the per-request lists (what --save-detailed writes). */
+    public BenchResult result() {
+        return ResultReader.of(SummaryRecords.resultJson(summary, requests, Map.of(), null, true));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.cli.report.CompareTable.Column;
 import io.tokenpulse.runner.UserError;
 import java.io.IOException;
@@ -117,10 +118,11 @@ class CompareTableTest {
         JsonNode plain = ResultFiles.objects(resource("non-disaggregated.json")).get(0);
         ObjectNode reasoning = plain.deepCopy();
         reasoning.put("mean_ttfo_ms", 250.5).put("median_ttfo_ms", 240.0).put("p99_ttfo_ms", 400.0);
-        CompareTable.Row plainRow = ResultFiles.vllm("plain", plain);
+        CompareTable.Row plainRow = ResultFiles.row("plain", ResultReader.read(plain));
 
         List<String> md = new CompareTable(
-                        List.of(plainRow, ResultFiles.vllm("reasoning", reasoning)), OptionalInt.of(0))
+                        List.of(plainRow, ResultFiles.row("reasoning", ResultReader.read(reasoning))),
+                        OptionalInt.of(0))
                 .render(CompareTable.Format.MD)
                 .lines()
                 .toList();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.aggregator.report.ResultReader;
 import io.tokenpulse.cli.HeadlessChromium;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -101,7 +102,7 @@ class HtmlReportBrowserTest {
         result.get("ttfts").forEach(ttft -> ttfos.add(ttft.asDouble() + 0.1));
         String html = HtmlReport.run(new HtmlReport.Run(
                 "TokenPulse run r1",
-                result,
+                ResultReader.read(result),
                 Optional.of(png),
                 "",
                 List.of(

@@ -1,6 +1,6 @@
 package io.tokenpulse.runner.sweep;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.aggregator.report.BenchResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * {@code sweep --slo ttft:2000,itl:100,failures:0.01}: what a load of {@code sweep --search} must meet.
  * {@code ttft} and {@code itl} bound the P99 in ms, {@code failures} the share of failed requests
- * (failed / (completed + failed)); a key left out is not checked. A point meets the SLO when its result
- * file's {@code p99_ttft_ms}, {@code p99_itl_ms} and {@code failed}/{@code completed} are within every
+ * (failed / (completed + failed)); a key left out is not checked. A point meets the SLO when its
+ * result's {@code p99_ttft_ms}, {@code p99_itl_ms} and {@code failed}/{@code completed} are within every
  * bound given.
  *
  * @param limits key ({@code ttft}, {@code itl}, {@code failures}) → bound, in the order given
@@ -67,18 +67,18 @@ public record SearchSlo(Map<String, Double> limits) {
     }
 
     /**
-     * Why the point whose result file is {@code result} missed the SLO, e.g. {@code P99 TTFT 2345.12 ms >
+     * Why the point whose result is {@code result} missed the SLO, e.g. {@code P99 TTFT 2345.12 ms >
      * 2000 ms}; empty when it met every bound.
      */
-    public Optional<String> miss(JsonNode result) {
+    public Optional<String> miss(BenchResult result) {
         for (String key : new String[] {"ttft", "itl", "failures"}) {
             Double limit = limits.get(key);
             if (limit == null) {
                 continue;
             }
             if (key.equals("failures")) {
-                double failed = result.path("failed").asDouble(0);
-                double all = failed + result.path("completed").asDouble(0);
+                double failed = orZero(result.failed());
+                double all = failed + orZero(result.completed());
                 double share = all == 0 ? 1 : failed / all;
                 if (share > limit) {
                     return Optional.of(String.format(
@@ -91,20 +91,21 @@ public record SearchSlo(Map<String, Double> limits) {
                 }
                 continue;
             }
-            JsonNode value = result.get(KEYS.get(key));
-            if (value == null || !value.isNumber()) {
+            double p99 =
+                    key.equals("ttft") ? result.ttft().p99Ms() : result.itl().p99Ms();
+            if (Double.isNaN(p99)) {
                 return Optional.of("no " + KEYS.get(key) + " in the result");
             }
-            if (value.doubleValue() > limit) {
+            if (p99 > limit) {
                 return Optional.of(String.format(
-                        Locale.ROOT,
-                        "P99 %s %.2f ms > %s ms",
-                        key.toUpperCase(Locale.ROOT),
-                        value.doubleValue(),
-                        text(limit)));
+                        Locale.ROOT, "P99 %s %.2f ms > %s ms", key.toUpperCase(Locale.ROOT), p99, text(limit)));
             }
         }
         return Optional.empty();
+    }
+
+    private static double orZero(double figure) {
+        return Double.isNaN(figure) ? 0 : figure;
     }
 
     /** {@code P99 TTFT <= 2000 ms, P99 ITL <= 100 ms, failures <= 0.01}, for the summary line. */

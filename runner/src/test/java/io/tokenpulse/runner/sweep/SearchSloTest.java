@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tokenpulse.aggregator.report.ResultReader;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,7 +24,10 @@ class SearchSloTest {
                 "a figure missing      | ttft:10                         | {\"completed\": 1}                                                       | no p99_ttft_ms in the result",
             })
     void aPointMissesWhenAFigureIsOverItsBound(String why, String slo, String result, String miss) throws Exception {
-        assertThat(SearchSlo.parse(slo).miss(JSON.readTree(result)).orElse("")).isEqualTo(miss);
+        assertThat(SearchSlo.parse(slo)
+                        .miss(ResultReader.read(JSON.readTree(result)))
+                        .orElse(""))
+                .isEqualTo(miss);
     }
 
     @ParameterizedTest(name = "{0}")

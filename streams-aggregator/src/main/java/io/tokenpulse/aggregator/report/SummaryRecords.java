@@ -11,6 +11,7 @@ import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -96,6 +97,30 @@ public final class SummaryRecords {
     /** Whether the summary covers the whole run, as the result file reports it. */
     public static ResultJson.Completeness completeness(RunSummary summary) {
         return new ResultJson.Completeness(summary.getInterrupted(), summary.getIncomplete());
+    }
+
+    /**
+     * The run's result file (vLLM's keys) without the client's CPU, with the per-request lists when
+     * {@code detailed}: what --save-result writes, and what {@code compare} and {@code report} read
+     * for a stored run.
+     */
+    public static ResultJson resultJson(
+            RunSummary summary,
+            List<RequestMetrics> requests,
+            Map<String, String> metadata,
+            String label,
+            boolean detailed) {
+        ResultJson json = ResultJson.of(
+                        config(summary), result(summary), metadata, delivery(summary), completeness(summary))
+                .withLabel(label)
+                .withRunId(summary.getRunId().toString())
+                .withPerModel(perModel(summary))
+                .withTtftByTurn(perTurn(summary))
+                .withReasoning(reasoning(summary));
+        return detailed
+                ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
+                        .withSessionTurns(sessionTurns(requests))
+                : json;
     }
 
     /** One request's {@code --save-detailed} entry; vLLM counts 0 output tokens for a failure. */

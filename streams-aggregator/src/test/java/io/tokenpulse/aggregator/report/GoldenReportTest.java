@@ -109,6 +109,26 @@ class GoldenReportTest {
         assertMatchesGolden(Files.readString(file), "golden-result.json");
     }
 
+    @Test
+    void aResultReadInMemoryIsTheResultReadFromItsFile() throws IOException {
+        Run run = run();
+        ResultJson json = ResultJson.of(CONFIG, run.result(), ResultJson.parseMetadata(List.of("version=0.3.3")))
+                .withLabel("lbl")
+                .withDetails(run.details());
+
+        BenchResult inMemory = ResultReader.of(json);
+
+        assertThat(inMemory)
+                .isEqualTo(
+                        ResultReader.read(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toJson())));
+        assertThat(inMemory.label()).contains("lbl");
+        assertThat(inMemory.settings()).containsEntry("version", "0.3.3").doesNotContainKey("completed");
+        assertThat(inMemory.completed()).isEqualTo(run.result().completed());
+        assertThat(inMemory.ttft().medianMs()).isNotNaN();
+        assertThat(inMemory.ttfo().meanMs()).isNaN();
+        assertThat(inMemory.requests().ttftsS()).hasSize(run.details().size());
+    }
+
     /** On a mismatch the actual text lands in target/golden-actual/ for a diff. */
     private static void assertMatchesGolden(String actual, String name) throws IOException {
         String expected = ConsoleReportTest.resource(name);
