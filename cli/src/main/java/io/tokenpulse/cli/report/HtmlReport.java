@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tokenpulse.aggregator.definitions.Comparison;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.cli.report.CompareTable.Column;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ public final class HtmlReport {
      * @param windowsPng the chart of the run's window metrics, or why there is none
      * @param timeline the requests by start time, or empty when the source has no start times
      * @param failures failed requests by reason, or empty to take them from the result's {@code errors}
+     * @param definitions the run scored by every tool's definitions (a stored run), or empty (a result file)
      */
     record Run(
             String title,
@@ -44,7 +46,20 @@ public final class HtmlReport {
             Optional<byte[]> windowsPng,
             String windowsMissing,
             List<Request> timeline,
-            Map<String, Long> failures) {}
+            Map<String, Long> failures,
+            Optional<Comparison> definitions) {
+
+        /** A run without the tools' definitions: a result file has no per-request send times to score. */
+        Run(
+                String title,
+                JsonNode result,
+                Optional<byte[]> windowsPng,
+                String windowsMissing,
+                List<Request> timeline,
+                Map<String, Long> failures) {
+            this(title, result, windowsPng, windowsMissing, timeline, failures, Optional.empty());
+        }
+    }
 
     /** A point of a sweep: its name, its parameters, and its run (empty when its file is missing). */
     record Point(String name, JsonNode paramValues, Optional<Run> run, String status) {
@@ -183,6 +198,7 @@ public final class HtmlReport {
                     .append(result.get("failed").asLong())
                     .append("</span></p>\n");
         }
+        run.definitions().ifPresent(comparison -> out.append(DefinitionsSection.html(comparison)));
         out.append("<h2>Configuration</h2>\n<table class=\"config\">\n");
         for (Iterator<Map.Entry<String, JsonNode>> it = result.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();

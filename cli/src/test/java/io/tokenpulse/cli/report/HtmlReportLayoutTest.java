@@ -3,6 +3,10 @@ package io.tokenpulse.cli.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.aggregator.definitions.Comparison;
+import io.tokenpulse.aggregator.definitions.Definitions;
+import io.tokenpulse.aggregator.definitions.TimedRequest;
+import io.tokenpulse.aggregator.definitions.TimedRun;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.cli.BrowserPage;
@@ -72,7 +76,9 @@ class HtmlReportLayoutTest {
                         Optional.of(widePng()),
                         "",
                         timeline(40),
-                        Map.of("no_response", 1L)));
+                        Map.of("no_response", 1L),
+                        Optional.of(Comparison.of(
+                                "r1", Optional.empty(), timed(40), Definitions.parse(Definitions.known())))));
             case "result" -> ReportFile.resultFile(HtmlReportBrowserTest.resource("detailed.json"));
             default -> ReportFile.sweep(HtmlReportBrowserTest.resource("sweep"));
         };
@@ -85,6 +91,25 @@ class HtmlReportLayoutTest {
                 ParetoChart.point("a", 20, 900).orElseThrow(),
                 ParetoChart.point("b", 35, 1400).orElseThrow());
         return ParetoChart.png("window metrics stand-in", points, new RunChart.Size(1500, 800));
+    }
+
+    /**
+     * The same requests' timings for the tools' definitions: 8 events each, the first after 0.2 s,
+     * then one every 60 to 120 ms (so the tools' ITL and TPOT rules part).
+     */
+    private static TimedRun timed(int requests) {
+        long ms = 1_000_000;
+        List<TimedRequest> timed = new java.util.ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            long sent = i * 50 * ms;
+            long[] chunks = new long[8];
+            chunks[0] = sent + 200 * ms;
+            for (int c = 1; c < chunks.length; c++) {
+                chunks[c] = chunks[c - 1] + (60 + (i * c) % 61) * ms;
+            }
+            timed.add(new TimedRequest(sent, chunks, new boolean[8], chunks[7] + 5 * ms, 8, 32, true));
+        }
+        return new TimedRun(0, timed.get(requests - 1).endNs(), timed);
     }
 
     /** Requests sent every 50 ms, each waiting 0.2 s for its first token and streaming for 0.5 s. */
