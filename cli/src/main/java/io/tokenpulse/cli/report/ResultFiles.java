@@ -16,12 +16,13 @@ import java.util.List;
 /**
  * Benchmark result files read into {@link CompareTable.Row}s: vLLM's (every version's keys; also
  * TokenPulse's, which has vLLM's keys, and {@code --append-result} files of one JSON object per
- * line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
- * {@code profile_export_aiperf.json}. A figure the file does not have is NaN.
+ * line), GuideLLM's {@code benchmarks.json} (one row per benchmark), AIPerf's
+ * {@code profile_export_aiperf.json} and inference-perf's report ({@link InferencePerfReport}). A figure the file does not have is NaN.
  */
 public final class ResultFiles {
     static final String EXPECTED =
-            "a result file of vLLM or TokenPulse (--save-result), GuideLLM (benchmarks.json) or AIPerf (profile_export_aiperf.json)";
+            "a result file of vLLM or TokenPulse (--save-result), GuideLLM (benchmarks.json), AIPerf (profile_export_aiperf.json)"
+                    + " or inference-perf (summary_lifecycle_metrics.json)";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -68,11 +69,13 @@ public final class ResultFiles {
             } else if (object.path("time_to_first_token").has("unit")
                     || object.path("request_throughput").has("unit")) {
                 rows.add(aiperf(label, object));
+            } else if (InferencePerfReport.matches(object)) {
+                rows.add(InferencePerfReport.row(file, label, object));
             } else if (object.has("completed") || object.has("mean_ttft_ms") || object.has("request_throughput")) {
                 rows.add(vllm(object.hasNonNull("label") ? object.get("label").asText() : label, object));
             } else {
                 throw UserError.usage(file + ": unknown result format (none of the keys completed, mean_ttft_ms,"
-                        + " benchmarks, time_to_first_token); expected " + EXPECTED);
+                        + " benchmarks, time_to_first_token, successes); expected " + EXPECTED);
             }
         }
         return rows;
