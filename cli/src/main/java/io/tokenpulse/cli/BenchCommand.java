@@ -104,6 +104,12 @@ final class BenchCommand implements Callable<Integer> {
     SpoolOptions spool;
 
     @Option(
+            names = BenchHelp.HELP_ALL,
+            usageHelp = true,
+            description = "Show every option with its description, in groups (--help describes the common ones).")
+    boolean helpAll;
+
+    @Option(
             names = "--ready-check-timeout-sec",
             defaultValue = "600",
             description =
