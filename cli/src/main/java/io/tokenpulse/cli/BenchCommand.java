@@ -103,9 +103,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     SpoolOptions spool;
 
+    /** Not picocli's usageHelp (it warns about a second one on a command): call() prints the usage. */
     @Option(
             names = BenchHelp.HELP_ALL,
-            usageHelp = true,
             description = "Show every option with its description, in groups (--help describes the common ones).")
     boolean helpAll;
 
@@ -145,6 +145,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (helpAll) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
         PrintStream out = System.out;
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
         try (Prepared prepared = prepare(out);

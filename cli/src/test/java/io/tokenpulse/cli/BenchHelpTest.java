@@ -13,13 +13,24 @@ import picocli.CommandLine.Model.OptionSpec;
 /** {@code bench --help} in labelled groups, common ones first; {@code --help-all} describes every option. */
 class BenchHelpTest {
 
+    /** The help bench prints; picocli's own warnings (on System.err) fail the test. */
     private static String help(String... args) {
-        CommandLine top = TokenPulse.newCommandLine();
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
         StringWriter out = new StringWriter();
-        top.setOut(new PrintWriter(out));
-        List<String> all = new ArrayList<>(List.of("bench"));
-        all.addAll(List.of(args));
-        assertThat(top.execute(all.toArray(String[]::new))).isZero();
+        try {
+            CommandLine top = TokenPulse.newCommandLine();
+            top.setOut(new PrintWriter(out));
+            List<String> all = new ArrayList<>(List.of("bench"));
+            all.addAll(List.of(args));
+            assertThat(top.execute(all.toArray(String[]::new))).isZero();
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(warnings.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .as("picocli's warnings")
+                .isEmpty();
         return out.toString();
     }
 
