@@ -61,6 +61,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "bench",
         sortOptions = false,
+        // "[OPTIONS]": the groups below list the 100-odd flags, an 87-line synopsis repeated them
+        abbreviateSynopsis = true,
         mixinStandardHelpOptions = true,
         description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
 final class BenchCommand implements Callable<Integer> {

@@ -59,6 +59,7 @@ class BenchHelpTest {
                         "Results, reports and charts",
                         "Built-in simulator",
                         "Help and messages"));
+        assertThat(text).startsWith("Usage: tokenpulse bench [OPTIONS]");
         assertThat(text).doesNotContain("\nKafka:\n").doesNotContain("\nTimeouts:\n");
         assertThat(text).contains("More options (described by 'bench --help-all'):", "  Kafka: --bootstrap-servers");
         // every flag is at least named
