@@ -86,6 +86,30 @@ class CompareReportIT {
     }
 
     @Test
+    void compareReadsInferencePerfsReportAndSaysWhereTheDefinitionsDiffer() {
+        Tokenpulse.Result compare = run(
+                "compare",
+                VLLM.toString(),
+                FIXTURES.resolve("compare/summary_lifecycle_metrics.json").toString(),
+                FIXTURES.resolve("compare/guidellm-benchmarks.json").toString());
+
+        assertThat(compare.exitCode()).as(compare.toString()).isZero();
+        List<String> lines = compare.stdoutLines();
+        // inference-perf's row: its seconds in ms, its pooled ITL beside vLLM's
+        assertThat(lines.get(3))
+                .startsWith("| summary_lifecycle_metrics ")
+                .contains("| 100 ", "| 52.50 ", "| 25600 ", "| 12000 ", "| 672.10 ", "| 1901.20 ", "| 65.12 ");
+        assertThat(lines).contains("Where the tools' definitions differ (docs/rescore.md):");
+        assertThat(lines)
+                .anyMatch(line -> line.startsWith("- TPOT: ")
+                        && line.contains("GuideLLM: TPOT is (last token − send)/N per request, TTFT included"))
+                .anyMatch(line ->
+                        line.startsWith("- ITL: vLLM/TokenPulse: ITL is every gap between consecutive events, pooled"))
+                .anyMatch(line -> line.startsWith("- Medians and P99s: "));
+        compare.assertQuietStderr();
+    }
+
+    @Test
     void reportWritesOneSelfContainedPageOfAFileAndOfASweep() throws IOException {
         Path file = out.resolve("result.html");
         Path sweep = out.resolve("sweep.html");
@@ -122,10 +146,10 @@ class CompareReportIT {
         assertThat(unknownFormat.exitCode()).isEqualTo(2);
         assertThat(unknownFormat.stderrLines())
                 .as(unknownFormat.toString())
-                .containsExactly(
-                        "compare: " + unknown + ": unknown result format (none of the keys completed,"
-                                + " mean_ttft_ms, benchmarks, time_to_first_token); expected a result file of vLLM or"
-                                + " TokenPulse (--save-result), GuideLLM (benchmarks.json) or AIPerf (profile_export_aiperf.json)");
+                .containsExactly("compare: " + unknown + ": unknown result format (none of the keys completed,"
+                        + " mean_ttft_ms, benchmarks, time_to_first_token, successes); expected a result file of vLLM or"
+                        + " TokenPulse (--save-result), GuideLLM (benchmarks.json), AIPerf (profile_export_aiperf.json)"
+                        + " or inference-perf (summary_lifecycle_metrics.json)");
         assertThat(twoSources.exitCode()).isEqualTo(2);
         assertThat(twoSources.stderrLines())
                 .as(twoSources.toString())

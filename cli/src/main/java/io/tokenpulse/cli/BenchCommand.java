@@ -61,6 +61,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "bench",
         sortOptions = false,
+        // "[OPTIONS]": the groups below list the 100-odd flags, an 87-line synopsis repeated them
+        abbreviateSynopsis = true,
         mixinStandardHelpOptions = true,
         description = "Benchmark the online serving throughput (vLLM's benchmark_serving.py flags).")
 final class BenchCommand implements Callable<Integer> {
@@ -107,6 +109,12 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     SpoolOptions spool;
 
+    /** Not picocli's usageHelp (it warns about a second one on a command): call() prints the usage. */
+    @Option(
+            names = BenchHelp.HELP_ALL,
+            description = "Show every option with its description, in groups (--help describes the common ones).")
+    boolean helpAll;
+
     @Option(
             names = "--ready-check-timeout-sec",
             defaultValue = "600",
@@ -143,6 +151,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (helpAll) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
         PrintStream out = System.out;
         target.useBackendsEndpointUnlessGiven();
         // before the Namespace line, so that it shows the percentile metrics the run reports

@@ -3,6 +3,7 @@ package io.tokenpulse.cli;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.StoredRunWait;
 import io.tokenpulse.cli.report.CompareTable;
+import io.tokenpulse.cli.report.DefinitionNotes;
 import io.tokenpulse.cli.report.ResultFiles;
 import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
@@ -14,8 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
@@ -40,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
             arity = "0..*",
             paramLabel = "RESULT",
             description =
-                    "Result files: vLLM's or TokenPulse's (--save-result), GuideLLM's benchmarks.json, AIPerf's profile_export_aiperf.json.")
+                    "Result files: vLLM's or TokenPulse's (--save-result), GuideLLM's benchmarks.json, AIPerf's profile_export_aiperf.json, inference-perf's summary_lifecycle_metrics.json.")
     List<Path> files = new ArrayList<>();
 
     @Option(
@@ -93,10 +96,13 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         List<CompareTable.Row> rows = new ArrayList<>();
+        Set<DefinitionNotes.Tool> tools = new LinkedHashSet<>();
         for (Path file : files) {
             rows.addAll(ResultFiles.rows(file));
+            tools.addAll(DefinitionNotes.tools(file));
         }
         if (!runIds.isEmpty()) {
+            tools.add(DefinitionNotes.Tool.VLLM); // a stored run is scored by vLLM's definitions
             try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
@@ -116,6 +122,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         String table = new CompareTable(rows, baseline == null ? OptionalInt.empty() : OptionalInt.of(baseline - 1))
                 .render(parsed);
+        // under a markdown table, a line per column the tools define differently (CSV stays one table)
+        if (parsed == CompareTable.Format.MD) {
+            table += DefinitionNotes.markdown(tools);
+        }
         if (output == null) {
             System.out.print(table);
         } else {

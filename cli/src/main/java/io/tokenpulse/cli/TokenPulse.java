@@ -54,6 +54,8 @@ public final class TokenPulse implements Runnable {
     static CommandLine newCommandLine() {
         TokenPulse top = new TokenPulse();
         CommandLine cmd = new CommandLine(top);
+        // bench's 100-odd flags in labelled groups, the common ones first (--help-all describes all)
+        BenchHelp.install(cmd.getSubcommands().get("bench"));
         // argparse semantics, as vLLM's users expect: a flag given twice takes the last value.
         cmd.setOverwrittenOptionsAllowed(true);
         // Python's float() spelling, as vLLM's flags take it: inf, Infinity, nan.

@@ -87,6 +87,15 @@ class ChartCommandIT {
         assertThat(html).containsPattern("\"id\":\"run-timeline\",[^\\]]*\"x\":\\[1\\.0(,\\d+\\.0){19}\\]");
         assertThat(html).contains("TTFT histogram (20 samples, ms)");
         assertThat(html).contains("<h2>Failures by reason</h2>\n<p>None.</p>");
+        // the run under every tool's definitions, as rescore prints it; vLLM's column is the block's figures
+        assertThat(html)
+                .contains(
+                        "<h2>Every tool's numbers</h2>",
+                        "<th>metric</th><th>vllm</th><th>guidellm</th><th>aiperf</th><th>sglang</th><th>inference-perf</th>",
+                        "<tr><td>Successful requests</td><td>20</td><td>20</td><td>20</td><td>20</td><td>20</td></tr>",
+                        "<tr><td>TTFT mean (ms)</td><td>" + printed("Mean TTFT (ms)") + "</td>",
+                        "<tr><td>TPOT mean (ms)</td><td>" + printed("Mean TPOT (ms)") + "</td>",
+                        "<h3>Why they differ (by more than 1 %)</h3>");
     }
 
     @Test

@@ -21,17 +21,26 @@ final class Html {
                     .strip()
             + "/dist/";
 
+    /**
+     * Fits a phone (390 px) to a wide screen: a table wider than the page scrolls inside its own box,
+     * a chart is drawn no wider than the page (the script), an image shrinks, a long word breaks.
+     */
     private static final String STYLE = """
             body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-            table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
-            th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; }
-            th:first-child, td:first-child { text-align: left; }
+            h1, h2, p { overflow-wrap: anywhere; }
+            table:not(.u-legend) { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px;
+                    display: block; width: max-content; max-width: 100%; overflow-x: auto; }
+            table:not(.u-legend) :is(th, td) { border: 1px solid #ccc; padding: 3px 6px; text-align: right; }
+            table:not(.u-legend) :is(th, td):first-child { text-align: left; }
             tr.baseline { background: #eef; }
             .charts { display: flex; flex-wrap: wrap; gap: 1em; }
-            .chart { min-height: 40px; }
-            img.windows { max-width: 100%; }
+            .chart { min-height: 40px; max-width: 100%; }
+            .uplot { max-width: 100%; } /* its legend wraps under a narrow chart */
+            img.windows, img.pareto { max-width: 100%; height: auto; }
             .missing { color: #a60; font-style: italic; }
-            pre { background: #f6f6f6; padding: 0.5em; }
+            pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
+            ul.why li { margin: 0.3em 0; }
+            @media (max-width: 600px) { body { margin: 0.6em; } }
             """;
 
     private Html() {}
@@ -58,6 +67,7 @@ final class Html {
      */
     static String page(String title, String body, String script) {
         StringBuilder out = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>")
                 .append(escape(title))
                 .append("</title>\n<style>\n")

@@ -88,6 +88,10 @@ final class HtmlCharts {
         ArrayNode all = JSON.createArrayNode().addAll(charts);
         return "const CHARTS = " + all.toString().replace("</", "<\\/") + ";\n" + """
                 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728'];
+                // no wider than the page, so a phone scrolls down, never sideways; redrawn when the window changes
+                const fit = preferred => Math.max(240, Math.min(preferred, document.body.clientWidth - 4));
+                const drawn = [];
+                window.addEventListener('resize', () => drawn.forEach(d => d.plot.setSize({ width: fit(d.width), height: 300 })));
                 for (const c of CHARTS) {
                   const el = document.getElementById(c.id);
                   const timeline = c.kind === 'timeline';
@@ -95,7 +99,7 @@ final class HtmlCharts {
                   const order = timeline ? ['sent', 'first token', 'finished'] : c.series.map(s => s.label);
                   const series = order.map(label => c.series.find(s => s.label === label));
                   const opts = {
-                    title: c.title, width: timeline ? 1000 : 560, height: 300,
+                    title: c.title, width: fit(timeline ? 1000 : 560), height: 300,
                     scales: { x: { time: false } },
                     axes: [{ label: c.xLabel }, {}],
                     series: [{ label: c.xLabel }].concat(series.map((s, i) => ({
@@ -109,7 +113,8 @@ final class HtmlCharts {
                   if (timeline) {
                     opts.bands = [{ series: [2, 1], fill: '#ff7f0e55' }, { series: [3, 2], fill: '#1f77b455' }];
                   }
-                  new uPlot(opts, [c.x].concat(series.map(s => s.values)), el);
+                  // uPlot's own cursor and legend: hovering shows each series' value, a click on a legend entry hides it
+                  drawn.push({ width: timeline ? 1000 : 560, plot: new uPlot(opts, [c.x].concat(series.map(s => s.values)), el) });
                   el.dataset.points = String(c.x.length);
                 }
                 """;

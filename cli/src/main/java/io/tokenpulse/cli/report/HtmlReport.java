@@ -1,6 +1,7 @@
 package io.tokenpulse.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.aggregator.definitions.Comparison;
 import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.charts.ParetoChart;
 import io.tokenpulse.cli.report.CompareTable.Column;
@@ -30,6 +31,7 @@ public final class HtmlReport {
      * @param windowsPng the chart of the run's window metrics, or why there is none
      * @param timeline the requests by start time, or empty when the source has no start times
      * @param failures failed requests by reason, or empty to take them from the result's {@code errors}
+     * @param definitions the run scored by every tool's definitions (a stored run), or empty (a result file)
      */
     record Run(
             String title,
@@ -37,7 +39,20 @@ public final class HtmlReport {
             Optional<byte[]> windowsPng,
             String windowsMissing,
             List<Request> timeline,
-            Map<String, Long> failures) {}
+            Map<String, Long> failures,
+            Optional<Comparison> definitions) {
+
+        /** A run without the tools' definitions: a result file has no per-request send times to score. */
+        Run(
+                String title,
+                BenchResult result,
+                Optional<byte[]> windowsPng,
+                String windowsMissing,
+                List<Request> timeline,
+                Map<String, Long> failures) {
+            this(title, result, windowsPng, windowsMissing, timeline, failures, Optional.empty());
+        }
+    }
 
     /** A point of a sweep: its name, its parameters, and its run (empty when its file is missing). */
     record Point(String name, JsonNode paramValues, Optional<Run> run, String status) {

@@ -44,7 +44,10 @@ public final class ReportFile {
         return path;
     }
 
-    /** A stored run's page: its result, its windows from the window-metrics topic, its requests' timeline. */
+    /**
+     * A stored run's page: its result, its windows from the window-metrics topic, its requests'
+     * timeline, and its requests scored by every tool's definitions.
+     */
     public static String storedRun(Pipeline pipeline, String runId, ScoredRun run, Duration wait) {
         StoredWindows windows;
         try {
@@ -62,7 +65,8 @@ public final class ReportFile {
                 "No window metrics stored for run " + runId + " in topic "
                         + pipeline.topics().windowMetrics().name() + ".",
                 timeline(run.requests()),
-                Map.copyOf(run.summary().getErrors())));
+                Map.copyOf(run.summary().getErrors()),
+                DefinitionsSection.of(runId, run)));
     }
 
     /** The requests by send time, in s from the first one sent. */

@@ -21,12 +21,14 @@ import java.util.Optional;
 /**
  * Benchmark result files read as {@link BenchResult}s and shown as {@link CompareTable.Row}s: vLLM's (every version's keys, read by
  * {@link ResultReader}; also TokenPulse's, which has vLLM's keys, and {@code --append-result} files of
- * one JSON object per line), GuideLLM's {@code benchmarks.json} (one row per benchmark) and AIPerf's
- * {@code profile_export_aiperf.json}. A figure the file does not have is NaN.
+ * one JSON object per line), GuideLLM's {@code benchmarks.json} (one row per benchmark), AIPerf's
+ * {@code profile_export_aiperf.json} and inference-perf's report ({@link InferencePerfReport}). A figure
+ * the file does not have is NaN.
  */
 public final class ResultFiles {
     static final String EXPECTED =
-            "a result file of vLLM or TokenPulse (--save-result), GuideLLM (benchmarks.json) or AIPerf (profile_export_aiperf.json)";
+            "a result file of vLLM or TokenPulse (--save-result), GuideLLM (benchmarks.json), AIPerf (profile_export_aiperf.json)"
+                    + " or inference-perf (summary_lifecycle_metrics.json)";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -73,12 +75,14 @@ public final class ResultFiles {
             } else if (object.path("time_to_first_token").has("unit")
                     || object.path("request_throughput").has("unit")) {
                 rows.add(row(label, aiperf(object)));
+            } else if (InferencePerfReport.matches(object)) {
+                rows.add(InferencePerfReport.row(file, label, object));
             } else if (object.has("completed") || object.has("mean_ttft_ms") || object.has("request_throughput")) {
                 BenchResult result = ResultReader.read(object);
                 rows.add(row(result.label().orElse(label), result));
             } else {
                 throw UserError.usage(file + ": unknown result format (none of the keys completed, mean_ttft_ms,"
-                        + " benchmarks, time_to_first_token); expected " + EXPECTED);
+                        + " benchmarks, time_to_first_token, successes); expected " + EXPECTED);
             }
         }
         return rows;

@@ -27,6 +27,7 @@ final class RunSection {
                     .append((long) result.failed())
                     .append("</span></p>\n");
         }
+        run.definitions().ifPresent(comparison -> out.append(DefinitionsSection.html(comparison)));
         out.append("<h2>Configuration</h2>\n<table class=\"config\">\n");
         result.settings()
                 .forEach((key, value) -> out.append("<tr><td>")

@@ -23,10 +23,15 @@ public final class PythonNamespace {
                 .collect(Collectors.joining(", ", "Namespace(", ")"));
     }
 
-    /** The command's options without --help/--version, in {@code order} (by attribute name), then as declared. */
+    /**
+     * The command's options without --help/--version (and bench's --help-all, a help option that is
+     * not picocli's usageHelp: picocli warns about a second one), in {@code order} (by attribute
+     * name), then as declared.
+     */
     static List<OptionSpec> options(CommandSpec spec, List<String> order) {
         return spec.options().stream()
-                .filter(o -> !o.usageHelp() && !o.versionHelp())
+                .filter(o ->
+                        !o.usageHelp() && !o.versionHelp() && !o.longestName().equals("--help-all"))
                 .sorted(java.util.Comparator.comparingInt(o -> {
                     int at = order.indexOf(attributeName(o));
                     return at < 0 ? order.size() : at; // a stable sort keeps the rest in declaration order

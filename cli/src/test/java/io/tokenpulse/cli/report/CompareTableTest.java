@@ -161,7 +161,8 @@ class CompareTableTest {
         assertThatThrownBy(() -> ResultFiles.rows(resource("unknown.json")))
                 .isInstanceOf(UserError.class)
                 .hasMessageContaining("unknown.json: unknown result format")
-                .hasMessageContaining("GuideLLM (benchmarks.json) or AIPerf (profile_export_aiperf.json)")
+                .hasMessageContaining("GuideLLM (benchmarks.json), AIPerf (profile_export_aiperf.json)"
+                        + " or inference-perf (summary_lifecycle_metrics.json)")
                 .hasMessageNotContaining("\n");
     }
 }

@@ -46,17 +46,7 @@ public enum ComparisonFormat {
                 out.append("- **")
                         .append(d.row().label())
                         .append("**: ")
-                        .append(d.highTool())
-                        .append(' ')
-                        .append(cell(d.row(), OptionalDouble.of(d.high()), ""))
-                        .append(" vs ")
-                        .append(d.lowTool())
-                        .append(' ')
-                        .append(cell(d.row(), OptionalDouble.of(d.low()), ""))
-                        .append(" (")
-                        .append(percent(d.relative()))
-                        .append("). ")
-                        .append(d.why())
+                        .append(sentence(d))
                         .append('\n');
             }
             return out.toString();
@@ -160,8 +150,17 @@ public enum ComparisonFormat {
         }
     }
 
-    /** A table cell: counts without decimals, everything else with two. */
-    static String cell(ScoreRow row, OptionalDouble value, String absent) {
+    /**
+     * A difference in words, after its row's label: the highest and the lowest tool's values, the
+     * relative difference, and the rule that causes it ({@code "guidellm 17.05 vs vllm 7.79 (+118.9 %). ..."}).
+     */
+    public static String sentence(Comparison.Difference d) {
+        return d.highTool() + ' ' + cell(d.row(), OptionalDouble.of(d.high()), "") + " vs " + d.lowTool() + ' '
+                + cell(d.row(), OptionalDouble.of(d.low()), "") + " (" + percent(d.relative()) + "). " + d.why();
+    }
+
+    /** A table cell: counts without decimals, everything else with two; {@code absent} where the tool has none. */
+    public static String cell(ScoreRow row, OptionalDouble value, String absent) {
         if (value.isEmpty()) {
             return absent;
         }

@@ -37,6 +37,22 @@ public final class StoredTimings {
                 requests.stream().map(StoredTimings::request).toList());
     }
 
+    /**
+     * As {@link #of(RunShards, List)} for a run whose shard records are not at hand ({@code bench
+     * --report}, a scored run): the start counted back from the last request's end by the summary's
+     * {@code duration_ns}, which runs from the earliest schedule start to that end.
+     */
+    public static TimedRun ofDuration(long durationNs, List<RequestMetrics> requests) {
+        long endNs = requests.stream()
+                .mapToLong(RequestMetrics::getFinishedEpochNs)
+                .max()
+                .orElse(0);
+        return new TimedRun(
+                endNs - durationNs,
+                endNs,
+                requests.stream().map(StoredTimings::request).toList());
+    }
+
     static TimedRequest request(RequestMetrics m) {
         long sent = m.getSentEpochNs();
         long[] chunks;
