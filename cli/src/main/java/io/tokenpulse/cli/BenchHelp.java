@@ -33,7 +33,7 @@ final class BenchHelp {
     static final List<Group> GROUPS = List.of(
             new Group("Target server", List.of("target"), List.of("--ready-check-timeout-sec"), true),
             new Group("Dataset", List.of("dataset"), List.of(), true),
-            new Group("Traffic", List.of("traffic"), List.of(), true),
+            new Group("Traffic", List.of("traffic", "sessions"), List.of(), true),
             new Group("Sampling", List.of("sampling"), List.of(), true),
             new Group("Results, reports and charts", List.of("resultFile", "reporting", "runFiles"), List.of(), true),
             new Group("Built-in simulator", List.of("simulate"), List.of(), true),
