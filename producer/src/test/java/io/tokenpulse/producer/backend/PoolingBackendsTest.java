@@ -189,6 +189,8 @@ class PoolingBackendsTest {
 
     @Test
     void theRegistryListsThePoolingBackendsAfterVllmsGenerationOnes() {
-        assertThat(Backends.names()).endsWith("openai-embeddings", "vllm-rerank", "vllm-score");
+        assertThat(Backends.names())
+                .containsSubsequence("llama.cpp", "openai-embeddings", "vllm-rerank", "vllm-score")
+                .endsWith("vllm-score", "openai-responses", "anthropic-messages");
     }
 }
