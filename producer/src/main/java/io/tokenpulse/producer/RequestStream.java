@@ -175,6 +175,8 @@ final class RequestStream extends StreamReader {
                                         : outcome.reasoning().firstAnswerNs() - sentNs)
                         .setReasoningEvents(outcome.reasoning().events())
                         .setReasoningTokens(reasoningTokens)
+                        .setCachedTokens(
+                                outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

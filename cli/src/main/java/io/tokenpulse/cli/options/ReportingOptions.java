@@ -16,7 +16,7 @@ public final class ReportingOptions {
             names = "--percentile-metrics",
             defaultValue = "ttft,tpot,itl",
             description =
-                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}). A reasoning run's TTFO is reported by itself.")
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency, client_queue_time (with --max-concurrency), e2el_including_client_queue (with --max-concurrency and a finite --request-rate) (default: ${DEFAULT-VALUE}). A reasoning run's TTFO is reported by itself.")
     String percentileMetrics;
 
     @Option(

@@ -32,6 +32,9 @@ public final class ConsoleReport {
     private record Section(String label, String title) {}
 
     private static final Map<Metric, Section> SECTIONS = Map.of(
+            Metric.CLIENT_QUEUE_TIME, new Section("Client Queue Time", "Client Queue Time"),
+            Metric.E2EL_INCLUDING_CLIENT_QUEUE,
+                    new Section("E2EL incl. Client Queue", "E2E Latency incl. Client Queue"),
             Metric.TTFT, new Section("TTFT", "Time to First Token"),
             Metric.TPOT, new Section("TPOT", "Time per Output Token (excl. 1st token)"),
             Metric.ITL, new Section("ITL", "Inter-token Latency"),

@@ -64,6 +64,14 @@ public final class RunScoring {
             return new Options(
                     storedSelection(runId, config), storedPercentiles(runId, config), storedGoodput(runId, config));
         }
+
+        /** These options with the metrics the run can report ({@link PercentileMetrics#forRun}). */
+        Options forRun(RunStarted config) {
+            return new Options(
+                    selection.forRun(config.getMaxConcurrency() != null, config.getRequestRate()),
+                    percentiles,
+                    goodput);
+        }
     }
 
     /** What the per-model section shows of each model: TTFT, TPOT and ITL, their P99 (issue 13). */
@@ -167,7 +175,7 @@ public final class RunScoring {
                 requests,
                 shards.scheduleStartEpochNs(),
                 shards.lastShardFinishEpochNs(),
-                options,
+                options.forRun(config),
                 !config.getLoraModules().isEmpty());
         RunResult result = scored.result();
         return RunSummary.newBuilder()
