@@ -26,6 +26,7 @@ import io.tokenpulse.simulator.wire.BadRequestException;
 import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
+import io.tokenpulse.simulator.wire.PromptPrefixes;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,12 +60,17 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private StreamingResponse current;
 
     /** @param outputLengths, {@code faults} and {@code metrics} are the server's, shared by all its connections */
+    /** Null unless the server reports prompt_tokens_details ({@link SimulatorConfig#promptTokensDetails}). */
+    private final PromptPrefixes prefixes;
+
     SimulatorHandler(
             SimulatorConfig config,
             Counters counters,
             OutputLengths.Sampler outputLengths,
             FaultPlan.Drawer faults,
-            ServerMetrics metrics) {
+            ServerMetrics metrics,
+            PromptPrefixes prefixes) {
+        this.prefixes = prefixes;
         this.config = config;
         this.counters = counters;
         this.outputLengths = outputLengths;
@@ -269,7 +275,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         : config.modelName(),
                 System.currentTimeMillis() / 1000,
                 config.promptCounter().outputWord(),
-                config.reasoningTokens());
+                config.reasoningTokens(),
+                prefixes == null || request.promptIds().length == 0
+                        ? ChunkFormat.NO_CACHE_REPORT
+                        : prefixes.cachedTokens(request.promptIds()));
         current = new StreamingResponse(
                 ctx,
                 request,

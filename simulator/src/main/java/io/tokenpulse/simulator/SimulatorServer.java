@@ -13,6 +13,7 @@ import io.netty.handler.ssl.SslContext;
 import io.tokenpulse.simulator.engine.LatencyModel;
 import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.simulator.faults.FaultPlan;
+import io.tokenpulse.simulator.wire.PromptPrefixes;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #close}.
  */
 public final class SimulatorServer implements AutoCloseable {
+
+    /** 64 Ki blocks of 16 tokens: about a million prompt tokens remembered for cached_tokens. */
+    private static final int PROMPT_PREFIX_BLOCKS = 1 << 16;
 
     /** Bodies up to this size are accepted: a 128k-token prompt as text is a few MiB. */
     private static final int MAX_REQUEST_BYTES = 64 * 1024 * 1024;
@@ -64,6 +68,8 @@ public final class SimulatorServer implements AutoCloseable {
         EventLoopGroup boss = Transport.eventLoops(1, "tp-sim-accept");
         EventLoopGroup workers = Transport.eventLoops(config.ioThreads(), "tp-sim-io");
         Counters counters = new Counters();
+        // one per server, as a server's prefix cache is shared by all its connections
+        PromptPrefixes prefixes = config.promptTokensDetails() ? new PromptPrefixes(PROMPT_PREFIX_BLOCKS) : null;
         OutputLengths.Sampler outputLengths = config.outputLengths().sampler();
         FaultPlan.Drawer faults = config.faults().drawer();
         ServerMetrics metrics = new ServerMetrics(config.metricsStyle(), config.modelName(), config.latencyModel());
@@ -86,7 +92,8 @@ public final class SimulatorServer implements AutoCloseable {
                                             new HttpServerCodec(),
                                             new HttpServerKeepAliveHandler(),
                                             new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                            new SimulatorHandler(config, counters, outputLengths, faults, metrics));
+                                            new SimulatorHandler(
+                                                    config, counters, outputLengths, faults, metrics, prefixes));
                         }
                     })
                     .bind(config.host(), config.port())

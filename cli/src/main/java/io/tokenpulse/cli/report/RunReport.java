@@ -137,9 +137,14 @@ public final class RunReport {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
         ConsoleReport console = new ConsoleReport(options.block());
-        console.print(config, result, SummaryRecords.reasoning(summary), out);
+        console.print(config, result, SummaryRecords.reasoning(summary), SummaryRecords.prefixCache(summary), out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
+        console.printAfterBlock(
+                SummaryRecords.steadyState(summary),
+                SummaryRecords.steadyStateAbsent(summary),
+                SummaryRecords.probes(summary),
+                out);
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));
@@ -201,9 +206,19 @@ public final class RunReport {
                 .withLabel(label)
                 .withRunId(summary.getRunId().toString())
                 .withPerModel(SummaryRecords.perModel(summary))
-                .withReasoning(SummaryRecords.reasoning(summary));
+                .withReasoning(SummaryRecords.reasoning(summary))
+                .withPrefixCache(SummaryRecords.prefixCache(summary)
+                        .map(c -> new ResultJson.PrefixCacheKeys(c.cachedTokens(), c.hitRate()))
+                        .orElse(null))
+                .withSteadyState(SummaryRecords.steadyState(summary).orElse(null))
+                .withSteadyStateAbsent(SummaryRecords.steadyStateAbsent(summary).orElse(null))
+                .withProbes(SummaryRecords.probes(summary).orElse(null));
+        // vLLM's per-request lists hold the run's prompts; probes have their own section
         return detailed
-                ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
+                ? json.withDetails(requests.stream()
+                        .filter(r -> !r.getProbe())
+                        .map(SummaryRecords::detail)
+                        .toList())
                 : json;
     }
 }

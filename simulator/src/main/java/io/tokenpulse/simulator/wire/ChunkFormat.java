@@ -46,6 +46,24 @@ public abstract class ChunkFormat {
             long createdEpochSeconds,
             String outputWord,
             int reasoningTokens) {
+        return of(request, requestId, model, createdEpochSeconds, outputWord, reasoningTokens, NO_CACHE_REPORT);
+    }
+
+    /** {@code cachedTokens} for a format without a cached-token count in its usage. */
+    public static final int NO_CACHE_REPORT = -1;
+
+    /**
+     * As {@link #of(GenerationRequest, String, String, long, String, int)}; OpenAI usage reports
+     * {@code prompt_tokens_details.cached_tokens} = {@code cachedTokens} unless it is {@link #NO_CACHE_REPORT}.
+     */
+    public static ChunkFormat of(
+            GenerationRequest request,
+            String requestId,
+            String model,
+            long createdEpochSeconds,
+            String outputWord,
+            int reasoningTokens,
+            int cachedTokens) {
         return switch (request.endpoint()) {
             case COMPLETIONS, CHAT, TRANSCRIPTION ->
                 new OpenAiFormat(
@@ -54,7 +72,8 @@ public abstract class ChunkFormat {
                         model,
                         createdEpochSeconds,
                         outputWord,
-                        request.endpoint() == Endpoint.CHAT && request.stream() ? reasoningTokens : 0);
+                        request.endpoint() == Endpoint.CHAT && request.stream() ? reasoningTokens : 0,
+                        cachedTokens);
             case TGI -> new TgiFormat(outputWord);
             case TRITON -> new TritonFormat(request.model(), outputWord);
         };

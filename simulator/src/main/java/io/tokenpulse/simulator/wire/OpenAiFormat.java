@@ -21,6 +21,8 @@ final class OpenAiFormat extends ChunkFormat {
     private final long createdEpochSeconds;
     private final int promptTokens;
     private final boolean continuousUsage;
+    /** {@code prompt_tokens_details.cached_tokens}, or {@link ChunkFormat#NO_CACHE_REPORT}. */
+    private final int cachedTokens;
 
     OpenAiFormat(
             GenerationRequest request,
@@ -28,8 +30,10 @@ final class OpenAiFormat extends ChunkFormat {
             String model,
             long createdEpochSeconds,
             String outputWord,
-            int reasoningTokens) {
+            int reasoningTokens,
+            int cachedTokens) {
         super(outputWord, reasoningTokens);
+        this.cachedTokens = cachedTokens;
         this.endpoint = request.endpoint();
         this.id = endpoint.idPrefix + requestId;
         this.model = model;
@@ -178,6 +182,12 @@ final class OpenAiFormat extends ChunkFormat {
         g.writeNumberField("prompt_tokens", promptTokens);
         g.writeNumberField("total_tokens", promptTokens + completionTokens);
         g.writeNumberField("completion_tokens", completionTokens);
+        if (cachedTokens != NO_CACHE_REPORT) {
+            // vLLM with --enable-prompt-tokens-details
+            g.writeObjectFieldStart("prompt_tokens_details");
+            g.writeNumberField("cached_tokens", cachedTokens);
+            g.writeEndObject();
+        }
         if (reasons()) {
             // OpenAI's split of the completion tokens
             g.writeObjectFieldStart("completion_tokens_details");

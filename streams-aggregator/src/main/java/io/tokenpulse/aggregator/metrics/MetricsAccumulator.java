@@ -175,6 +175,11 @@ public final class MetricsAccumulator {
         return cacheReportingRequests;
     }
 
+    /** The prompt tokens of the successful requests whose server reported {@code cached_tokens}. */
+    public long cacheReportingPromptTokens() {
+        return cacheReportingPromptTokens;
+    }
+
     /** The sum of {@code cached_tokens} over the successful requests that reported it. */
     public long totalCachedTokens() {
         return totalCachedTokens;

@@ -6,6 +6,8 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.PrefixCache;
+import io.tokenpulse.aggregator.metrics.ProbeResult;
 import io.tokenpulse.aggregator.metrics.ReasoningAccumulator;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RequestValues;
@@ -14,11 +16,14 @@ import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.ModelSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.PrefixCacheSummary;
+import io.tokenpulse.schemas.avro.ProbeSummary;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.SteadyStateSummary;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -90,12 +95,18 @@ public final class RunScoring {
      * @param perModel with per-model scoring: each model's own values, by model name in name order,
      *     scored by the same math as {@code result} ({@link #PER_MODEL_METRICS}, P99); else empty
      * @param reasoning the reasoning figures when a successful request thought, else empty
+     * @param prefixCache the prefix-cache figures when a server reported {@code cached_tokens}, else empty
+     * @param steadyState the figures over the run's steady plateau, or why it has none
+     * @param probes the {@code --probe-request-rate} requests' own figures; empty without probes
      */
     public record Scored(
             RunResult result,
             Map<String, Long> errors,
             Map<String, RunResult> perModel,
-            Optional<ReasoningResult> reasoning) {
+            Optional<ReasoningResult> reasoning,
+            Optional<PrefixCache> prefixCache,
+            SteadyStates.Outcome steadyState,
+            Optional<ProbeResult> probes) {
         public Scored {
             errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
             perModel = Collections.unmodifiableSortedMap(new TreeMap<>(perModel));
@@ -131,7 +142,7 @@ public final class RunScoring {
             boolean perModel) {
         long originNs;
         try (Stream<RequestMetrics> all = requests.get()) {
-            originNs = all.filter(RequestMetrics::getSuccess)
+            originNs = all.filter(m -> m.getSuccess() && !m.getProbe())
                     .mapToLong(RequestMetrics::getSentEpochNs)
                     .min()
                     .orElse(scheduleStartEpochNs);
@@ -140,10 +151,18 @@ public final class RunScoring {
         ReasoningAccumulator reasoning = new ReasoningAccumulator();
         Map<String, MetricsAccumulator> models = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
+        // probes are scored apart and never reach the run's figures (vllm#49611)
+        MetricsAccumulator probes = new MetricsAccumulator(originNs, GoodputSlo.NONE);
+        SteadyStates plateau = new SteadyStates();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
                 RequestValues values = RequestMetricsMapper.values(m);
+                if (m.getProbe()) {
+                    probes.add(values);
+                    return;
+                }
                 run.add(values);
+                plateau.add(values);
                 reasoning.add(values, RequestMetricsMapper.reasoning(m));
                 if (perModel) {
                     models.computeIfAbsent(
@@ -163,7 +182,17 @@ public final class RunScoring {
         Map<String, RunResult> byModel = new TreeMap<>();
         models.forEach((name, accumulator) ->
                 byModel.put(name, RunResult.of(accumulator, durationNs, PER_MODEL_METRICS, PER_MODEL_PERCENTILES)));
-        return new Scored(result, errors, byModel, reasoning.result(options.percentiles()));
+        SteadyStates.Outcome steady = plateau.score(requests, options);
+        return new Scored(
+                result,
+                errors,
+                byModel,
+                reasoning.result(options.percentiles()),
+                PrefixCache.of(run),
+                steady,
+                probes.completed() + probes.failed() == 0
+                        ? Optional.empty()
+                        : Optional.of(ProbeResult.of(probes, options.percentiles())));
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
@@ -185,7 +214,9 @@ public final class RunScoring {
                 .setBackend(config.getBackend())
                 .setModelId(config.getModelId())
                 .setTokenizerId(config.getTokenizerId())
-                .setNumPrompts(Math.toIntExact(shards.requestsStarted()))
+                // probes are requests the shards started, but not prompts of the run
+                .setNumPrompts(Math.toIntExact(shards.requestsStarted()
+                        - scored.probes().map(p -> p.completed() + p.failed()).orElse(0L)))
                 .setRequestRate(config.getRequestRate())
                 .setBurstiness(config.getBurstiness())
                 .setMaxConcurrency(config.getMaxConcurrency())
@@ -232,6 +263,40 @@ public final class RunScoring {
                                 .build())
                         .orElse(null))
                 .setInterrupted(shards.finished().stream().anyMatch(RunFinished::getInterrupted))
+                .setPrefixCache(scored.prefixCache()
+                        .map(c -> PrefixCacheSummary.newBuilder()
+                                .setRequests(c.requests())
+                                .setCachedTokens(c.cachedTokens())
+                                .setPromptTokens(c.promptTokens())
+                                .setHitRate(c.hitRate())
+                                .build())
+                        .orElse(null))
+                .setSteadyState(scored.steadyState()
+                        .result()
+                        .map(r -> SteadyStateSummary.newBuilder()
+                                .setStartS((r.window().startNs() - shards.scheduleStartEpochNs()) / 1e9)
+                                .setEndS((r.window().endNs() - shards.scheduleStartEpochNs()) / 1e9)
+                                .setPlateauInFlight(r.window().plateau())
+                                .setBandFloor(r.window().bandFloor())
+                                .setCompleted(r.completed())
+                                .setOutputTokens(r.outputTokens())
+                                .setRequestThroughput(r.requestThroughput())
+                                .setOutputThroughput(r.outputThroughput())
+                                .setMetrics(r.metrics().stream()
+                                        .map(RunScoring::summary)
+                                        .toList())
+                                .build())
+                        .orElse(null))
+                .setSteadyStateAbsent(scored.steadyState().absentReason().orElse(null))
+                .setProbes(scored.probes()
+                        .map(p -> ProbeSummary.newBuilder()
+                                .setCompleted(p.completed())
+                                .setFailed(p.failed())
+                                .setMetrics(p.metrics().stream()
+                                        .map(RunScoring::summary)
+                                        .toList())
+                                .build())
+                        .orElse(null))
                 .build();
     }
 
