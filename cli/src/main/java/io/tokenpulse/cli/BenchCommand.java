@@ -252,7 +252,8 @@ final class BenchCommand implements Callable<Integer> {
                     arrivals,
                     traffic.maxConcurrency,
                     traffic.numWarmups,
-                    sampling.lora());
+                    sampling.lora(),
+                    traffic.probeRequestRate);
             LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, BenchNamespace.ORDER));
             return new Load(
                     new LoadSettings(

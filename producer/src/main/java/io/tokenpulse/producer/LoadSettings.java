@@ -243,6 +243,8 @@ public record LoadSettings(
      *     before the timed run (vLLM's warm-up), never published or counted; {@code >= 0}
      * @param lora {@code --lora-modules} and {@code --lora-assignment}: the adapter each request names
      *     as its model instead of the target's; null for none
+     * @param probeRequestRate {@code --probe-request-rate}: single-token probes per second sent outside
+     *     {@code --max-concurrency} while the run sends ({@link ProbeSender}); null for none
      */
     public record Workload(
             DatasetOptions dataset,
@@ -252,7 +254,21 @@ public record LoadSettings(
             ArrivalSettings arrivals,
             Integer maxConcurrency,
             int numWarmups,
-            LoraAssignment lora) {
+            LoraAssignment lora,
+            Double probeRequestRate) {
+
+        /** A workload without probes. */
+        public Workload(
+                DatasetOptions dataset,
+                String tokenizerId,
+                int numPrompts,
+                Double durationMinutes,
+                ArrivalSettings arrivals,
+                Integer maxConcurrency,
+                int numWarmups,
+                LoraAssignment lora) {
+            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, numWarmups, lora, null);
+        }
 
         /** A workload without warm-up requests. */
         public Workload(
@@ -281,6 +297,10 @@ public record LoadSettings(
             }
             if (maxConcurrency != null && maxConcurrency < 1) {
                 throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency);
+            }
+            if (probeRequestRate != null && !(probeRequestRate > 0 && probeRequestRate <= ProbeSender.MAX_RATE)) {
+                throw new IllegalArgumentException("--probe-request-rate must be a number of probes per second in (0, "
+                        + (int) ProbeSender.MAX_RATE + "], got " + probeRequestRate);
             }
             if (durationMinutes != null && Datasets.bringsOwnTimes(dataset.name())) {
                 throw new IllegalArgumentException("--duration-minutes cannot be combined with --dataset-name "

@@ -42,6 +42,7 @@ final class RequestStream extends StreamReader {
     private final long scheduledOffsetNs;
     private final long permitNs;
     private final long launchedNs;
+    private final boolean probe;
     private boolean startPublished;
 
     /**
@@ -56,7 +57,20 @@ final class RequestStream extends StreamReader {
             String requestId,
             long permitNs,
             long launchedNs) {
+        this(run, tracker, request, requestId, permitNs, launchedNs, false);
+    }
+
+    /** @param probe a {@code --probe-request-rate} request ({@link ProbeSender}) */
+    RequestStream(
+            RunContext run,
+            ResponseTracker tracker,
+            PlannedRequest request,
+            String requestId,
+            long permitNs,
+            long launchedNs,
+            boolean probe) {
         super(tracker);
+        this.probe = probe;
         this.run = run;
         this.index = request.index();
         this.requestId = requestId;
@@ -175,6 +189,7 @@ final class RequestStream extends StreamReader {
                                         : outcome.reasoning().firstAnswerNs() - sentNs)
                         .setReasoningEvents(outcome.reasoning().events())
                         .setReasoningTokens(reasoningTokens)
+                        .setProbe(probe)
                         .setCachedTokens(
                                 outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));

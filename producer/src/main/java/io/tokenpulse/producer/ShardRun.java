@@ -107,6 +107,38 @@ final class ShardRun {
                     parts.options().firstTokens());
             long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
             boolean interrupted = false;
+            // probes hold no permit and move no progress bar: their end only leaves the tally
+            RunContext probeRun = new RunContext(
+                    run.runId(),
+                    run.shardIndex(),
+                    anchor,
+                    run.sink(),
+                    tally,
+                    parts.tokenizer(),
+                    counting,
+                    false,
+                    () -> {},
+                    index -> backendSettings.model(),
+                    FirstTokenListener.NONE);
+            ProbeSender probes = workload.probeRequestRate() == null
+                    ? null
+                    : new ProbeSender(workload.probeRequestRate(), anchor.startNs(), settings.shardIndex(), probe -> {
+                        String requestId = "probe-" + settings.requestId(probe.index());
+                        StreamRequest http =
+                                StreamRequests.of(backend, backendSettings, requestId, probe.sample(), null);
+                        tally.requestStarted();
+                        long launchedNs = System.nanoTime();
+                        client.send(
+                                http,
+                                new RequestStream(
+                                        probeRun,
+                                        backend.newResponse(),
+                                        probe,
+                                        requestId,
+                                        Dispatcher.NO_LIMIT,
+                                        launchedNs,
+                                        true));
+                    });
             try {
                 dispatcher.run(anchor.startNs(), endNs, plan, request -> {
                     String requestId = settings.requestId(request.index());
@@ -132,6 +164,10 @@ final class ShardRun {
                 });
             } catch (InterruptedException e) {
                 interrupted = true;
+            } finally {
+                if (probes != null) {
+                    probes.close(); // probes go on while the run sends, not through its drain
+                }
             }
             tally.sendingEnded();
             Drain drain = new Drain(tally, parts.options().drainTimeout(), settings.runId(), interrupted);
