@@ -312,7 +312,8 @@ public final class RunScoring {
     public static RunSummary summarizeIncomplete(
             String runId, RunShards stored, List<RequestMetrics> requests, Options options, String missing) {
         RunSummary summary = summarize(runId, stored, requests::stream, options);
-        summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), requests.size())));
+        long prompts = requests.stream().filter(r -> !r.getProbe()).count();
+        summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), prompts)));
         summary.setIncomplete(missing);
         return summary;
     }
