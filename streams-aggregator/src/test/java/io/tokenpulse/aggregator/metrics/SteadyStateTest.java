@@ -32,6 +32,8 @@ class SteadyStateTest {
                 "ten sends, one a second       | 0-20;1-21;2-22;3-23;4-24;5-25;6-26;7-27;8-28;9-29 | 8 | 21 | 10 | 9",
                 // an end and a send at one instant: the end counts first, so the peak stays 1
                 "back to back, one slot        | 0-5;5-9;9-12              | 0 | 12 | 1 | 1",
+                // 3 in flight for 1 s of 20 is a spike, not the plateau: P = 2, held from 0 to 20
+                "brief spike is not the plateau | 0-20;0-20;5-6            | 0 | 20 | 2 | 2",
                 // a dip below the band in the middle is still inside the plateau
                 "dip inside is kept            | 0-4;0-2;3-6;5-6           | 0 | 6  | 2 | 2",
             })
