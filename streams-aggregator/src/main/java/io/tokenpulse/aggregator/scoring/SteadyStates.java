@@ -70,8 +70,8 @@ final class SteadyStates {
                     .forEach(inside::add);
         }
         if (inside.completed() == 0) {
-            return Outcome.absent("no request was sent and ended inside the plateau (" + window.plateau()
-                    + " in flight at the peak)");
+            return Outcome.absent("no request was sent and ended inside the plateau of " + window.plateau()
+                    + " in flight: the load never held steady for a request's whole life");
         }
         return new Outcome(
                 Optional.of(new SteadyStateResult(
