@@ -59,7 +59,8 @@ class MultiTurnSessionsIT {
                 "--tokenizer",
                 Tokenpulse.QWEN3.toString(),
                 "--profile",
-                "default")) {
+                "default",
+                "--enable-prompt-tokens-details")) {
             Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
             String baseUrl = serving.group(2);
 

@@ -277,7 +277,8 @@ final class BenchCommand implements Callable<Integer> {
                     traffic.maxConcurrency,
                     traffic.numWarmups,
                     sampling.lora(),
-                    sessionOptions);
+                    sessionOptions,
+                    traffic.probeRequestRate);
             LoadSettings.Reporting runReporting = reporting.runReporting(RunConfigJson.of(spec, BenchNamespace.ORDER));
             return new Load(
                     new LoadSettings(

@@ -135,6 +135,13 @@ final class SimulateCommand implements Callable<Integer> {
     int reasoningTokens;
 
     @Option(
+            names = "--enable-prompt-tokens-details",
+            description = "As vLLM's flag: OpenAI usage carries prompt_tokens_details.cached_tokens, the prompt's "
+                    + "leading 16-token blocks an earlier prompt of this server already had (a prefix-cache hit), "
+                    + "so bench reports a prefix cache hit rate.")
+    boolean promptTokensDetails;
+
+    @Option(
             names = "--tls",
             description =
                     "Serve https with a self-signed certificate made at start (by the JDK's keytool); clients must skip its check, e.g. bench --insecure.")
@@ -267,6 +274,7 @@ final class SimulateCommand implements Callable<Integer> {
                     .withTls(tls)
                     .withLoraModules(loraModules)
                     .withReasoningTokens(reasoningTokens)
+                    .withPromptTokensDetails(promptTokensDetails)
                     .withFaults(faults.plan(seed));
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());

@@ -248,6 +248,8 @@ public record LoadSettings(
      *     as its model instead of the target's; null for none
      * @param sessions how multi-turn sessions are played ({@code --think-time-ms},
      *     {@code --multi-turn-history}, {@code --session-header}); unused by single-request datasets
+     * @param probeRequestRate {@code --probe-request-rate}: single-token probes per second sent outside
+     *     {@code --max-concurrency} while the run sends ({@link ProbeSender}); null for none
      */
     public record Workload(
             DatasetOptions dataset,
@@ -258,9 +260,10 @@ public record LoadSettings(
             Integer maxConcurrency,
             int numWarmups,
             LoraAssignment lora,
-            SessionOptions sessions) {
+            SessionOptions sessions,
+            Double probeRequestRate) {
 
-        /** A workload of single requests, or of sessions played with the default session options. */
+        /** A workload without probes: single requests, or sessions played with the default session options. */
         public Workload(
                 DatasetOptions dataset,
                 String tokenizerId,
@@ -279,7 +282,8 @@ public record LoadSettings(
                     maxConcurrency,
                     numWarmups,
                     lora,
-                    SessionOptions.DEFAULTS);
+                    SessionOptions.DEFAULTS,
+                    null);
         }
 
         /** A workload without warm-up requests. */
@@ -309,6 +313,10 @@ public record LoadSettings(
             }
             if (maxConcurrency != null && maxConcurrency < 1) {
                 throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency);
+            }
+            if (probeRequestRate != null && !(probeRequestRate > 0 && probeRequestRate <= ProbeSender.MAX_RATE)) {
+                throw new IllegalArgumentException("--probe-request-rate must be a number of probes per second in (0, "
+                        + (int) ProbeSender.MAX_RATE + "], got " + probeRequestRate);
             }
             if (durationMinutes != null && Datasets.bringsOwnTimes(dataset.name())) {
                 throw new IllegalArgumentException("--duration-minutes cannot be combined with --dataset-name "

@@ -44,6 +44,7 @@ final class RequestStream extends StreamReader {
     private final long launchedNs;
     private final PlannedRequest.SessionTurn turn;
     private final EndListener endListener;
+    private final boolean probe;
     private boolean startPublished;
 
     /** Told when the request's stream ended, on the I/O thread, before its records are published. */
@@ -70,7 +71,21 @@ final class RequestStream extends StreamReader {
             long permitNs,
             long launchedNs,
             EndListener endListener) {
+        this(run, tracker, request, requestId, permitNs, launchedNs, endListener, false);
+    }
+
+    /** @param probe a {@code --probe-request-rate} request ({@link ProbeSender}) */
+    RequestStream(
+            RunContext run,
+            ResponseTracker tracker,
+            PlannedRequest request,
+            String requestId,
+            long permitNs,
+            long launchedNs,
+            EndListener endListener,
+            boolean probe) {
         super(tracker);
+        this.probe = probe;
         this.run = run;
         this.index = request.index();
         this.requestId = requestId;
@@ -194,6 +209,9 @@ final class RequestStream extends StreamReader {
                         .setReasoningTokens(reasoningTokens)
                         .setSessionId(turn == null ? null : turn.sessionId())
                         .setTurnIndex(turn == null ? null : turn.turnIndex())
+                        .setProbe(probe)
+                        .setCachedTokens(
+                                outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));
         run.tally().finished(outcome.success(), outcome.error(), endNs);
     }

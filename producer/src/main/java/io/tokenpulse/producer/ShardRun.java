@@ -134,6 +134,39 @@ final class ShardRun {
                             models == null ? null : index -> models[index % models.length],
                             new AtomicBoolean())
                     : null;
+            // probes hold no permit and move no progress bar: their end only leaves the tally
+            RunContext probeRun = new RunContext(
+                    run.runId(),
+                    run.shardIndex(),
+                    anchor,
+                    run.sink(),
+                    tally,
+                    parts.tokenizer(),
+                    counting,
+                    false,
+                    () -> {},
+                    index -> backendSettings.model(),
+                    FirstTokenListener.NONE);
+            ProbeSender probes = workload.probeRequestRate() == null
+                    ? null
+                    : new ProbeSender(workload.probeRequestRate(), anchor.startNs(), settings.shardIndex(), probe -> {
+                        String requestId = "probe-" + settings.requestId(probe.index());
+                        StreamRequest http =
+                                StreamRequests.of(backend, backendSettings, requestId, probe.sample(), null);
+                        tally.requestStarted();
+                        long launchedNs = System.nanoTime();
+                        client.send(
+                                http,
+                                new RequestStream(
+                                        probeRun,
+                                        backend.newResponse(),
+                                        probe,
+                                        requestId,
+                                        Dispatcher.NO_LIMIT,
+                                        launchedNs,
+                                        (outcome, endNs1) -> {},
+                                        true));
+                    });
             try {
                 plan.start(anchor.startNs());
                 dispatcher.run(anchor.startNs(), endNs, plan, request -> {
@@ -171,6 +204,10 @@ final class ShardRun {
                 });
             } catch (InterruptedException e) {
                 interrupted = true;
+            } finally {
+                if (probes != null) {
+                    probes.close(); // probes go on while the run sends, not through its drain
+                }
             }
             if (sessions != null && interrupted) {
                 sessions.stopped().set(true); // no session sends another turn

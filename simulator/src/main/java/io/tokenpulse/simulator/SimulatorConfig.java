@@ -39,6 +39,9 @@ import java.util.Objects;
  * @param reasoningTokens  how many of a streamed chat response's first tokens are a reasoning model's
  *                         thinking ({@code delta.reasoning_content}, counted in
  *                         {@code usage.completion_tokens_details.reasoning_tokens}); 0 for none
+ * @param promptTokensDetails vLLM's {@code --enable-prompt-tokens-details}: OpenAI usage carries
+ *                         {@code prompt_tokens_details.cached_tokens}, the prompt tokens the engine's prefix
+ *                         cache held (the profiles with an engine model; the deterministic one has no cache)
  */
 @RecordBuilder
 public record SimulatorConfig(
@@ -56,7 +59,8 @@ public record SimulatorConfig(
         boolean tls,
         List<String> loraModules,
         MetricsStyle metricsStyle,
-        int reasoningTokens)
+        int reasoningTokens,
+        boolean promptTokensDetails)
         implements SimulatorConfigBuilder.With {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -120,7 +124,8 @@ public record SimulatorConfig(
                 false,
                 List.of(),
                 MetricsStyle.VLLM,
-                0);
+                0,
+                false);
     }
 
     /**
@@ -149,7 +154,8 @@ public record SimulatorConfig(
                 false,
                 List.of(),
                 MetricsStyle.VLLM,
-                0);
+                0,
+                false);
     }
 
     /** The first served name: listed by /v1/models and echoed in every chunk. */

@@ -298,6 +298,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 config.sendListener(),
                 fault,
                 metrics,
+                config.promptTokensDetails(),
                 () -> responseEnded(ctx));
         current = streaming;
         streaming.start(config.latencyModel());

@@ -60,6 +60,9 @@ final class StreamingResponse implements Generation, ResponseInProgress {
 
     private boolean metricsEnded;
 
+    /** vLLM's --enable-prompt-tokens-details: usage carries the engine's prefix-cache hit. */
+    private final boolean reportsCachedTokens;
+
     /** @param outputTokens tokens this response carries: max_tokens, or fewer when a simulated EOS comes first */
     StreamingResponse(
             ChannelHandlerContext ctx,
@@ -71,7 +74,9 @@ final class StreamingResponse implements Generation, ResponseInProgress {
             SendListener sendListener,
             Fault fault,
             ServerMetrics metrics,
+            boolean reportsCachedTokens,
             Runnable onEnd) {
+        this.reportsCachedTokens = reportsCachedTokens;
         this.ctx = ctx;
         this.request = request;
         this.outputTokens = outputTokens;
@@ -131,7 +136,9 @@ final class StreamingResponse implements Generation, ResponseInProgress {
 
     @Override
     public void prefixCached(int tokens) {
-        format.prefixCached(tokens);
+        if (reportsCachedTokens) {
+            format.prefixCached(tokens);
+        }
     }
 
     @Override

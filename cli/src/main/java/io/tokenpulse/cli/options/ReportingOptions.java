@@ -17,7 +17,7 @@ public final class ReportingOptions {
             names = "--percentile-metrics",
             defaultValue = GENERATION_DEFAULT,
             description =
-                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency (default: ${DEFAULT-VALUE}; e2el for the pooling backends openai-embeddings, vllm-rerank, vllm-score). A reasoning run's TTFO is reported by itself.")
+                    "Comma-separated metrics to report percentiles for: ttft, tpot, itl, e2el, token_latency, client_queue_time (with --max-concurrency), e2el_including_client_queue (with --max-concurrency and a finite --request-rate) (default: ${DEFAULT-VALUE}; e2el for the pooling backends openai-embeddings, vllm-rerank, vllm-score). A reasoning run's TTFO is reported by itself.")
     String percentileMetrics;
 
     private static final String GENERATION_DEFAULT = "ttft,tpot,itl";

@@ -11,6 +11,14 @@ public final class TrafficOptions {
     public Integer maxConcurrency;
 
     @Option(
+            names = "--probe-request-rate",
+            paramLabel = "R",
+            description = "Also send R single-token probe requests per second (a short fixed prompt, max_tokens 1)"
+                    + " outside --max-concurrency while the run sends; reported in their own 'Probe Requests'"
+                    + " section (TTFT, E2EL) and never in the run's figures.")
+    public Double probeRequestRate;
+
+    @Option(
             names = "--num-prompts",
             defaultValue = "1000",
             description = "Number of prompts to process (default: ${DEFAULT-VALUE}).")

@@ -137,10 +137,15 @@ public final class RunReport {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
         ConsoleReport console = new ConsoleReport(options.block());
-        console.print(config, result, SummaryRecords.reasoning(summary), out);
+        console.print(config, result, SummaryRecords.reasoning(summary), SummaryRecords.prefixCache(summary), out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
         console.printPerTurn(SummaryRecords.perTurn(summary), out);
+        console.printAfterBlock(
+                SummaryRecords.steadyState(summary),
+                SummaryRecords.steadyStateAbsent(summary),
+                SummaryRecords.probes(summary),
+                out);
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));

@@ -81,6 +81,7 @@ public final class BenchNamespace {
             "trace_time_scale",
             "asr_max_audio_len_sec",
             "asr_min_audio_len_sec",
+            "probe_request_rate",
             // TokenPulse's own
             "ramp_up_strategy",
             "ramp_up_start_rps",

@@ -138,10 +138,13 @@ final class EventReader implements EventParser {
         Integer promptTokens = null;
         Integer completionTokens = null;
         Integer reasoningTokens = null;
+        Integer cachedTokens = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken value = p.nextToken();
-            if (field.equals("prompt_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
+            if (field.equals("prompt_tokens_details") && value == JsonToken.START_OBJECT) {
+                cachedTokens = readDetailCount(p, "cached_tokens");
+            } else if (field.equals("prompt_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
                 promptTokens = p.getIntValue();
             } else if (field.equals("completion_tokens") && value == JsonToken.VALUE_NUMBER_INT) {
                 completionTokens = p.getIntValue();
@@ -151,7 +154,22 @@ final class EventReader implements EventParser {
                 p.skipChildren();
             }
         }
-        return new StreamEvent.Usage(promptTokens, completionTokens, reasoningTokens);
+        return new StreamEvent.Usage(promptTokens, completionTokens, reasoningTokens, cachedTokens);
+    }
+
+    /** One int count of a details object ({@code prompt_tokens_details.cached_tokens}), or null. */
+    private static Integer readDetailCount(JsonParser p, String name) throws IOException {
+        Integer count = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
+                count = p.getIntValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return count;
     }
 
     /** {@code completion_tokens_details.reasoning_tokens}, or null; leaves the parser at the object's end. */

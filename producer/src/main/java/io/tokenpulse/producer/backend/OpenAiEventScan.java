@@ -46,6 +46,8 @@ final class OpenAiEventScan {
     private boolean hasPrompt;
     private boolean hasCompletion;
     private boolean hasReasoning;
+    private int cachedTokens;
+    private boolean hasCached;
 
     private byte[] b;
     private int p;
@@ -160,7 +162,8 @@ final class OpenAiEventScan {
         return new StreamEvent.Usage(
                 hasPrompt ? Integer.valueOf(promptTokens) : null,
                 hasCompletion ? Integer.valueOf(completionTokens) : null,
-                hasReasoning ? Integer.valueOf(reasoningTokens) : null);
+                hasReasoning ? Integer.valueOf(reasoningTokens) : null,
+                hasCached ? Integer.valueOf(cachedTokens) : null);
     }
 
     private static final byte[] CHOICES = ascii("choices");
@@ -177,6 +180,8 @@ final class OpenAiEventScan {
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] COMPLETION_TOKENS_DETAILS = ascii("completion_tokens_details");
     private static final byte[] REASONING_TOKENS = ascii("reasoning_tokens");
+    private static final byte[] PROMPT_TOKENS_DETAILS = ascii("prompt_tokens_details");
+    private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
     private static final byte[] NULL = ascii("null");
     private static final byte[] TRUE = ascii("true");
     private static final byte[] FALSE = ascii("false");
@@ -225,7 +230,8 @@ final class OpenAiEventScan {
         CHOICE,
         DELTA,
         USAGE,
-        DETAILS
+        DETAILS,
+        PROMPT_DETAILS
     }
 
     /** At '{': reads an object's members as {@code kind} says, skipping the others. */
@@ -328,7 +334,22 @@ final class OpenAiEventScan {
                     hasReasoning = false; // each details object replaces the count
                     return members(Member.DETAILS);
                 }
+                if (is(key, keyLength, PROMPT_TOKENS_DETAILS) && at('{')) {
+                    hasCached = false; // each details object replaces the count
+                    return members(Member.PROMPT_DETAILS);
+                }
                 return skipValue(2);
+            }
+            case PROMPT_DETAILS -> {
+                if (is(key, keyLength, CACHED_TOKENS)) {
+                    int state = count();
+                    if (state == COUNT) {
+                        cachedTokens = countValue;
+                        hasCached = true;
+                    }
+                    return state != BAD;
+                }
+                return skipValue(3);
             }
             default -> {
                 if (is(key, keyLength, REASONING_TOKENS)) {
@@ -373,7 +394,7 @@ final class OpenAiEventScan {
     /** At '{' of usage: a fresh count set (the last usage object wins). */
     private boolean usageObject() {
         hasUsage = true;
-        hasPrompt = hasCompletion = hasReasoning = false;
+        hasPrompt = hasCompletion = hasReasoning = hasCached = false;
         return members(Member.USAGE);
     }
 

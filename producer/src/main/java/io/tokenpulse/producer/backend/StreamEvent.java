@@ -63,12 +63,19 @@ public record StreamEvent(
      * @param completionTokens {@code usage.completion_tokens}
      * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}: the thinking's
      *     share of the completion tokens (OpenAI, vLLM with a reasoning parser)
+     * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens the server
+     *     served from its prefix cache (OpenAI; vLLM with prefix caching)
      */
-    public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {
+    public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens, Integer cachedTokens) {
 
         /** Usage without a reasoning count. */
         public Usage(Integer promptTokens, Integer completionTokens) {
-            this(promptTokens, completionTokens, null);
+            this(promptTokens, completionTokens, null, null);
+        }
+
+        /** Usage without a cached-token count. */
+        public Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {
+            this(promptTokens, completionTokens, reasoningTokens, null);
         }
 
         /**

@@ -23,10 +23,11 @@ class EventReaderTest {
         return new StreamEvent.Usage(
                 parts[0].isEmpty() ? null : Integer.valueOf(parts[0]),
                 parts[1].isEmpty() ? null : Integer.valueOf(parts[1]),
-                parts.length < 3 ? null : Integer.valueOf(parts[2]));
+                parts.length < 3 || parts[2].isEmpty() ? null : Integer.valueOf(parts[2]),
+                parts.length < 4 ? null : Integer.valueOf(parts[3]));
     }
 
-    // Events as vLLM, SGLang, llama.cpp and OpenAI send them. usage as prompt/completion[/reasoning].
+    // Events as vLLM, SGLang, llama.cpp and OpenAI send them. usage as prompt/completion[/reasoning[/cached]].
     @ParameterizedTest(name = "{0}")
     @CsvSource(
             delimiter = '|',
@@ -43,7 +44,9 @@ class EventReaderTest {
                 "OpenAI role chunk with refusal | DELTA_CONTENT | {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"finish_reason\":null}],\"usage\":null} | true | `` | |",
                 "chat content chunk | DELTA_CONTENT | {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Grüße\"}}]} | true | Grüße | |",
                 "chat reasoning delta without content | DELTA_CONTENT | {\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"hm\"}}]} | true | `` | |",
-                "OpenAI usage tail with reasoning tokens | DELTA_CONTENT | {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":30,\"total_tokens\":39,\"prompt_tokens_details\":{\"cached_tokens\":0},\"completion_tokens_details\":{\"reasoning_tokens\":24,\"accepted_prediction_tokens\":0}}} | false | `` | 9/30/24 |",
+                "OpenAI usage tail with reasoning tokens | DELTA_CONTENT | {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":30,\"total_tokens\":39,\"prompt_tokens_details\":{\"cached_tokens\":0},\"completion_tokens_details\":{\"reasoning_tokens\":24,\"accepted_prediction_tokens\":0}}} | false | `` | 9/30/24/0 |",
+                "vLLM prefix-cache hit in usage | TEXT | {\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":8,\"prompt_tokens_details\":{\"cached_tokens\":32}}} | false | `` | 40/8//32 |",
+                "prompt details without a cached count | TEXT | {\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":8,\"prompt_tokens_details\":{\"audio_tokens\":0}}} | false | `` | 40/8 |",
                 "completion details without reasoning count | TEXT | {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":30,\"completion_tokens_details\":null}} | false | `` | 9/30 |",
                 "chat finish chunk with empty delta | DELTA_CONTENT | {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]} | true | `` | |",
                 "chat ignores completions text field | DELTA_CONTENT | {\"choices\":[{\"index\":0,\"text\":\"x\",\"delta\":{\"content\":\"y\"}}]} | true | y | |",

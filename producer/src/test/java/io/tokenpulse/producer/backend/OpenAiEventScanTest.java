@@ -28,6 +28,8 @@ class OpenAiEventScanTest {
                 "usage extremes | TEXT | true | {\"choices\":[],\"usage\":{\"prompt_tokens\":2147483647,\"completion_tokens\":-2147483648}}",
                 "usage -1 is a count | TEXT | true | {\"choices\":[],\"usage\":{\"prompt_tokens\":-1,\"completion_tokens\":0}}",
                 "empty usage | TEXT | true | {\"choices\":[],\"usage\":{}}",
+                "prefix-cache hit | TEXT | true | {\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":8,\"prompt_tokens_details\":{\"cached_tokens\":32,\"audio_tokens\":null}}}",
+                "cached count null | TEXT | true | {\"choices\":[],\"usage\":{\"prompt_tokens\":40,\"prompt_tokens_details\":{\"cached_tokens\":null}}}",
                 "chat role-only chunk | DELTA_CONTENT | true | {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}",
                 "chat refusal null | DELTA_CONTENT | true | {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"finish_reason\":null}],\"usage\":null}",
                 "chat content | DELTA_CONTENT | true | {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Grüße 日本 🙂\"}}]}",

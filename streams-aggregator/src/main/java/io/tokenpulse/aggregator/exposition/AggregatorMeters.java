@@ -48,6 +48,9 @@ import org.apache.kafka.streams.KafkaStreams;
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful
  *       requests), {@code tokenpulse_chunk_events_total} (chunk records processed);
+ *   <li>{@code tokenpulse_cached_tokens_total} (prompt tokens the server reported as served from its
+ *       prefix cache) and {@code tokenpulse_cache_reporting_input_tokens_total} (the prompt tokens of the
+ *       requests that reported it): their rates' ratio is the prefix-cache hit rate; probes count in no meter;
  *   <li>{@code tokenpulse_goodput_requests_total}: successful requests meeting every {@code --goodput}
  *       SLO of the run (checked as the run summary checks them); only for runs with {@code --goodput};
  *   <li>the latest event-time window: {@code tokenpulse_window_{ttft,tpot,itl,e2el,queue_delay}_seconds

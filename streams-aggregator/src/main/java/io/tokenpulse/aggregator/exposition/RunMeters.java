@@ -114,6 +114,9 @@ final class RunMeters {
      * meets the run's goodput SLOs, counts as good (the same check the run summary makes).
      */
     void request(RequestMetrics m) {
+        if (m.getProbe()) {
+            return; // probes have their own section and stay out of the run's meters
+        }
         Registered run = meters();
         Registered r = perModel && m.getModel() != null
                 ? byModel.computeIfAbsent(m.getModel(), name -> new Registered(run.tags.and("model", name), false))
@@ -128,6 +131,10 @@ final class RunMeters {
         }
         r.inputTokens.increment(v.promptTokens());
         r.outputTokens.increment(v.outputTokens());
+        v.cachedTokens().ifPresent(cached -> {
+            r.cachedTokens.increment(cached);
+            r.cacheReportingInputTokens.increment(v.promptTokens());
+        });
         r.queueDelay.record(v.queueDelayNs(), TimeUnit.NANOSECONDS);
         if (v.firstArrived()) {
             r.ttft.record(v.ttftNs(), TimeUnit.NANOSECONDS);
@@ -194,6 +201,8 @@ final class RunMeters {
 
         final Counter inputTokens;
         final Counter outputTokens;
+        final Counter cachedTokens;
+        final Counter cacheReportingInputTokens;
         /** Null when the run has no goodput SLO. */
         final Counter goodRequests;
 
@@ -216,6 +225,18 @@ final class RunMeters {
                     .tags(tags)
                     .baseUnit("tokens")
                     .description("Output tokens of successful requests")
+                    .register(registry);
+            cachedTokens = Counter.builder("tokenpulse.cached.tokens")
+                    .tags(tags)
+                    .baseUnit("tokens")
+                    .description("Prompt tokens the server reported as served from its prefix cache"
+                            + " (usage.prompt_tokens_details.cached_tokens), successful requests")
+                    .register(registry);
+            cacheReportingInputTokens = Counter.builder("tokenpulse.cache.reporting.input.tokens")
+                    .tags(tags)
+                    .baseUnit("tokens")
+                    .description("Prompt tokens of the successful requests whose server reported cached_tokens:"
+                            + " the prefix-cache hit rate's denominator")
                     .register(registry);
             goodRequests = goodput.enabled()
                     ? Counter.builder("tokenpulse.goodput.requests")

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A latency metric with a distribution: vLLM's four, the token latency of mid-2025 benchmark_serving.py reports, and the queue-delay
- * extension. Declaration order is the order vLLM prints and saves them in, whatever order the user
+ * A latency metric with a distribution: vLLM's four, the token latency of mid-2025 benchmark_serving.py reports, the queue-delay
+ * extension, and vLLM's two client-queue metrics (vllm#54101). Declaration order is the order vLLM prints and saves them in, whatever order the user
  * gave (docs/metrics.md, the console block).
  */
 public enum Metric {
@@ -22,10 +22,24 @@ public enum Metric {
     /** {@code E2EL / n}, one value per request with {@code n > 0} (as a May-2025 benchmark_serving.py report prints it). */
     TOKEN_LATENCY("token_latency"),
     /** Extension: {@code sent - scheduled}; never selectable with --percentile-metrics. */
-    QUEUE_DELAY("queue_delay");
+    QUEUE_DELAY("queue_delay"),
+    /**
+     * vLLM's {@code permit - scheduled}: the wait for a {@code --max-concurrency} slot, one value per request;
+     * reported only for a run with a limit (vLLM's rule).
+     */
+    CLIENT_QUEUE_TIME("client_queue_time"),
+    /**
+     * vLLM's client queue time + E2EL, one value per request; reported only for a run with a limit and a
+     * finite request rate (vLLM's rule: at an infinite rate every request is due at the start).
+     */
+    E2EL_INCLUDING_CLIENT_QUEUE("e2el_including_client_queue");
 
     /** The metrics --percentile-metrics accepts, in vLLM's order. */
-    static final List<Metric> SELECTABLE = List.of(TTFT, TPOT, ITL, E2EL, TOKEN_LATENCY);
+    static final List<Metric> SELECTABLE =
+            List.of(TTFT, TPOT, ITL, E2EL, TOKEN_LATENCY, CLIENT_QUEUE_TIME, E2EL_INCLUDING_CLIENT_QUEUE);
+
+    /** The metrics a stored accumulator of format 1 holds, in the order it wrote them. */
+    static final List<Metric> FORMAT_1 = List.of(TTFT, TPOT, ITL, E2EL, TOKEN_LATENCY, QUEUE_DELAY);
 
     private final String key;
 

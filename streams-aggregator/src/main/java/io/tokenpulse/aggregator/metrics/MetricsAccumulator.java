@@ -27,7 +27,8 @@ public final class MetricsAccumulator {
     /** Samples kept exactly per metric before the sketch takes over. */
     public static final int DEFAULT_EXACT_LIMIT = 10_000_000;
 
-    private static final int FORMAT_VERSION = 1;
+    // 2 added the client-queue distributions and the cached-token counters; 1 is still read
+    private static final int FORMAT_VERSION = 2;
 
     private final long originNs;
     private final GoodputSlo goodput;
@@ -37,6 +38,10 @@ public final class MetricsAccumulator {
     private long totalInputTokens;
     private long totalOutputTokens;
     private long lastFinishedNs = Long.MIN_VALUE;
+    // prefix-cache hits: successful requests whose server reported cached_tokens, and their sums
+    private long cacheReportingRequests;
+    private long cacheReportingPromptTokens;
+    private long totalCachedTokens;
     private final Map<Metric, LatencyDistribution> distributions = new EnumMap<>(Metric.class);
     private final SecondBuckets eventsPerSecond;
     // +1 at a request's first second, -1 after its last: the running total is the requests in flight.
@@ -89,6 +94,13 @@ public final class MetricsAccumulator {
         distributions.get(Metric.TTFT).add(request.ttftNs());
         distributions.get(Metric.E2EL).add(request.e2elNs());
         distributions.get(Metric.QUEUE_DELAY).add(request.queueDelayNs());
+        request.clientQueueNs().ifPresent(distributions.get(Metric.CLIENT_QUEUE_TIME)::add);
+        request.e2elIncludingClientQueueNs().ifPresent(distributions.get(Metric.E2EL_INCLUDING_CLIENT_QUEUE)::add);
+        if (request.cachedTokens().isPresent()) {
+            cacheReportingRequests++;
+            cacheReportingPromptTokens += request.promptTokens();
+            totalCachedTokens += request.cachedTokens().getAsInt();
+        }
         addIfPresent(Metric.TPOT, request.tpotNs());
         addIfPresent(Metric.TOKEN_LATENCY, request.tokenLatencyNs());
         LatencyDistribution itl = distributions.get(Metric.ITL);
@@ -119,6 +131,9 @@ public final class MetricsAccumulator {
         totalInputTokens += other.totalInputTokens;
         totalOutputTokens += other.totalOutputTokens;
         lastFinishedNs = Math.max(lastFinishedNs, other.lastFinishedNs);
+        cacheReportingRequests += other.cacheReportingRequests;
+        cacheReportingPromptTokens += other.cacheReportingPromptTokens;
+        totalCachedTokens += other.totalCachedTokens;
         for (Metric metric : Metric.values()) {
             distributions.get(metric).merge(other.distributions.get(metric));
         }
@@ -153,6 +168,35 @@ public final class MetricsAccumulator {
 
     public long totalOutputTokens() {
         return totalOutputTokens;
+    }
+
+    /** Successful requests whose server reported {@code cached_tokens}. */
+    public long cacheReportingRequests() {
+        return cacheReportingRequests;
+    }
+
+    /** The prompt tokens of the successful requests whose server reported {@code cached_tokens}. */
+    public long cacheReportingPromptTokens() {
+        return cacheReportingPromptTokens;
+    }
+
+    /** The sum of {@code cached_tokens} over the successful requests that reported it. */
+    public long totalCachedTokens() {
+        return totalCachedTokens;
+    }
+
+    /**
+     * The prefix-cache hit rate 0..1: cached tokens / prompt tokens, both summed over the successful
+     * requests whose server reported {@code cached_tokens}; empty when none did.
+     *
+     * @see "docs/metrics.md, TokenPulse's own metrics: row prefix cache hit rate"
+     */
+    public OptionalDouble prefixCacheHitRate() {
+        if (cacheReportingRequests == 0) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(
+                cacheReportingPromptTokens == 0 ? 0 : (double) totalCachedTokens / cacheReportingPromptTokens);
     }
 
     /** The latest end of any request added, successful or not; {@link Long#MIN_VALUE} when none. */
@@ -218,6 +262,9 @@ public final class MetricsAccumulator {
         }
         eventsPerSecond.writeTo(out);
         concurrencyChanges.writeTo(out);
+        out.writeLong(cacheReportingRequests);
+        out.writeLong(cacheReportingPromptTokens);
+        out.writeLong(totalCachedTokens);
     }
 
     /** Reads what {@link #toBytes} wrote; corrupt bytes fail with an {@link java.io.UncheckedIOException}. */
@@ -236,8 +283,8 @@ public final class MetricsAccumulator {
     public static MetricsAccumulator readFrom(DataInputStream in) {
         try {
             int version = in.readUnsignedByte();
-            if (version != FORMAT_VERSION) {
-                throw new IOException("format version " + version + ", expected " + FORMAT_VERSION);
+            if (version != FORMAT_VERSION && version != 1) {
+                throw new IOException("format version " + version + ", expected 1 or " + FORMAT_VERSION);
             }
             long originNs = in.readLong();
             GoodputSlo goodput = new GoodputSlo(slo(in.readDouble()), slo(in.readDouble()), slo(in.readDouble()));
@@ -246,12 +293,17 @@ public final class MetricsAccumulator {
                 counters[i] = in.readLong();
             }
             Map<Metric, LatencyDistribution> read = new EnumMap<>(Metric.class);
-            for (Metric metric : Metric.values()) {
+            for (Metric metric : version == 1 ? Metric.FORMAT_1 : Metric.all()) {
                 read.put(metric, LatencyDistribution.readFrom(in));
             }
             MetricsAccumulator acc = new MetricsAccumulator(
                     originNs, goodput, 1, SecondBuckets.readFrom(in), SecondBuckets.readFrom(in));
             acc.distributions.putAll(read);
+            if (version >= 2) {
+                acc.cacheReportingRequests = in.readLong();
+                acc.cacheReportingPromptTokens = in.readLong();
+                acc.totalCachedTokens = in.readLong();
+            }
             acc.completed = counters[0];
             acc.failed = counters[1];
             acc.good = counters[2];

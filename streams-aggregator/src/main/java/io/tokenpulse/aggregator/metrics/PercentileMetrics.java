@@ -8,7 +8,8 @@ import java.util.Set;
  * The metrics selected with {@code --percentile-metrics} (vLLM's default {@code ttft,tpot,itl}), kept
  * in vLLM's fixed print order whatever order the user wrote. Immutable.
  *
- * @param metrics the selected metrics, in {@link Metric} order, without repeats
+ * @param metrics the selected metrics, in {@link Metric} order, without repeats; empty only after
+ *     {@link #forRun} dropped every one
  */
 public record PercentileMetrics(List<Metric> metrics) {
 
@@ -18,7 +19,7 @@ public record PercentileMetrics(List<Metric> metrics) {
 
     public PercentileMetrics {
         Set<Metric> set = metrics.isEmpty() ? EnumSet.noneOf(Metric.class) : EnumSet.copyOf(metrics);
-        if (set.isEmpty() || !Metric.SELECTABLE.containsAll(set)) {
+        if (!Metric.SELECTABLE.containsAll(set)) {
             throw new IllegalArgumentException(
                     "select one or more of " + Metric.keys(Metric.SELECTABLE) + ", got " + metrics);
         }
@@ -36,7 +37,7 @@ public record PercentileMetrics(List<Metric> metrics) {
             throw new IllegalArgumentException(
                     "--percentile-metrics is empty: give a comma-separated list of " + Metric.keys(Metric.SELECTABLE));
         }
-        return new PercentileMetrics(java.util.Arrays.stream(commaSeparated.split(",", -1))
+        return nonEmpty(new PercentileMetrics(java.util.Arrays.stream(commaSeparated.split(",", -1))
                 .map(name -> {
                     if (name.trim().equalsIgnoreCase(ReasoningResult.TTFO_KEY)) {
                         throw new IllegalArgumentException("--percentile-metrics: ttfo is not one of vLLM's metrics;"
@@ -49,13 +50,36 @@ public record PercentileMetrics(List<Metric> metrics) {
                         throw new IllegalArgumentException("--percentile-metrics: " + e.getMessage());
                     }
                 })
+                .toList()));
+    }
+
+    private static PercentileMetrics nonEmpty(PercentileMetrics selection) {
+        if (selection.metrics().isEmpty()) {
+            throw new IllegalArgumentException("select one or more of " + Metric.keys(Metric.SELECTABLE));
+        }
+        return selection;
+    }
+
+    /**
+     * The metrics a run can report, as vLLM decides: {@code client_queue_time} only with a
+     * {@code --max-concurrency} limit, {@code e2el_including_client_queue} only with a limit and a finite
+     * request rate (at {@code inf} every request is due at the start, so it would time the queue from
+     * the run's start). The others are kept as they are.
+     *
+     * @see "docs/metrics.md, Per-request values: rows client queue time, E2EL including client queue"
+     */
+    public PercentileMetrics forRun(boolean concurrencyLimited, double requestRate) {
+        return new PercentileMetrics(metrics.stream()
+                .filter(m -> m != Metric.CLIENT_QUEUE_TIME || concurrencyLimited)
+                .filter(m ->
+                        m != Metric.E2EL_INCLUDING_CLIENT_QUEUE || (concurrencyLimited && Double.isFinite(requestRate)))
                 .toList());
     }
 
     /** The metrics named by their keys (as RunStarted.selected_metrics carries them). */
     public static PercentileMetrics ofKeys(List<String> keys) {
-        return new PercentileMetrics(
-                keys.stream().map(key -> Metric.ofKey(key, Metric.SELECTABLE)).toList());
+        return nonEmpty(new PercentileMetrics(
+                keys.stream().map(key -> Metric.ofKey(key, Metric.SELECTABLE)).toList()));
     }
 
     /** The selected metrics' keys, in print order. */

@@ -17,6 +17,8 @@ import java.util.Arrays;
  * @param promptTokens input tokens of the request
  * @param outputTokens output tokens {@code n}: usage.completion_tokens when reported and > 0, else the
  *                     tokenizer's count; 0 for a failure
+ * @param permitNs     when the request got its {@code --max-concurrency} slot ({@code sentNs} without a
+ *                     limit); {@code scheduledNs <= permitNs <= sentNs}
  */
 public record RequestTiming(
         boolean success,
@@ -26,12 +28,17 @@ public record RequestTiming(
         long lastNs,
         long finishedNs,
         int promptTokens,
-        int outputTokens) {
+        int outputTokens,
+        long permitNs) {
 
     public RequestTiming {
         if (sentNs < scheduledNs) {
             throw new IllegalArgumentException("sentNs " + sentNs + " is before scheduledNs " + scheduledNs
                     + ": a request is never sent before its slot");
+        }
+        if (permitNs < scheduledNs || permitNs > sentNs) {
+            throw new IllegalArgumentException("permitNs " + permitNs + " is outside [scheduledNs " + scheduledNs
+                    + ", sentNs " + sentNs + "]: a request takes its slot after its time and before its send");
         }
         eventNs = eventNs.clone();
         long previous = sentNs;
@@ -54,6 +61,19 @@ public record RequestTiming(
         }
     }
 
+    /** A timing without a concurrency limit: the permit is the send. */
+    public RequestTiming(
+            boolean success,
+            long scheduledNs,
+            long sentNs,
+            long[] eventNs,
+            long lastNs,
+            long finishedNs,
+            int promptTokens,
+            int outputTokens) {
+        this(success, scheduledNs, sentNs, eventNs, lastNs, finishedNs, promptTokens, outputTokens, sentNs);
+    }
+
     /** A copy: the record keeps its own array. */
     @Override
     public long[] eventNs() {
@@ -70,7 +90,8 @@ public record RequestTiming(
                 && lastNs == t.lastNs
                 && finishedNs == t.finishedNs
                 && promptTokens == t.promptTokens
-                && outputTokens == t.outputTokens;
+                && outputTokens == t.outputTokens
+                && permitNs == t.permitNs;
     }
 
     @Override

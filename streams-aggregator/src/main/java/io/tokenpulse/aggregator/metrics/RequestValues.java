@@ -2,6 +2,8 @@ package io.tokenpulse.aggregator.metrics;
 
 import java.util.Arrays;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The per-request values of docs/metrics.md in nanoseconds: computed once from a
@@ -24,6 +26,10 @@ import java.util.OptionalDouble;
  * @param itlNs          one sample per streamed event after the first, in stream order
  * @param promptTokens   input tokens
  * @param outputTokens   output tokens {@code n}
+ * @param clientQueueNs  vLLM's client queue time, {@code permit - scheduled}: the wait for a
+ *                       {@code --max-concurrency} slot; empty in records from writers before it
+ * @param cachedTokens   prompt tokens the server said it served from its prefix cache
+ *                       ({@code usage.prompt_tokens_details.cached_tokens}); empty when it did not say
  */
 public record RequestValues(
         boolean success,
@@ -37,9 +43,17 @@ public record RequestValues(
         OptionalDouble tokenLatencyNs,
         long[] itlNs,
         int promptTokens,
-        int outputTokens) {
+        int outputTokens,
+        OptionalLong clientQueueNs,
+        OptionalInt cachedTokens) {
 
     public RequestValues {
+        if (cachedTokens.isPresent() && cachedTokens.getAsInt() < 0) {
+            throw new IllegalArgumentException("cachedTokens must be >= 0, got " + cachedTokens.getAsInt());
+        }
+        if (clientQueueNs.isPresent() && clientQueueNs.getAsLong() < 0) {
+            throw new IllegalArgumentException("clientQueueNs must be >= 0, got " + clientQueueNs.getAsLong());
+        }
         if (queueDelayNs < 0 || ttftNs < 0 || e2elNs < ttftNs) {
             throw new IllegalArgumentException("need 0 <= queueDelayNs, 0 <= ttftNs <= e2elNs; got queue delay "
                     + queueDelayNs + ", TTFT " + ttftNs + ", E2EL " + e2elNs);
@@ -72,6 +86,37 @@ public record RequestValues(
         }
     }
 
+    /** Values without a client queue time (a record from a writer before it). */
+    public RequestValues(
+            boolean success,
+            long sentNs,
+            long finishedNs,
+            long queueDelayNs,
+            boolean firstArrived,
+            long ttftNs,
+            long e2elNs,
+            OptionalDouble tpotNs,
+            OptionalDouble tokenLatencyNs,
+            long[] itlNs,
+            int promptTokens,
+            int outputTokens) {
+        this(
+                success,
+                sentNs,
+                finishedNs,
+                queueDelayNs,
+                firstArrived,
+                ttftNs,
+                e2elNs,
+                tpotNs,
+                tokenLatencyNs,
+                itlNs,
+                promptTokens,
+                outputTokens,
+                OptionalLong.empty(),
+                OptionalInt.empty());
+    }
+
     /**
      * Computes a request's values from its raw timing: the one place the differences are taken.
      *
@@ -101,7 +146,38 @@ public record RequestValues(
                 tokenLatencyNs,
                 itlNs,
                 t.promptTokens(),
-                n);
+                n,
+                OptionalLong.of(t.permitNs() - t.scheduledNs()),
+                OptionalInt.empty());
+    }
+
+    /** These values with the server's count of prompt tokens served from its prefix cache. */
+    public RequestValues withCachedTokens(OptionalInt cached) {
+        return new RequestValues(
+                success,
+                sentNs,
+                finishedNs,
+                queueDelayNs,
+                firstArrived,
+                ttftNs,
+                e2elNs,
+                tpotNs,
+                tokenLatencyNs,
+                itlNs,
+                promptTokens,
+                outputTokens,
+                clientQueueNs,
+                cached);
+    }
+
+    /**
+     * vLLM's E2EL including client queue: {@code client queue time + E2EL}, the latency from the
+     * request's scheduled time; empty without a client queue time.
+     *
+     * @see "docs/metrics.md, Per-request values: row E2EL including client queue"
+     */
+    public OptionalLong e2elIncludingClientQueueNs() {
+        return clientQueueNs.isPresent() ? OptionalLong.of(clientQueueNs.getAsLong() + e2elNs) : OptionalLong.empty();
     }
 
     /** The last data event: {@code sent + E2EL}, for the concurrency buckets. */
@@ -159,7 +235,9 @@ public record RequestValues(
                 && tokenLatencyNs.equals(v.tokenLatencyNs)
                 && Arrays.equals(itlNs, v.itlNs)
                 && promptTokens == v.promptTokens
-                && outputTokens == v.outputTokens;
+                && outputTokens == v.outputTokens
+                && clientQueueNs.equals(v.clientQueueNs)
+                && cachedTokens.equals(v.cachedTokens);
     }
 
     @Override

@@ -46,7 +46,9 @@ public final class RequestMetricsMapper {
                 optional(m.getTokenLatencyNs()),
                 itlNs,
                 m.getPromptLen(),
-                m.getOutputTokens());
+                m.getOutputTokens(),
+                m.getClientQueueNs() == null ? OptionalLong.empty() : OptionalLong.of(m.getClientQueueNs()),
+                m.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(m.getCachedTokens()));
     }
 
     /** The record's reasoning values (extension); a record from an older writer has none. */
@@ -73,6 +75,14 @@ public final class RequestMetricsMapper {
                 .setTpotNs(nullable(values.tpotNs()))
                 .setTokenLatencyNs(nullable(values.tokenLatencyNs()))
                 .setQueueDelayNs(values.queueDelayNs())
+                .setClientQueueNs(
+                        values.clientQueueNs().isPresent()
+                                ? values.clientQueueNs().getAsLong()
+                                : null)
+                .setCachedTokens(
+                        values.cachedTokens().isPresent()
+                                ? values.cachedTokens().getAsInt()
+                                : null)
                 .setItlNs(boxed(values.itlNs()))
                 .setSentEpochNs(values.sentNs())
                 .setFinishedEpochNs(values.finishedNs());

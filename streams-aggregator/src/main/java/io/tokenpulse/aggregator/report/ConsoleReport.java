@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.report;
 import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.PrefixCache;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
@@ -32,6 +33,9 @@ public final class ConsoleReport {
     private record Section(String label, String title) {}
 
     private static final Map<Metric, Section> SECTIONS = Map.of(
+            Metric.CLIENT_QUEUE_TIME, new Section("Client Queue Time", "Client Queue Time"),
+            Metric.E2EL_INCLUDING_CLIENT_QUEUE,
+                    new Section("E2EL incl. Client Queue", "E2E Latency incl. Client Queue"),
             Metric.TTFT, new Section("TTFT", "Time to First Token"),
             Metric.TPOT, new Section("TPOT", "Time per Output Token (excl. 1st token)"),
             Metric.ITL, new Section("ITL", "Inter-token Latency"),
@@ -68,6 +72,20 @@ public final class ConsoleReport {
      * (extension) after TTFT's, or after the last section when TTFT is not selected.
      */
     public void print(RunConfig config, RunResult result, Optional<ReasoningResult> reasoning, PrintStream out) {
+        print(config, result, reasoning, Optional.empty(), out);
+    }
+
+    /**
+     * As {@link #print(RunConfig, RunResult, Optional, PrintStream)}; a run whose server reported
+     * {@code cached_tokens} gets a {@code Prefix cache hit rate (%):} line after the throughputs
+     * (extension, vllm#46938), other runs' blocks stay vLLM's.
+     */
+    public void print(
+            RunConfig config,
+            RunResult result,
+            Optional<ReasoningResult> reasoning,
+            Optional<PrefixCache> prefixCache,
+            PrintStream out) {
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
         boolean current = layout == Layout.CURRENT;
@@ -105,6 +123,10 @@ public final class ConsoleReport {
                 text,
                 current ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
                 result.totalTokenThroughput());
+        prefixCache.ifPresent(cache -> {
+            integer(text, "Total cached tokens:", cache.cachedTokens());
+            decimal(text, "Prefix cache hit rate (%):", 100 * cache.hitRate());
+        });
         boolean afterTtft = result.metrics().stream().anyMatch(s -> s.metric() == Metric.TTFT);
         for (MetricStats stats : result.metrics()) {
             Section section = SECTIONS.get(stats.metric());
@@ -176,6 +198,32 @@ public final class ConsoleReport {
             decimal(text, "P99 TTFT (ms):", turn.p99TtftMs());
         }
         text.append("=".repeat(WIDTH)).append('\n');
+        out.print(text);
+        out.flush();
+    }
+
+    /** One titled section per metric, as the block prints them (for the sections after it). */
+    static void metricSections(StringBuilder text, List<MetricStats> metrics) {
+        for (MetricStats stats : metrics) {
+            Section section = SECTIONS.get(stats.metric());
+            text.append(centred(section.title(), '-')).append('\n');
+            statLines(text, section.label(), stats.latency());
+        }
+    }
+
+    /**
+     * The sections printed after the block (extensions): the steady plateau, or the line saying why
+     * there is none, and the probes; nothing when the run has neither.
+     */
+    public void printAfterBlock(
+            Optional<SteadyStateReport> steadyState,
+            Optional<String> steadyStateAbsent,
+            Optional<ProbeReport> probes,
+            PrintStream out) {
+        StringBuilder text = new StringBuilder();
+        steadyState.ifPresent(s -> text.append(s.lines()));
+        steadyStateAbsent.ifPresent(why -> text.append(SteadyStateReport.absentLine(why)));
+        probes.ifPresent(p -> text.append(p.lines()));
         out.print(text);
         out.flush();
     }

@@ -86,6 +86,10 @@ public record ResultJson(
         @JsonUnwrapped ClientTiming clientTiming,
         @JsonUnwrapped Completeness completeness,
         @JsonUnwrapped Reasoning reasoning,
+        @JsonUnwrapped PrefixCacheKeys prefixCache,
+        @JsonInclude(JsonInclude.Include.NON_NULL) SteadyStateReport steadyState,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String steadyStateAbsent,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ProbeReport probes,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues)
@@ -132,6 +136,16 @@ public record ResultJson(
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Reasoning(long reasoningRequests, long totalReasoningTokens, long totalAnswerTokens) {}
 
+    /**
+     * The prefix-cache figures (extension, vllm#46938), left out unless a server reported
+     * {@code cached_tokens}.
+     *
+     * @param totalCachedTokens  prompt tokens served from the prefix cache, over the requests that said
+     * @param prefixCacheHitRate {@code total_cached_tokens} / those requests' prompt tokens, 0..1
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PrefixCacheKeys(long totalCachedTokens, double prefixCacheHitRate) {}
+
     /** Keys the record writes itself (the unwrapped records' included), which --metadata may not reuse. */
     private static final Set<String> FIXED_KEYS = Stream.of(
                     ResultJson.class.getRecordComponents(),
@@ -139,7 +153,8 @@ public record ResultJson(
                     ClientCpu.class.getRecordComponents(),
                     ClientTiming.class.getRecordComponents(),
                     Completeness.class.getRecordComponents(),
-                    Reasoning.class.getRecordComponents())
+                    Reasoning.class.getRecordComponents(),
+                    PrefixCacheKeys.class.getRecordComponents())
             .flatMap(Arrays::stream)
             .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName()))
             .collect(Collectors.toUnmodifiableSet());

@@ -4,12 +4,16 @@ import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
+import io.tokenpulse.aggregator.metrics.PrefixCache;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.avro.MetricSummary;
+import io.tokenpulse.schemas.avro.PrefixCacheSummary;
+import io.tokenpulse.schemas.avro.ProbeSummary;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.SteadyStateSummary;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,10 +120,19 @@ public final class SummaryRecords {
                 .withRunId(summary.getRunId().toString())
                 .withPerModel(perModel(summary))
                 .withTtftByTurn(perTurn(summary))
-                .withReasoning(reasoning(summary));
+                .withReasoning(reasoning(summary))
+                .withPrefixCache(prefixCache(summary)
+                        .map(c -> new ResultJson.PrefixCacheKeys(c.cachedTokens(), c.hitRate()))
+                        .orElse(null))
+                .withSteadyState(steadyState(summary).orElse(null))
+                .withSteadyStateAbsent(steadyStateAbsent(summary).orElse(null))
+                .withProbes(probes(summary).orElse(null));
+        // vLLM's per-request lists hold the run's prompts; probes have their own section
+        List<RequestMetrics> prompts =
+                requests.stream().filter(r -> !r.getProbe()).toList();
         return detailed
-                ? json.withDetails(requests.stream().map(SummaryRecords::detail).toList())
-                        .withSessionTurns(sessionTurns(requests))
+                ? json.withDetails(prompts.stream().map(SummaryRecords::detail).toList())
+                        .withSessionTurns(sessionTurns(prompts))
                 : json;
     }
 
@@ -163,6 +176,47 @@ public final class SummaryRecords {
                         r.getAnswerTokens(),
                         // one sample per request: exact up to the accumulator's limit
                         latency(r.getTtfo(), r.getTtfo().getCount() <= MetricsAccumulator.DEFAULT_EXACT_LIMIT)));
+    }
+
+    /** The prefix-cache figures when a server reported {@code cached_tokens}; else empty. */
+    public static Optional<PrefixCache> prefixCache(RunSummary summary) {
+        PrefixCacheSummary c = summary.getPrefixCache();
+        return c == null
+                ? Optional.empty()
+                : Optional.of(
+                        new PrefixCache(c.getRequests(), c.getCachedTokens(), c.getPromptTokens(), c.getHitRate()));
+    }
+
+    /** The run's steady plateau (extension); empty when it had none or was scored before it existed. */
+    public static Optional<SteadyStateReport> steadyState(RunSummary summary) {
+        SteadyStateSummary s = summary.getSteadyState();
+        return s == null
+                ? Optional.empty()
+                : Optional.of(new SteadyStateReport(
+                        s.getStartS(),
+                        s.getEndS(),
+                        s.getPlateauInFlight(),
+                        s.getBandFloor(),
+                        s.getCompleted(),
+                        s.getRequestThroughput(),
+                        s.getOutputThroughput(),
+                        s.getMetrics().stream().map(m -> stats(m, summary)).toList()));
+    }
+
+    /** Why the run has no steady plateau; empty when it has one (or was scored before it existed). */
+    public static Optional<String> steadyStateAbsent(RunSummary summary) {
+        return Optional.ofNullable(summary.getSteadyStateAbsent()).map(Object::toString);
+    }
+
+    /** The probe requests' figures; empty without {@code --probe-request-rate}. */
+    public static Optional<ProbeReport> probes(RunSummary summary) {
+        ProbeSummary p = summary.getProbes();
+        return p == null
+                ? Optional.empty()
+                : Optional.of(new ProbeReport(
+                        p.getCompleted(),
+                        p.getFailed(),
+                        p.getMetrics().stream().map(m -> stats(m, summary)).toList()));
     }
 
     private static MetricStats stats(MetricSummary m, RunSummary summary) {

@@ -6,6 +6,8 @@ import io.tokenpulse.aggregator.metrics.MetricPercentiles;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PercentileMetrics;
+import io.tokenpulse.aggregator.metrics.PrefixCache;
+import io.tokenpulse.aggregator.metrics.ProbeResult;
 import io.tokenpulse.aggregator.metrics.ReasoningAccumulator;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RequestValues;
@@ -14,11 +16,14 @@ import io.tokenpulse.aggregator.records.RequestMetricsMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.ModelSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
+import io.tokenpulse.schemas.avro.PrefixCacheSummary;
+import io.tokenpulse.schemas.avro.ProbeSummary;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.SteadyStateSummary;
 import io.tokenpulse.schemas.avro.TurnSummary;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -65,6 +70,14 @@ public final class RunScoring {
             return new Options(
                     storedSelection(runId, config), storedPercentiles(runId, config), storedGoodput(runId, config));
         }
+
+        /** These options with the metrics the run can report ({@link PercentileMetrics#forRun}). */
+        Options forRun(RunStarted config) {
+            return new Options(
+                    selection.forRun(config.getMaxConcurrency() != null, config.getRequestRate()),
+                    percentiles,
+                    goodput);
+        }
     }
 
     /** What the per-model section shows of each model: TTFT, TPOT and ITL, their P99 (issue 13). */
@@ -88,26 +101,23 @@ public final class RunScoring {
      * @param reasoning the reasoning figures when a successful request thought, else empty
      * @param perTurn a multi-turn run's requests by turn index, in turn order, scored by the same math
      *     ({@link #PER_TURN_METRICS}, P99); empty when no request was a session's turn
+     * @param prefixCache the prefix-cache figures when a server reported {@code cached_tokens}, else empty
+     * @param steadyState the figures over the run's steady plateau, or why it has none
+     * @param probes the {@code --probe-request-rate} requests' own figures; empty without probes
      */
     public record Scored(
             RunResult result,
             Map<String, Long> errors,
             Map<String, RunResult> perModel,
             Optional<ReasoningResult> reasoning,
-            Map<Integer, RunResult> perTurn) {
+            Map<Integer, RunResult> perTurn,
+            Optional<PrefixCache> prefixCache,
+            SteadyStates.Outcome steadyState,
+            Optional<ProbeResult> probes) {
         public Scored {
             errors = Collections.unmodifiableSortedMap(new TreeMap<>(errors));
             perModel = Collections.unmodifiableSortedMap(new TreeMap<>(perModel));
             perTurn = Collections.unmodifiableSortedMap(new TreeMap<>(perTurn));
-        }
-
-        /** A run without sessions. */
-        public Scored(
-                RunResult result,
-                Map<String, Long> errors,
-                Map<String, RunResult> perModel,
-                Optional<ReasoningResult> reasoning) {
-            this(result, errors, perModel, reasoning, Map.of());
         }
     }
 
@@ -140,7 +150,7 @@ public final class RunScoring {
             boolean perModel) {
         long originNs;
         try (Stream<RequestMetrics> all = requests.get()) {
-            originNs = all.filter(RequestMetrics::getSuccess)
+            originNs = all.filter(m -> m.getSuccess() && !m.getProbe())
                     .mapToLong(RequestMetrics::getSentEpochNs)
                     .min()
                     .orElse(scheduleStartEpochNs);
@@ -150,10 +160,18 @@ public final class RunScoring {
         Map<String, MetricsAccumulator> models = new TreeMap<>();
         Map<Integer, MetricsAccumulator> turns = new TreeMap<>();
         Map<String, Long> errors = new TreeMap<>();
+        // probes are scored apart and never reach the run's figures (vllm#49611)
+        MetricsAccumulator probes = new MetricsAccumulator(originNs, GoodputSlo.NONE);
+        SteadyStates plateau = new SteadyStates();
         try (Stream<RequestMetrics> all = requests.get()) {
             all.forEach(m -> {
                 RequestValues values = RequestMetricsMapper.values(m);
+                if (m.getProbe()) {
+                    probes.add(values);
+                    return;
+                }
                 run.add(values);
+                plateau.add(values);
                 reasoning.add(values, RequestMetricsMapper.reasoning(m));
                 if (perModel) {
                     models.computeIfAbsent(
@@ -180,7 +198,18 @@ public final class RunScoring {
         Map<Integer, RunResult> byTurn = new TreeMap<>();
         turns.forEach((turn, accumulator) ->
                 byTurn.put(turn, RunResult.of(accumulator, durationNs, PER_TURN_METRICS, PER_MODEL_PERCENTILES)));
-        return new Scored(result, errors, byModel, reasoning.result(options.percentiles()), byTurn);
+        SteadyStates.Outcome steady = plateau.score(requests, options);
+        return new Scored(
+                result,
+                errors,
+                byModel,
+                reasoning.result(options.percentiles()),
+                byTurn,
+                PrefixCache.of(run),
+                steady,
+                probes.completed() + probes.failed() == 0
+                        ? Optional.empty()
+                        : Optional.of(ProbeResult.of(probes, options.percentiles())));
     }
 
     /** The run's summary record: its shards' configuration and counts, and {@link #score} of its requests. */
@@ -192,7 +221,7 @@ public final class RunScoring {
                 requests,
                 shards.scheduleStartEpochNs(),
                 shards.lastShardFinishEpochNs(),
-                options,
+                options.forRun(config),
                 !config.getLoraModules().isEmpty());
         RunResult result = scored.result();
         return RunSummary.newBuilder()
@@ -202,7 +231,9 @@ public final class RunScoring {
                 .setBackend(config.getBackend())
                 .setModelId(config.getModelId())
                 .setTokenizerId(config.getTokenizerId())
-                .setNumPrompts(Math.toIntExact(shards.requestsStarted()))
+                // probes are requests the shards started, but not prompts of the run
+                .setNumPrompts(Math.toIntExact(shards.requestsStarted()
+                        - scored.probes().map(p -> p.completed() + p.failed()).orElse(0L)))
                 .setRequestRate(config.getRequestRate())
                 .setBurstiness(config.getBurstiness())
                 .setMaxConcurrency(config.getMaxConcurrency())
@@ -262,6 +293,40 @@ public final class RunScoring {
                                 .build())
                         .orElse(null))
                 .setInterrupted(shards.finished().stream().anyMatch(RunFinished::getInterrupted))
+                .setPrefixCache(scored.prefixCache()
+                        .map(c -> PrefixCacheSummary.newBuilder()
+                                .setRequests(c.requests())
+                                .setCachedTokens(c.cachedTokens())
+                                .setPromptTokens(c.promptTokens())
+                                .setHitRate(c.hitRate())
+                                .build())
+                        .orElse(null))
+                .setSteadyState(scored.steadyState()
+                        .result()
+                        .map(r -> SteadyStateSummary.newBuilder()
+                                .setStartS((r.window().startNs() - shards.scheduleStartEpochNs()) / 1e9)
+                                .setEndS((r.window().endNs() - shards.scheduleStartEpochNs()) / 1e9)
+                                .setPlateauInFlight(r.window().plateau())
+                                .setBandFloor(r.window().bandFloor())
+                                .setCompleted(r.completed())
+                                .setOutputTokens(r.outputTokens())
+                                .setRequestThroughput(r.requestThroughput())
+                                .setOutputThroughput(r.outputThroughput())
+                                .setMetrics(r.metrics().stream()
+                                        .map(RunScoring::summary)
+                                        .toList())
+                                .build())
+                        .orElse(null))
+                .setSteadyStateAbsent(scored.steadyState().absentReason().orElse(null))
+                .setProbes(scored.probes()
+                        .map(p -> ProbeSummary.newBuilder()
+                                .setCompleted(p.completed())
+                                .setFailed(p.failed())
+                                .setMetrics(p.metrics().stream()
+                                        .map(RunScoring::summary)
+                                        .toList())
+                                .build())
+                        .orElse(null))
                 .build();
     }
 
@@ -277,7 +342,8 @@ public final class RunScoring {
     public static RunSummary summarizeIncomplete(
             String runId, RunShards stored, List<RequestMetrics> requests, Options options, String missing) {
         RunSummary summary = summarize(runId, stored, requests::stream, options);
-        summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), requests.size())));
+        long prompts = requests.stream().filter(r -> !r.getProbe()).count();
+        summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), prompts)));
         summary.setIncomplete(missing);
         return summary;
     }

@@ -7,6 +7,7 @@ import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 /**
  * Turns a request's finish and its chunks' arrival offsets into its {@link RequestMetrics}: the one
@@ -37,14 +38,18 @@ final class RequestRecords {
         String error = f.getError();
         try {
             values = RequestValues.of(new RequestTiming(
-                    f.getSuccess(),
-                    f.getScheduledOffsetNs(),
-                    sentNs,
-                    eventNs,
-                    lastNs,
-                    finishedNs,
-                    f.getPromptLen(),
-                    f.getOutputTokens()));
+                            f.getSuccess(),
+                            f.getScheduledOffsetNs(),
+                            sentNs,
+                            eventNs,
+                            lastNs,
+                            finishedNs,
+                            f.getPromptLen(),
+                            f.getOutputTokens(),
+                            // kept inside [scheduled, sent] so a writer's odd permit never fails the request
+                            Math.min(Math.max(f.getPermitOffsetNs(), f.getScheduledOffsetNs()), sentNs)))
+                    .withCachedTokens(
+                            f.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(f.getCachedTokens()));
         } catch (IllegalArgumentException e) {
             error = "impossible timing from the load generator: " + e.getMessage();
             values = new RequestValues(
@@ -78,6 +83,7 @@ final class RequestRecords {
                 // a session's turn: kept so that the summary can score each turn index on its own
                 .setSessionId(f.getSessionId())
                 .setTurnIndex(f.getTurnIndex())
+                .setProbe(f.getProbe())
                 .build();
     }
 }

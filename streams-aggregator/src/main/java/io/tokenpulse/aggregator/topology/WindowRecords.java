@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 final class WindowRecords {
     /**
-     * Samples kept exactly per metric in one window before the sketch takes over: 6 metrics x 8192
+     * Samples kept exactly per metric in one window before the sketch takes over: 8 metrics x 8192
      * x 8 bytes stay under Kafka's 1 MB record limit on the window store's changelog.
      */
     static final int WINDOW_EXACT_LIMIT = 8192;
@@ -93,7 +93,8 @@ final class WindowRecords {
 
     /** Adds a request's metrics or a server scrape's delta ({@link ServerSeries}). */
     static State add(State window, RunWindows.Counted input) {
-        if (input instanceof RunWindows.Request request) {
+        // probes have their own section and stay out of the live view's figures
+        if (input instanceof RunWindows.Request request && !request.metrics().getProbe()) {
             var values = RequestMetricsMapper.values(request.metrics());
             window.requests().add(values);
             window.reasoning().add(values, RequestMetricsMapper.reasoning(request.metrics()));
@@ -120,6 +121,11 @@ final class WindowRecords {
                 .setOutputThroughput(rates.outputThroughput())
                 .setTotalTokenThroughput(rates.totalTokenThroughput())
                 .setLatencies(latencies(state))
+                .setCachedTokens(acc.totalCachedTokens())
+                .setPrefixCacheHitRate(
+                        acc.prefixCacheHitRate().isPresent()
+                                ? acc.prefixCacheHitRate().getAsDouble()
+                                : null)
                 .build();
         // the server section's keys are the record's field names
         state.server().values().forEach((key, value) -> record.put(key, value));

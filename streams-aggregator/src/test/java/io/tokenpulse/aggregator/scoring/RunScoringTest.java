@@ -89,6 +89,58 @@ class RunScoringTest {
     }
 
     @Test
+    void probesAreScoredApartAndLeaveEveryRunFigureAsItWas() {
+        RequestMetrics probe = RequestMetrics.newBuilder(REQUEST_1)
+                .setRequestIndex(1_000_000_000)
+                .setProbe(true)
+                .build();
+        RunShards four =
+                RunShards.ifComplete(List.of(started(0, 1), finished(0, 1, 4))).orElseThrow();
+        List<RequestMetrics> withProbe =
+                Stream.concat(REQUESTS.stream(), Stream.of(probe)).toList();
+        RunSummary s =
+                RunScoring.summarize(RUN, four, withProbe::stream, RunScoring.Options.storedIn(RUN, four.config()));
+        RunSummary without = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(s.getNumPrompts()).as("the probe is no prompt of the run").isEqualTo(3);
+        assertThat(s.getCompleted()).isEqualTo(2);
+        assertThat(s.getTotalInputTokens()).isEqualTo(30);
+        assertThat(s.getMetrics()).isEqualTo(without.getMetrics());
+        assertThat(s.getDurationNs()).isEqualTo(without.getDurationNs());
+        assertThat(without.getProbes()).isNull();
+        assertThat(s.getProbes().getCompleted()).isEqualTo(1);
+        assertThat(s.getProbes().getFailed()).isZero();
+        assertThat(s.getProbes().getMetrics().get(0).getMetric()).isEqualTo("ttft");
+        assertThat(s.getProbes().getMetrics().get(0).getMeanMs()).isCloseTo(200, within(1e-9));
+        assertThat(s.getProbes().getMetrics().get(1).getMetric()).isEqualTo("e2el");
+    }
+
+    @Test
+    void steadyStateAndPrefixCacheComeFromTheStoredRequests() {
+        // request 0 (1000..1250 ms) and request 1 (2000..2200 ms) never overlap: peak 1, band [1, 1],
+        // from request 0's send to request 1's end; request 0 reported 4 of its 10 prompt tokens cached
+        List<RequestMetrics> cached = List.of(
+                REQUEST_2,
+                RequestMetrics.newBuilder(REQUEST_0).setCachedTokens(4).build(),
+                REQUEST_1);
+        RunSummary s = RunScoring.summarize(
+                RUN, shards(), cached::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(s.getSteadyState().getStartS()).isCloseTo(1.0, within(1e-9));
+        assertThat(s.getSteadyState().getEndS()).isCloseTo(2.2, within(1e-9));
+        assertThat(s.getSteadyState().getPlateauInFlight()).isEqualTo(1);
+        assertThat(s.getSteadyState().getCompleted()).isEqualTo(2);
+        assertThat(s.getSteadyState().getRequestThroughput()).isCloseTo(2 / 1.2, within(1e-9));
+        assertThat(s.getSteadyState().getOutputThroughput()).isCloseTo(4 / 1.2, within(1e-9));
+        assertThat(s.getSteadyStateAbsent()).isNull();
+        assertThat(s.getPrefixCache().getRequests()).isEqualTo(1);
+        assertThat(s.getPrefixCache().getCachedTokens()).isEqualTo(4);
+        assertThat(s.getPrefixCache().getHitRate()).isCloseTo(0.4, within(1e-12));
+        RunSummary none = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(none.getPrefixCache()).as("no server reported cached_tokens").isNull();
+    }
+
+    @Test
     void aLoraRunGetsEachModelScoredByTheSameMathAsTheRun() {
         // request 0 named adapter a; requests 1 and 2 (the failure) adapter b
         List<RequestMetrics> named = List.of(

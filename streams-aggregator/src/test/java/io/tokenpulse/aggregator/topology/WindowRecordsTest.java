@@ -72,4 +72,37 @@ class WindowRecordsTest {
         assertThat(reasoning.ttfo().meanMs()).isEqualTo(300.0);
         assertThat(reasoning.answerTokens()).isEqualTo(2);
     }
+
+    private static io.tokenpulse.schemas.avro.RequestMetrics request(int index, boolean probe, Integer cached) {
+        RequestValues values = RequestValues.of(new RequestTiming(
+                        true, 0, 0, new long[] {100_000_000L, 200_000_000L}, 200_000_000L, 200_000_000L, 20, 2))
+                .withCachedTokens(cached == null ? OptionalInt.empty() : OptionalInt.of(cached));
+        return io.tokenpulse.aggregator.records.RequestMetricsMapper.record(values)
+                .setRunId("r")
+                .setShardIndex(0)
+                .setRequestIndex(index)
+                .setRequestId("id" + index)
+                .setHttpStatus(200)
+                .setError("")
+                .setConnectNs(0)
+                .setProbe(probe)
+                .build();
+    }
+
+    @Test
+    void aWindowCountsCachedTokensAndLeavesProbesOut() {
+        WindowRecords.State state = WindowRecords.empty();
+        WindowRecords.add(state, new RunWindows.Request(request(0, false, 5)));
+        WindowRecords.add(state, new RunWindows.Request(request(1, false, null)));
+        WindowRecords.add(state, new RunWindows.Request(request(2, true, 20)));
+
+        var record = WindowRecords.toRecord("r", 0, 10_000, state);
+
+        assertThat(record.getCompleted())
+                .as("the probe is not a request of the window")
+                .isEqualTo(2);
+        assertThat(record.getCachedTokens()).isEqualTo(5);
+        // 5 cached of the 20 prompt tokens of the one request that reported it
+        assertThat(record.getPrefixCacheHitRate()).isEqualTo(0.25);
+    }
 }

@@ -1,0 +1,107 @@
+package io.tokenpulse.aggregator.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tokenpulse.aggregator.metrics.Metric;
+import io.tokenpulse.aggregator.metrics.MetricStats;
+import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
+import io.tokenpulse.aggregator.metrics.PrefixCache;
+import io.tokenpulse.aggregator.metrics.RunResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/** Issue 33's lines in the block and the sections after it, and their result keys. */
+class RequestMetricsSectionsTest {
+
+    private static final RunConfig CONFIG =
+            new RunConfig("20261127-230000", "vllm", "m", "m", 10, 20.0, 1.0, OptionalInt.of(2));
+
+    private static MetricStats stats(Metric metric, double mean) {
+        return new MetricStats(metric, 4, mean, mean, 0, List.of(new PercentileValue(99, mean)), true);
+    }
+
+    private static final RunResult RESULT = new RunResult(
+            2_000_000_000L,
+            10,
+            0,
+            1000,
+            100,
+            5,
+            OptionalDouble.empty(),
+            50,
+            550,
+            60,
+            2,
+            true,
+            List.of(
+                    stats(Metric.TTFT, 10),
+                    stats(Metric.CLIENT_QUEUE_TIME, 30),
+                    stats(Metric.E2EL_INCLUDING_CLIENT_QUEUE, 80)));
+
+    private static String block(Optional<PrefixCache> cache) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .print(CONFIG, RESULT, Optional.empty(), cache, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void clientQueueSectionsUseTheBlocksLineFormat() {
+        assertThat(block(Optional.empty()))
+                .contains("----------------Client Queue Time-----------------\n"
+                        + "Mean Client Queue Time (ms):             30.00     \n"
+                        + "Median Client Queue Time (ms):           30.00     \n"
+                        + "P99 Client Queue Time (ms):              30.00     \n"
+                        + "----------E2E Latency incl. Client Queue----------\n"
+                        + "Mean E2EL incl. Client Queue (ms):       80.00     \n")
+                .doesNotContain("Prefix cache");
+    }
+
+    @Test
+    void thePrefixCacheLinesFollowTheThroughputs() {
+        assertThat(block(Optional.of(new PrefixCache(8, 300, 1000, 0.3))))
+                .contains("Total Token throughput (tok/s):          550.00    \n"
+                        + "Total cached tokens:                     300       \n"
+                        + "Prefix cache hit rate (%):               30.00     \n");
+    }
+
+    @Test
+    void steadyStateAndProbesPrintAfterTheBlockAndSaveAsObjects() {
+        SteadyStateReport steady = new SteadyStateReport(0.5, 1.5, 2, 2, 6, 6.0, 60.0, List.of(stats(Metric.TTFT, 9)));
+        ProbeReport probes = new ProbeReport(3, 0, List.of(stats(Metric.TTFT, 4), stats(Metric.E2EL, 5)));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .printAfterBlock(
+                        Optional.of(steady),
+                        Optional.empty(),
+                        Optional.of(probes),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("================== Steady State ==================\n"
+                        + "Plateau start (s):                       0.50      \n"
+                        + "Plateau end (s):                         1.50      \n")
+                .contains("Successful probes:                       3         \n")
+                .doesNotContain("Failed probes");
+
+        String json = ResultJson.of(CONFIG, RESULT, Map.of())
+                .withSteadyState(steady)
+                .withProbes(probes)
+                .withPrefixCache(new ResultJson.PrefixCacheKeys(300, 0.3))
+                .toJson();
+        assertThat(json)
+                .contains("\"total_cached_tokens\": 300, \"prefix_cache_hit_rate\": 0.3")
+                .contains("\"steady_state\": {\"start_s\": 0.5, \"end_s\": 1.5, \"plateau_in_flight\": 2,"
+                        + " \"band_floor\": 2, \"completed\": 6, \"request_throughput\": 6.0,"
+                        + " \"output_throughput\": 60.0, \"mean_ttft_ms\": 9.0")
+                .contains("\"probes\": {\"completed\": 3, \"failed\": 0, \"mean_ttft_ms\": 4.0")
+                .contains("\"mean_client_queue_time_ms\": 30.0")
+                .contains("\"p99_e2el_including_client_queue_ms\": 80.0");
+    }
+}
