@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -29,6 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
  * thinking, so the reasoning (TTFO) panel has too.
  */
 class DashboardQueriesIT {
+
+    private static final String ONLY_NAN = "only NaN";
+
+    /**
+     * Panels of a server's prefix-cache hits: the deterministic profile this run needs for its timings
+     * has no prefix cache, so their ratio is 0/0 here. Its series must still exist (NaN, not "no data");
+     * RequestMetricsIT shows the hit rate against a simulator that reports {@code cached_tokens}.
+     */
+    private static final Set<String> CACHE_PANELS = Set.of("Prefix cache hit rate (client, from usage)");
+
     private static final String RUN_ID = "20990101-000000-dashit";
     /** The shipped command: cli's shaded jar (failsafe passes its path), run in a process of its own. */
     private static final Path JAR = Path.of(System.getProperty("tokenpulse.jar", "../cli/target/tokenpulse.jar"))
@@ -75,7 +86,7 @@ class DashboardQueriesIT {
                     queries++;
                     String expr = substitute(query.expr(), values);
                     String problem = check(prometheus, query, expr, startS, endS);
-                    if (problem != null) {
+                    if (problem != null && !(problem.equals(ONLY_NAN) && CACHE_PANELS.contains(query.panel()))) {
                         problems.add(query.where() + ": " + problem + "\n    " + expr);
                     }
                 }
@@ -115,7 +126,7 @@ class DashboardQueriesIT {
                 }
             }
         }
-        return result.isEmpty() ? "no data" : "only NaN";
+        return result.isEmpty() ? "no data" : ONLY_NAN;
     }
 
     private void runBench(int metricsPort) throws IOException, InterruptedException {
