@@ -66,6 +66,8 @@ class RequestMetricsIT {
                             "100",
                             "--probe-request-rate",
                             "20",
+                            "--vllm-block",
+                            "current",
                             "--percentile-metrics",
                             "ttft,e2el,client_queue_time,e2el_including_client_queue",
                             "--metrics-port",
@@ -88,6 +90,9 @@ class RequestMetricsIT {
                 .anySatisfy(line -> assertThat(line).startsWith("P99 E2EL incl. Client Queue (ms):"))
                 .anySatisfy(line -> assertThat(line).startsWith("Prefix cache hit rate (%):"))
                 .contains("================= Probe Requests =================")
+                // current vLLM's own probe lines, inside its block
+                .contains("------------------Probe Requests------------------")
+                .anySatisfy(line -> assertThat(line).startsWith("P99 probe E2EL (ms):"))
                 .contains("================== Steady State ==================");
 
         JsonNode r = new ObjectMapper().readTree(work.resolve("result.json").toFile());
@@ -116,6 +121,16 @@ class RequestMetricsIT {
         assertThat(probes.get("mean_ttft_ms").asDouble()).isPositive();
         assertThat(probes.get("mean_e2el_ms").asDouble())
                 .isGreaterThanOrEqualTo(probes.get("mean_ttft_ms").asDouble());
+        // and current vLLM's flat probe keys, from the same probes
+        assertThat(r.get("probe_completed").asLong())
+                .isEqualTo(probes.get("completed").asLong());
+        assertThat(r.get("probe_median_e2el_ms").asDouble())
+                .isEqualTo(probes.get("median_e2el_ms").asDouble());
+        assertThat(r.get("probe_p99_e2el_ms").asDouble())
+                .isBetween(
+                        r.get("probe_median_e2el_ms").asDouble(),
+                        r.get("probe_max_e2el_ms").asDouble());
+        assertThat(r.get("endpoint_type").asText()).isEqualTo(r.get("backend").asText());
 
         JsonNode steady = r.get("steady_state");
         assertThat(steady).as(r.toString()).isNotNull();

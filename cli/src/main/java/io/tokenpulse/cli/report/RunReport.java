@@ -1,5 +1,6 @@
 package io.tokenpulse.cli.report;
 
+import io.tokenpulse.aggregator.report.BlockExtensions;
 import io.tokenpulse.aggregator.report.ConsoleReport;
 import io.tokenpulse.aggregator.report.ModelResult;
 import io.tokenpulse.aggregator.report.ResultFile;
@@ -137,7 +138,14 @@ public final class RunReport {
         RunConfig config = SummaryRecords.config(summary);
         var result = SummaryRecords.result(summary);
         ConsoleReport console = new ConsoleReport(options.block());
-        console.print(config, result, SummaryRecords.reasoning(summary), SummaryRecords.prefixCache(summary), out);
+        console.print(
+                config,
+                result,
+                new BlockExtensions(
+                        SummaryRecords.reasoning(summary),
+                        SummaryRecords.prefixCache(summary),
+                        SummaryRecords.probes(summary)),
+                out);
         List<ModelResult> perModel = SummaryRecords.perModel(summary);
         console.printPerModel(perModel, out);
         console.printPerTurn(SummaryRecords.perTurn(summary), out);
@@ -173,7 +181,12 @@ public final class RunReport {
         out.print(ServerLines.of(server));
         if (options.anyFile()) {
             ResultJson json = SummaryRecords.resultJson(
-                    summary, requests, options.metadata(), options.label().orElse(null), options.detailed());
+                            summary,
+                            requests,
+                            options.metadata(),
+                            options.label().orElse(null),
+                            options.detailed())
+                    .inLayout(options.block());
             if (client.isPresent()) {
                 json = json.withClientCpu(client.get().cpu())
                         .withClientTiming(client.get().timing());

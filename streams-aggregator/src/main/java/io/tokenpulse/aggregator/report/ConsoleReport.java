@@ -3,7 +3,6 @@ package io.tokenpulse.aggregator.report;
 import io.tokenpulse.aggregator.metrics.LatencyStats;
 import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
-import io.tokenpulse.aggregator.metrics.PrefixCache;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.python.PythonFloat;
@@ -64,28 +63,18 @@ public final class ConsoleReport {
 
     /** Prints the block for one run. */
     public void print(RunConfig config, RunResult result, PrintStream out) {
-        print(config, result, Optional.empty(), out);
+        print(config, result, BlockExtensions.NONE, out);
     }
 
     /**
-     * Prints the block for one run; a reasoning run gets its "Time to First Output Token" section
-     * (extension) after TTFT's, or after the last section when TTFT is not selected.
+     * Prints the block for one run with what it has beyond vLLM's plain lines: a reasoning run gets its
+     * "Time to First Output Token" section (extension) after TTFT's, or after the last section when TTFT
+     * is not selected; a run whose server reported {@code cached_tokens} gets the prefix-cache lines
+     * after the throughputs (extension, vllm#46938); in the current layout, a run with probes gets
+     * vLLM's "Probe Requests" lines after those. Other runs' blocks stay vLLM's.
      */
-    public void print(RunConfig config, RunResult result, Optional<ReasoningResult> reasoning, PrintStream out) {
-        print(config, result, reasoning, Optional.empty(), out);
-    }
-
-    /**
-     * As {@link #print(RunConfig, RunResult, Optional, PrintStream)}; a run whose server reported
-     * {@code cached_tokens} gets a {@code Prefix cache hit rate (%):} line after the throughputs
-     * (extension, vllm#46938), other runs' blocks stay vLLM's.
-     */
-    public void print(
-            RunConfig config,
-            RunResult result,
-            Optional<ReasoningResult> reasoning,
-            Optional<PrefixCache> prefixCache,
-            PrintStream out) {
+    public void print(RunConfig config, RunResult result, BlockExtensions extensions, PrintStream out) {
+        Optional<ReasoningResult> reasoning = extensions.reasoning();
         StringBuilder text = new StringBuilder();
         text.append(centred(" Serving Benchmark Result ", '=')).append('\n');
         boolean current = layout == Layout.CURRENT;
@@ -123,10 +112,13 @@ public final class ConsoleReport {
                 text,
                 current ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
                 result.totalTokenThroughput());
-        prefixCache.ifPresent(cache -> {
+        extensions.prefixCache().ifPresent(cache -> {
             integer(text, "Total cached tokens:", cache.cachedTokens());
             decimal(text, "Prefix cache hit rate (%):", 100 * cache.hitRate());
         });
+        if (current) {
+            extensions.probes().ifPresent(p -> p.vllmLines(text));
+        }
         boolean afterTtft = result.metrics().stream().anyMatch(s -> s.metric() == Metric.TTFT);
         for (MetricStats stats : result.metrics()) {
             Section section = SECTIONS.get(stats.metric());

@@ -14,6 +14,8 @@ import java.util.List;
  * @param ttfoS         time to first output token in seconds, 0 when no answer text arrived ({@code ttfos},
  *                      written for reasoning runs only; extension)
  * @param itlS          ITL samples in seconds ({@code itls})
+ * @param startTimeS    when the request was sent, in seconds ({@code start_times}; vLLM's is its monotonic
+ *                      clock, ours the wall clock since the Unix epoch: both only for differences)
  * @param generatedText the generated text, empty when not kept ({@code generated_texts})
  * @param error         the failure reason, empty on success ({@code errors})
  */
@@ -23,6 +25,7 @@ public record RequestDetail(
         double ttftS,
         double ttfoS,
         List<Double> itlS,
+        double startTimeS,
         String generatedText,
         String error) {
 
@@ -47,6 +50,7 @@ public record RequestDetail(
                 Arrays.stream(request.itlNs())
                         .mapToObj(ns -> ns / NS_PER_SECOND)
                         .toList(),
+                request.sentNs() / NS_PER_SECOND,
                 generatedText,
                 error);
     }

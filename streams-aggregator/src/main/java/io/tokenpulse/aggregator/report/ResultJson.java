@@ -44,6 +44,7 @@ import java.util.stream.Stream;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ResultJson(
         String date,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String endpointType,
         String backend,
         @JsonInclude(JsonInclude.Include.NON_NULL) String label,
         String modelId,
@@ -72,6 +73,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> ttfts,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> ttfos,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<List<Double>> itls,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> startTimes,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> generatedTexts,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<String> errors,
         @JsonInclude(JsonInclude.Include.NON_NULL) List<SessionTurnDetail> sessionTurns,
@@ -90,6 +92,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) SteadyStateReport steadyState,
         @JsonInclude(JsonInclude.Include.NON_NULL) String steadyStateAbsent,
         @JsonInclude(JsonInclude.Include.NON_NULL) ProbeReport probes,
+        @JsonUnwrapped ProbeReport.VllmKeys vllmProbes,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues)
@@ -274,9 +277,19 @@ public record ResultJson(
                                 ? null
                                 : requests.stream().map(RequestDetail::ttfoS).toList())
                 .itls(requests.stream().map(RequestDetail::itlS).toList())
+                .startTimes(requests.stream().map(RequestDetail::startTimeS).toList())
                 .generatedTexts(
                         requests.stream().map(RequestDetail::generatedText).toList())
                 .errors(requests.stream().map(RequestDetail::error).toList()));
+    }
+
+    /**
+     * This result as the chosen vLLM writes it: current {@code vllm bench serve} writes the backend a
+     * second time as {@code endpoint_type} ("for backward compatibility") and, among the detailed lists,
+     * {@code start_times}; mid-2025's {@code benchmark_serving.py} writes neither.
+     */
+    public ResultJson inLayout(ConsoleReport.Layout layout) {
+        return layout == ConsoleReport.Layout.CURRENT ? withEndpointType(backend) : withStartTimes(null);
     }
 
     /** This result with the server section's keys ({@code server_*}, from bench's scrapes) after the metric keys. */

@@ -5,6 +5,7 @@ import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricsAccumulator;
 import io.tokenpulse.aggregator.metrics.PrefixCache;
+import io.tokenpulse.aggregator.metrics.ProbeResult;
 import io.tokenpulse.aggregator.metrics.ReasoningResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.avro.MetricSummary;
@@ -126,7 +127,8 @@ public final class SummaryRecords {
                         .orElse(null))
                 .withSteadyState(steadyState(summary).orElse(null))
                 .withSteadyStateAbsent(steadyStateAbsent(summary).orElse(null))
-                .withProbes(probes(summary).orElse(null));
+                .withProbes(probes(summary).orElse(null))
+                .withVllmProbes(probes(summary).flatMap(ProbeReport::vllmKeys).orElse(null));
         // vLLM's per-request lists hold the run's prompts; probes have their own section
         List<RequestMetrics> prompts =
                 requests.stream().filter(r -> !r.getProbe()).toList();
@@ -144,6 +146,7 @@ public final class SummaryRecords {
                 request.getTtftNs() == null ? 0 : request.getTtftNs() / NS_PER_SECOND,
                 request.getTtfoNs() == null ? 0 : request.getTtfoNs() / NS_PER_SECOND,
                 request.getItlNs().stream().map(ns -> ns / NS_PER_SECOND).toList(),
+                request.getSentEpochNs() / NS_PER_SECOND,
                 request.getGeneratedText() == null ? "" : request.getGeneratedText(),
                 request.getError());
     }
@@ -216,7 +219,20 @@ public final class SummaryRecords {
                 : Optional.of(new ProbeReport(
                         p.getCompleted(),
                         p.getFailed(),
-                        p.getMetrics().stream().map(m -> stats(m, summary)).toList()));
+                        p.getMetrics().stream().map(m -> stats(m, summary)).toList(),
+                        vllmProbeE2el(p)));
+    }
+
+    private static Optional<ProbeResult.VllmE2el> vllmProbeE2el(ProbeSummary p) {
+        if (p.getP99E2elMs() == null || p.getMaxE2elMs() == null) {
+            return Optional.empty();
+        }
+        double median = p.getMetrics().stream()
+                .filter(m -> Metric.fromKey(m.getMetric()) == Metric.E2EL)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("bug: a probe summary without E2EL"))
+                .getMedianMs();
+        return Optional.of(new ProbeResult.VllmE2el(median, p.getP99E2elMs(), p.getMaxE2elMs()));
     }
 
     private static MetricStats stats(MetricSummary m, RunSummary summary) {

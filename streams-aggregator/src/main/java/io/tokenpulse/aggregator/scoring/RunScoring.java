@@ -325,6 +325,12 @@ public final class RunScoring {
                                 .setMetrics(p.metrics().stream()
                                         .map(RunScoring::summary)
                                         .toList())
+                                .setP99E2elMs(p.vllmE2el()
+                                        .map(ProbeResult.VllmE2el::p99Ms)
+                                        .orElse(null))
+                                .setMaxE2elMs(p.vllmE2el()
+                                        .map(ProbeResult.VllmE2el::maxMs)
+                                        .orElse(null))
                                 .build())
                         .orElse(null))
                 .build();

@@ -126,7 +126,7 @@ class ConsoleReportTest {
                 .print(
                         SEED_000_CONFIG,
                         seed000(0, OptionalDouble.empty()),
-                        Optional.of(reasoning),
+                        BlockExtensions.NONE.withReasoning(Optional.of(reasoning)),
                         new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String text = bytes.toString(StandardCharsets.UTF_8);
 

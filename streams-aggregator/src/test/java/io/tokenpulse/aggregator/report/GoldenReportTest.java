@@ -102,7 +102,8 @@ class GoldenReportTest {
         Run run = run();
         ResultJson json = ResultJson.of(
                         CONFIG, run.result(), ResultJson.parseMetadata(List.of("version=0.3.3", " tp = 1")))
-                .withDetails(run.details());
+                .withDetails(run.details())
+                .inLayout(ConsoleReport.Layout.SEED);
         Path file = ResultFile.path(CONFIG, Optional.of(dir.resolve("results")), Optional.empty());
         ResultFile.write(file, json, false);
         assertThat(file.getFileName().toString()).isEqualTo("vllm-4.0qps-concurrency2-opt-125m-20250515-134619.json");

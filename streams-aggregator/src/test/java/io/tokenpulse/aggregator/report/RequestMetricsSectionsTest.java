@@ -6,6 +6,7 @@ import io.tokenpulse.aggregator.metrics.Metric;
 import io.tokenpulse.aggregator.metrics.MetricStats;
 import io.tokenpulse.aggregator.metrics.MetricStats.PercentileValue;
 import io.tokenpulse.aggregator.metrics.PrefixCache;
+import io.tokenpulse.aggregator.metrics.ProbeResult;
 import io.tokenpulse.aggregator.metrics.RunResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -48,7 +49,11 @@ class RequestMetricsSectionsTest {
     private static String block(Optional<PrefixCache> cache) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ConsoleReport(ConsoleReport.Layout.SEED)
-                .print(CONFIG, RESULT, Optional.empty(), cache, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+                .print(
+                        CONFIG,
+                        RESULT,
+                        BlockExtensions.NONE.withPrefixCache(cache),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
@@ -75,7 +80,8 @@ class RequestMetricsSectionsTest {
     @Test
     void steadyStateAndProbesPrintAfterTheBlockAndSaveAsObjects() {
         SteadyStateReport steady = new SteadyStateReport(0.5, 1.5, 2, 2, 6, 6.0, 60.0, List.of(stats(Metric.TTFT, 9)));
-        ProbeReport probes = new ProbeReport(3, 0, List.of(stats(Metric.TTFT, 4), stats(Metric.E2EL, 5)));
+        ProbeReport probes =
+                new ProbeReport(3, 0, List.of(stats(Metric.TTFT, 4), stats(Metric.E2EL, 5)), Optional.empty());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new ConsoleReport(ConsoleReport.Layout.SEED)
                 .printAfterBlock(
@@ -103,5 +109,79 @@ class RequestMetricsSectionsTest {
                 .contains("\"probes\": {\"completed\": 3, \"failed\": 0, \"mean_ttft_ms\": 4.0")
                 .contains("\"mean_client_queue_time_ms\": 30.0")
                 .contains("\"p99_e2el_including_client_queue_ms\": 80.0");
+    }
+
+    private static final ProbeReport VLLM_PROBES = new ProbeReport(
+            3,
+            1,
+            List.of(stats(Metric.TTFT, 4), stats(Metric.E2EL, 5)),
+            Optional.of(new ProbeResult.VllmE2el(5, 7.5, 8.25)));
+
+    @Test
+    void currentVllmsProbeLinesFollowTheThroughputsInsideTheBlock() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.CURRENT)
+                .print(
+                        CONFIG,
+                        RESULT,
+                        BlockExtensions.NONE.withProbes(Optional.of(VLLM_PROBES)),
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        // vllm/benchmarks/serve.py at 12068ee6871c89e5b41222063a5ea0e1bd093b1a: after "Total token
+        // throughput", before the first metric section
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("Total token throughput (tok/s):          550.00    \n"
+                        + "------------------Probe Requests------------------\n"
+                        + "Probe requests completed:                3         \n"
+                        + "Probe requests failed:                   1         \n"
+                        + "Median probe E2EL (ms):                  5.00      \n"
+                        + "P99 probe E2EL (ms):                     7.50      \n"
+                        + "Max probe E2EL (ms):                     8.25      \n"
+                        + "---------------Time to First Token----------------\n");
+    }
+
+    @Test
+    void theSeedBlockAndARunWithoutASuccessfulProbeHaveNoProbeLines() {
+        ByteArrayOutputStream seed = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.SEED)
+                .print(
+                        CONFIG,
+                        RESULT,
+                        BlockExtensions.NONE.withProbes(Optional.of(VLLM_PROBES)),
+                        new PrintStream(seed, true, StandardCharsets.UTF_8));
+        ByteArrayOutputStream noneAnswered = new ByteArrayOutputStream();
+        new ConsoleReport(ConsoleReport.Layout.CURRENT)
+                .print(
+                        CONFIG,
+                        RESULT,
+                        BlockExtensions.NONE.withProbes(
+                                Optional.of(new ProbeReport(0, 2, List.of(), Optional.empty()))),
+                        new PrintStream(noneAnswered, true, StandardCharsets.UTF_8));
+        assertThat(seed.toString(StandardCharsets.UTF_8)).doesNotContain("Probe");
+        assertThat(noneAnswered.toString(StandardCharsets.UTF_8)).doesNotContain("Probe");
+    }
+
+    @Test
+    void vllmsProbeKeysAreFlatBesideTheProbesObject() {
+        String json = ResultJson.of(CONFIG, RESULT, Map.of())
+                .withProbes(VLLM_PROBES)
+                .withVllmProbes(VLLM_PROBES.vllmKeys().orElseThrow())
+                .toJson();
+        assertThat(json)
+                .contains("\"probes\": {\"completed\": 3, \"failed\": 1, \"mean_ttft_ms\": 4.0")
+                .contains("\"probe_completed\": 3, \"probe_failed\": 1, \"probe_median_e2el_ms\": 5.0,"
+                        + " \"probe_p99_e2el_ms\": 7.5, \"probe_max_e2el_ms\": 8.25");
+    }
+
+    @Test
+    void theCurrentLayoutWritesEndpointTypeAndStartTimesAndTheSeedLayoutNeither() {
+        ResultJson detailed = ResultJson.of(CONFIG, RESULT, Map.of())
+                .withDetails(List.of(new RequestDetail(3, 2, 0.1, 0, List.of(0.05), 1764284400.25, "ab", "")));
+        String current = detailed.inLayout(ConsoleReport.Layout.CURRENT).toJson();
+        String seed = detailed.inLayout(ConsoleReport.Layout.SEED).toJson();
+        // current vllm/benchmarks/serve.py: endpoint_type right after date; start_times after itls
+        assertThat(current)
+                .startsWith("{\"date\": \"20261127-230000\", \"endpoint_type\": \"vllm\", \"backend\": \"vllm\",")
+                .contains("\"itls\": [[0.05]], \"start_times\": [1764284400.25], \"generated_texts\"");
+        assertThat(seed).doesNotContain("endpoint_type").doesNotContain("start_times");
     }
 }
