@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./tokenpulse simulate --tls} in its own process: https with {@code --insecure} (and its
  * refusal without), {@code --model} taken from {@code /v1/models}, {@code --num-warmups},
  * {@code --extra-body} and the penalties, {@code --label}, {@code --input-len/--output-len},
- * {@code --use-beam-search} and {@code --tokenizer-mode slow}, {@code --lora-modules} with its per-model
+ * {@code --use-beam-search} and {@code --tokenizer-mode slow}, {@code --ramp-up-*} with vLLM's keys and file
+ * name, {@code --lora-modules} with its per-model
  * section against the simulator's adapters.
  */
 class RequestOptionsIT {
@@ -115,6 +116,13 @@ class RequestOptionsIT {
                 "1.05",
                 "--label",
                 "nightly",
+                // vLLM's ramp-up: its keys, rps_change_events and file name
+                "--ramp-up-strategy",
+                "linear",
+                "--ramp-up-start-rps",
+                "2",
+                "--ramp-up-end-rps",
+                "6",
                 // accepted and ignored as vLLM does; slow counts with the same tokenizer.json
                 "--use-beam-search",
                 "--tokenizer-mode",
@@ -138,13 +146,24 @@ class RequestOptionsIT {
                         "Starting main benchmark run...");
         Path file;
         try (Stream<Path> files = Files.list(results)) {
-            file = files.filter(p -> p.getFileName().toString().startsWith("nightly-infqps-gpt2-"))
+            file = files.filter(p -> p.getFileName().toString().startsWith("nightly-ramp-up-linear-2qps-6qps-gpt2-"))
                     .findFirst()
-                    .orElseThrow(() -> new AssertionError("no nightly-infqps-gpt2-*.json in " + results));
+                    .orElseThrow(
+                            () -> new AssertionError("no nightly-ramp-up-linear-2qps-6qps-gpt2-*.json in " + results));
         }
         JsonNode json = new ObjectMapper().readTree(file.toFile());
         assertThat(json.get("label").asText()).isEqualTo("nightly");
         assertThat(json.get("model_id").asText()).isEqualTo("gpt2");
+        assertThat(json.get("ramp_up_strategy").asText()).isEqualTo("linear");
+        assertThat(json.get("ramp_up_start_rps").isIntegralNumber()).isTrue();
+        assertThat(json.get("ramp_up_end_rps").asInt()).isEqualTo(6);
+        // 8 requests at rates 2 + 4 i / 7: whole rates 2 (at the start), 3, 4, 5, 6
+        JsonNode steps = json.get("rps_change_events");
+        assertThat(steps).hasSize(5);
+        assertThat(steps.get(0).get("rps").asInt()).isEqualTo(2);
+        assertThat(steps.get(4).get("rps").asInt()).isEqualTo(6);
+        assertThat(steps.get(4).get("timestamp").asText())
+                .isGreaterThan(steps.get(0).get("timestamp").asText());
         assertThat(json.get("completed").asInt()).as("warm-ups are not counted").isEqualTo(8);
         // the server re-tokenizes the decoded random tokens (fewer after BPE merges); without
         // --input-len the default 1024 would send 8192

@@ -3,6 +3,7 @@ package io.tokenpulse.producer;
 import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.schedule.ArrivalSchedule;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.schedule.RpsStep;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -32,6 +33,8 @@ final class RequestPlan implements SendPlan {
     private final boolean ownTimes;
     /** The offsets of the requests this shard sends, in order; null in duration mode. */
     private final long[] ownedOffsetsNs;
+
+    private final List<RpsStep> rpsSteps;
     /**
      * The request index of each sample's first request when samples are sessions (a session of n
      * turns takes n consecutive indices, in sample order, the same on every shard); null otherwise.
@@ -48,8 +51,10 @@ final class RequestPlan implements SendPlan {
             boolean cycle,
             int plannedSize,
             long[] ownedOffsetsNs,
-            int[] firstRequestIndex) {
+            int[] firstRequestIndex,
+            List<RpsStep> rpsSteps) {
         this.shard = shard;
+        this.rpsSteps = rpsSteps;
         this.firstRequestIndex = firstRequestIndex;
         this.ownedOffsetsNs = ownedOffsetsNs;
         this.offsetsNs = offsetsNs;
@@ -80,7 +85,8 @@ final class RequestPlan implements SendPlan {
                         .filter(shard::owns)
                         .mapToLong(i -> offsetsNs[i])
                         .toArray(),
-                firstRequestIndices(samples));
+                firstRequestIndices(samples),
+                ownTimes(samples) ? List.of() : RpsStep.of(arrivals, offsetsNs));
     }
 
     /** Each session's first request index, or null when no sample is a session. */
@@ -120,7 +126,8 @@ final class RequestPlan implements SendPlan {
                 true,
                 -1,
                 null,
-                null);
+                null,
+                List.of());
     }
 
     /** Whether the samples bring their own send times; all or none do. */
@@ -163,6 +170,11 @@ final class RequestPlan implements SendPlan {
             throw new IllegalStateException("bug: a duration run's offsets are not planned ahead");
         }
         return ownedOffsetsNs.clone();
+    }
+
+    @Override
+    public List<RpsStep> rpsSteps() {
+        return rpsSteps;
     }
 
     /** Requests this shard will send (every turn of its sessions), or -1 when the duration decides. */

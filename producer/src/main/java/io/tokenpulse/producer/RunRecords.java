@@ -1,17 +1,27 @@
 package io.tokenpulse.producer;
 
 import io.tokenpulse.producer.publish.PublishCounts;
+import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.schedule.RpsStep;
+import io.tokenpulse.schemas.avro.RampUpConfig;
+import io.tokenpulse.schemas.avro.RpsChange;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
+import java.util.List;
+import java.util.Locale;
 
 /** A shard's RunStarted and RunFinished records, built from its settings, anchor and counts. */
 final class RunRecords {
 
     private RunRecords() {}
 
-    /** RunStarted: the anchor, the target, and what the report needs (RUN options as given). */
-    static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize) {
+    /**
+     * RunStarted: the anchor, the target, and what the report needs (RUN options as given).
+     *
+     * @param rpsSteps the ramp-up's whole-rate steps over the run's schedule; empty without a ramp-up
+     */
+    static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize, List<RpsStep> rpsSteps) {
         LoadSettings.Target target = settings.target();
         LoadSettings.Workload workload = settings.workload();
         LoadSettings.Reporting reporting = settings.reporting();
@@ -39,7 +49,21 @@ final class RunRecords {
                                 settings.workload().lora() == null
                                         ? java.util.List.of()
                                         : settings.workload().lora().modules())
+                        .setRampUp(rampUp(workload.arrivals().rampUp(), rpsSteps))
                         .build());
+    }
+
+    private static RampUpConfig rampUp(ArrivalSettings.RampUp rampUp, List<RpsStep> steps) {
+        return rampUp == null
+                ? null
+                : RampUpConfig.newBuilder()
+                        .setStrategy(rampUp.strategy().name().toLowerCase(Locale.ROOT))
+                        .setStartRps(rampUp.startRps())
+                        .setEndRps(rampUp.endRps())
+                        .setRpsChanges(steps.stream()
+                                .map(step -> new RpsChange(step.rps(), step.offsetNs()))
+                                .toList())
+                        .build();
     }
 
     /**

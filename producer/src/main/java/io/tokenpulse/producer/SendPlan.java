@@ -1,7 +1,9 @@
 package io.tokenpulse.producer;
 
 import io.tokenpulse.producer.http.StreamListener;
+import io.tokenpulse.producer.schedule.RpsStep;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * The requests one shard sends, in the order they become due, as the {@link Dispatcher} takes them:
@@ -22,6 +24,11 @@ interface SendPlan extends Iterator<PlannedRequest> {
 
     /** Requests this shard will send, or -1 when the duration decides. */
     int plannedSize();
+
+    /** A ramp-up's whole-rate steps over the whole run's schedule; empty without one or when the duration decides. */
+    default List<RpsStep> rpsSteps() {
+        return List.of();
+    }
 
     /**
      * The offsets (ns after the schedule start) of the requests this shard will send, in order, or the

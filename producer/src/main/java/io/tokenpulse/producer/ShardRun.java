@@ -102,7 +102,7 @@ final class ShardRun {
         try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
             Anchor anchor = Anchor.now();
             CompletableFuture<Void> started = publisher.publishRun(
-                    RunRecords.started(settings, anchor, plan.plannedSize()), RunEnd.FLUSH_TIMEOUT);
+                    RunRecords.started(settings, anchor, plan.plannedSize(), plan.rpsSteps()), RunEnd.FLUSH_TIMEOUT);
             RunContext run = new RunContext(
                     settings.runId(),
                     settings.shardIndex(),

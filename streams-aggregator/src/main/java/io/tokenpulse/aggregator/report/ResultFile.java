@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Where and how the result file is written, as vLLM does it: the default name
  * {@code {label or backend}-{request_rate}qps[-concurrency{N}]-{base_model_id}-{date}.json} (rate as Python
- * prints a float, e.g. {@code 4.0} or {@code inf}; base model id = the model after its last '/'),
+ * prints a float, e.g. {@code 4.0} or {@code inf}; base model id = the model after its last '/'; a ramp-up
+ * has {@code ramp-up-{strategy}-{start}qps-{end}qps} in place of the rate),
  * {@code --result-filename} replacing it, {@code --result-dir} created and prepended, and
  * {@code --append-result} adding one JSON object per line. Not thread-safe for one file.
  */
@@ -30,8 +31,16 @@ public final class ResultFile {
         String concurrency = config.maxConcurrency().isPresent()
                 ? "-concurrency" + config.maxConcurrency().getAsInt()
                 : "";
-        return (label == null ? config.backend() : label) + "-" + PythonFloat.repr(config.requestRate()) + "qps"
-                + concurrency + "-" + baseModelId + "-" + config.date() + ".json";
+        String rate = config.rampUp()
+                .map(r -> "ramp-up-" + r.rampUpStrategy() + "-" + pythonNumber(r.rampUpStartRps()) + "qps-"
+                        + pythonNumber(r.rampUpEndRps()) + "qps")
+                .orElseGet(() -> PythonFloat.repr(config.requestRate()) + "qps");
+        return (label == null ? config.backend() : label) + "-" + rate + concurrency + "-" + baseModelId + "-"
+                + config.date() + ".json";
+    }
+
+    private static String pythonNumber(Number n) {
+        return n instanceof Double d ? PythonFloat.repr(d) : n.toString();
     }
 
     /** The file to write: {@code resultFilename} or the default name, inside {@code resultDir} when given. */

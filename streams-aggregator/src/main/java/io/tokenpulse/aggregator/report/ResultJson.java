@@ -59,6 +59,7 @@ public record ResultJson(
 
         double burstiness,
         Integer maxConcurrency,
+        @JsonUnwrapped RampUpKeys rampUp,
         double duration,
         long completed,
         long failed,
@@ -93,6 +94,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) String steadyStateAbsent,
         @JsonInclude(JsonInclude.Include.NON_NULL) ProbeReport probes,
         @JsonUnwrapped ProbeReport.VllmKeys vllmProbes,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<RampUpKeys.RpsChangeEvent> rpsChangeEvents,
 
         @JsonUnwrapped @JsonSerialize(using = PythonJson.InlineEntries.class)
         Map<String, Double> metricValues)
@@ -205,6 +207,7 @@ public record ResultJson(
                         config.maxConcurrency().isPresent()
                                 ? config.maxConcurrency().getAsInt()
                                 : null)
+                .rampUp(config.rampUp().orElse(null))
                 .duration(result.durationSeconds())
                 .completed(result.completed())
                 .failed(result.failed())

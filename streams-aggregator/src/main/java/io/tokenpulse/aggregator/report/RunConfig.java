@@ -2,6 +2,7 @@ package io.tokenpulse.aggregator.report;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -15,6 +16,7 @@ import java.util.OptionalInt;
  * @param requestRate    {@code --request-rate} per second; {@link Double#POSITIVE_INFINITY} for inf
  * @param burstiness     {@code --burstiness}
  * @param maxConcurrency {@code --max-concurrency}, empty when not given
+ * @param rampUp         {@code --ramp-up-*} as vLLM writes them, empty without a ramp-up
  */
 public record RunConfig(
         String date,
@@ -24,7 +26,8 @@ public record RunConfig(
         int numPrompts,
         double requestRate,
         double burstiness,
-        OptionalInt maxConcurrency) {
+        OptionalInt maxConcurrency,
+        Optional<RampUpKeys> rampUp) {
 
     // vLLM: datetime.now().strftime("%Y%m%d-%H%M%S"), local time.
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -40,6 +43,28 @@ public record RunConfig(
         if (maxConcurrency.isPresent() && maxConcurrency.getAsInt() < 1) {
             throw new IllegalArgumentException("--max-concurrency must be >= 1, got " + maxConcurrency.getAsInt());
         }
+    }
+
+    /** A run at a constant rate (or {@code inf}). */
+    public RunConfig(
+            String date,
+            String backend,
+            String modelId,
+            String tokenizerId,
+            int numPrompts,
+            double requestRate,
+            double burstiness,
+            OptionalInt maxConcurrency) {
+        this(
+                date,
+                backend,
+                modelId,
+                tokenizerId,
+                numPrompts,
+                requestRate,
+                burstiness,
+                maxConcurrency,
+                Optional.empty());
     }
 
     /** The {@code date} text vLLM writes for a local date-time. */

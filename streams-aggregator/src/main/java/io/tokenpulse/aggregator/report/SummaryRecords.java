@@ -11,10 +11,12 @@ import io.tokenpulse.aggregator.metrics.RunResult;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PrefixCacheSummary;
 import io.tokenpulse.schemas.avro.ProbeSummary;
+import io.tokenpulse.schemas.avro.RampUpSummary;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.SteadyStateSummary;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,9 +42,9 @@ public final class SummaryRecords {
                 summary.getNumPrompts(),
                 summary.getRequestRate(),
                 summary.getBurstiness(),
-                summary.getMaxConcurrency() == null
-                        ? OptionalInt.empty()
-                        : OptionalInt.of(summary.getMaxConcurrency()));
+                summary.getMaxConcurrency() == null ? OptionalInt.empty() : OptionalInt.of(summary.getMaxConcurrency()),
+                Optional.ofNullable(summary.getRampUp())
+                        .map(r -> RampUpKeys.of(r.getStrategy(), r.getStartRps(), r.getEndRps())));
     }
 
     /** The run values and metric statistics of the summary. */
@@ -128,7 +130,8 @@ public final class SummaryRecords {
                 .withSteadyState(steadyState(summary).orElse(null))
                 .withSteadyStateAbsent(steadyStateAbsent(summary).orElse(null))
                 .withProbes(probes(summary).orElse(null))
-                .withVllmProbes(probes(summary).flatMap(ProbeReport::vllmKeys).orElse(null));
+                .withVllmProbes(probes(summary).flatMap(ProbeReport::vllmKeys).orElse(null))
+                .withRpsChangeEvents(rpsChangeEvents(summary.getRampUp()));
         // vLLM's per-request lists hold the run's prompts; probes have their own section
         List<RequestMetrics> prompts =
                 requests.stream().filter(r -> !r.getProbe()).toList();
@@ -136,6 +139,15 @@ public final class SummaryRecords {
                 ? json.withDetails(prompts.stream().map(SummaryRecords::detail).toList())
                         .withSessionTurns(sessionTurns(prompts))
                 : json;
+    }
+
+    /** vLLM's {@code rps_change_events} of a ramp-up run; null for other runs. */
+    private static List<RampUpKeys.RpsChangeEvent> rpsChangeEvents(RampUpSummary rampUp) {
+        return rampUp == null
+                ? null
+                : rampUp.getRpsChanges().stream()
+                        .map(c -> RampUpKeys.RpsChangeEvent.at(c.getRps(), c.getEpochNs(), ZoneId.systemDefault()))
+                        .toList();
     }
 
     /** One request's {@code --save-detailed} entry; vLLM counts 0 output tokens for a failure. */

@@ -18,8 +18,11 @@ import io.tokenpulse.schemas.avro.ModelSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.PrefixCacheSummary;
 import io.tokenpulse.schemas.avro.ProbeSummary;
+import io.tokenpulse.schemas.avro.RampUpConfig;
+import io.tokenpulse.schemas.avro.RampUpSummary;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
 import io.tokenpulse.schemas.avro.RequestMetrics;
+import io.tokenpulse.schemas.avro.RpsChangeAt;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -237,6 +240,7 @@ public final class RunScoring {
                 .setRequestRate(config.getRequestRate())
                 .setBurstiness(config.getBurstiness())
                 .setMaxConcurrency(config.getMaxConcurrency())
+                .setRampUp(rampUp(config.getRampUp(), shards.scheduleStartEpochNs()))
                 .setDurationNs(result.durationNs())
                 .setCompleted(result.completed())
                 .setFailed(result.failed())
@@ -352,6 +356,20 @@ public final class RunScoring {
         summary.setNumPrompts(Math.toIntExact(Math.max(summary.getNumPrompts(), prompts)));
         summary.setIncomplete(missing);
         return summary;
+    }
+
+    /** The ramp-up as the summary keeps it, its steps placed on the run's clock; null without one. */
+    private static RampUpSummary rampUp(RampUpConfig rampUp, long scheduleStartEpochNs) {
+        return rampUp == null
+                ? null
+                : RampUpSummary.newBuilder()
+                        .setStrategy(rampUp.getStrategy())
+                        .setStartRps(rampUp.getStartRps())
+                        .setEndRps(rampUp.getEndRps())
+                        .setRpsChanges(rampUp.getRpsChanges().stream()
+                                .map(c -> new RpsChangeAt(c.getRps(), scheduleStartEpochNs + c.getOffsetNs()))
+                                .toList())
+                        .build();
     }
 
     private static MetricSummary summary(MetricStats stats) {

@@ -184,4 +184,35 @@ class RequestMetricsSectionsTest {
                 .contains("\"itls\": [[0.05]], \"start_times\": [1764284400.25], \"generated_texts\"");
         assertThat(seed).doesNotContain("endpoint_type").doesNotContain("start_times");
     }
+
+    @Test
+    void aRampUpsKeysFollowMaxConcurrencyAndItsStepsPrecedeTheMetricKeys() {
+        RunConfig ramp = new RunConfig(
+                "20261127-230000",
+                "vllm",
+                "org/m",
+                "m",
+                10,
+                Double.POSITIVE_INFINITY,
+                1.0,
+                OptionalInt.of(2),
+                Optional.of(RampUpKeys.of("linear", 1, 2.5)));
+        // vLLM's compute_result_filename
+        assertThat(ResultFile.defaultName(ramp))
+                .isEqualTo("vllm-ramp-up-linear-1qps-2.5qps-concurrency2-m-20261127-230000.json");
+        String json = ResultJson.of(ramp, RESULT, Map.of())
+                .withRpsChangeEvents(List.of(
+                        RampUpKeys.RpsChangeEvent.at(1, 1_764_297_000_000_000_000L, java.time.ZoneOffset.UTC),
+                        RampUpKeys.RpsChangeEvent.at(2, 1_764_297_001_123_456_789L, java.time.ZoneOffset.UTC)))
+                .toJson();
+        // vLLM: ints as ints; datetime.isoformat() leaves out zero microseconds
+        assertThat(json)
+                .contains("\"max_concurrency\": 2, \"ramp_up_strategy\": \"linear\", \"ramp_up_start_rps\": 1,"
+                        + " \"ramp_up_end_rps\": 2.5, \"duration\"")
+                .contains("\"rps_change_events\": [{\"rps\": 1, \"timestamp\": \"2025-11-28T02:30:00\"},"
+                        + " {\"rps\": 2, \"timestamp\": \"2025-11-28T02:30:01.123456\"}], \"mean_ttft_ms\"");
+        assertThat(ResultJson.of(CONFIG, RESULT, Map.of()).toJson())
+                .doesNotContain("ramp_up")
+                .doesNotContain("rps_change_events");
+    }
 }
