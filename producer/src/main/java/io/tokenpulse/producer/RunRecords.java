@@ -4,14 +4,18 @@ import io.tokenpulse.producer.publish.PublishCounts;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
+import java.util.Optional;
 
 /** A shard's RunStarted and RunFinished records, built from its settings, anchor and counts. */
 final class RunRecords {
 
     private RunRecords() {}
 
-    /** RunStarted: the anchor, the target, and what the report needs (RUN options as given). */
-    static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize) {
+    /**
+     * RunStarted: the anchor, the target, what the report needs (RUN options as given), and the shard's
+     * clock against the broker's when the start barrier measured it.
+     */
+    static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize, Optional<ClockOffset> clock) {
         LoadSettings.Target target = settings.target();
         LoadSettings.Workload workload = settings.workload();
         LoadSettings.Reporting reporting = settings.reporting();
@@ -39,6 +43,9 @@ final class RunRecords {
                                 settings.workload().lora() == null
                                         ? java.util.List.of()
                                         : settings.workload().lora().modules())
+                        .setClockOffsetMs(clock.map(ClockOffset::offsetMs).orElse(null))
+                        .setClockOffsetUncertaintyMs(
+                                clock.map(ClockOffset::uncertaintyMs).orElse(null))
                         .build());
     }
 
