@@ -91,7 +91,15 @@ class ScaleOutIT {
                         .isEqualTo(one.path(key).asLong());
             }
             assertThat(split.path("completed").asInt()).isEqualTo(REQUESTS);
+            // how many shards took part, and each one's clock against the broker's (docs/cluster.md)
+            assertThat(split.path("shards").asInt()).as(shard).isEqualTo(2);
+            assertThat(split.path("shard_count").asInt()).as(shard).isEqualTo(2);
+            assertThat(split.has("missing_shards")).as(shard).isFalse();
+            assertThat(split.path("shard_clock_offsets").findValuesAsText("shard"))
+                    .as(shard)
+                    .containsExactly("0", "1");
         }
+        assertThat(one.has("shards")).as("a run of one shard keeps vLLM's keys").isFalse();
     }
 
     private Path home(String name) throws Exception {

@@ -31,9 +31,11 @@ class DeploymentFlagsIT {
     private final Map<String, String> helps = new HashMap<>();
 
     @Test
-    void everyFlagOfTheKubernetesBaseIsOneTheJarTakes() throws Exception {
+    void everyFlagOfTheKubernetesBaseAndSecuredOverlayIsOneTheJarTakes() throws Exception {
         List<JsonNode> containers = KubernetesManifestsTest.tokenpulseContainers(KubernetesManifestsTest.rendered());
-        assertThat(containers).hasSize(3);
+        assertThat(containers)
+                .as("three in the base, three in the secured overlay")
+                .hasSize(6);
         for (JsonNode container : containers) {
             assertFlagsKnown(
                     "kubernetes " + container.path("name").asText(),

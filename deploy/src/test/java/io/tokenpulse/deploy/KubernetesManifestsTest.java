@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.platform.security.PipelineAcls;
+import io.tokenpulse.platform.security.SaslUsers;
 import io.tokenpulse.schemas.Topics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,11 +16,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.common.acl.AclBinding;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,30 +32,42 @@ import org.junit.jupiter.api.Test;
  * cluster's size and replication, a {@code KafkaTopic} for each of TokenPulse's topics, the aggregator's
  * replicas within the partitions, the bench Job's index as {@code --shard-index}, every address a
  * command is given pointing at a Service and port that exist, every Service and PodMonitor selecting
- * pods with the named port. The flags themselves are checked against the shipped jar by
- * {@link DeploymentFlagsIT}.
+ * pods with the named port, the alert rules' {@code PrometheusRule} equal to the rules file. The
+ * secured overlay ({@code deploy/kubernetes-secure}): its {@code KafkaUser}s' ACLs equal to the secured
+ * platform's ({@link PipelineAcls}), every client authenticating as its user. The flags themselves are
+ * checked against the shipped jar by {@link DeploymentFlagsIT}.
  */
 class KubernetesManifestsTest {
 
     static final Path ROOT =
             Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
     static final Path KUBERNETES = ROOT.resolve("deploy/kubernetes");
+    static final Path KUBERNETES_SECURE = ROOT.resolve("deploy/kubernetes-secure");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private static List<JsonNode> resources;
+    private static List<JsonNode> secured;
 
     @BeforeAll
     static void render() throws Exception {
-        resources = rendered();
+        resources = rendered(KUBERNETES);
+        secured = rendered(KUBERNETES_SECURE);
     }
 
-    /** The base rendered by {@code kubectl kustomize}, one node per resource. */
+    /** The base and the secured overlay rendered by {@code kubectl kustomize}, one node per resource. */
     static List<JsonNode> rendered() throws Exception {
+        List<JsonNode> both = new ArrayList<>(rendered(KUBERNETES));
+        both.addAll(rendered(KUBERNETES_SECURE));
+        return both;
+    }
+
+    /** {@code kustomization} rendered by {@code kubectl kustomize}, one node per resource. */
+    private static List<JsonNode> rendered(Path kustomization) throws Exception {
         Process process;
-        // stderr apart: newer kubectl warns there that commonLabels is deprecated
+        // stderr apart: newer kubectl warns there that commonLabels, bases and patchesJson6902 are deprecated
         Path errors = Files.createTempFile("kubectl", ".err");
         try {
-            process = new ProcessBuilder("kubectl", "kustomize", KUBERNETES.toString())
+            process = new ProcessBuilder("kubectl", "kustomize", kustomization.toString())
                     .redirectError(errors.toFile())
                     .start();
         } catch (IOException e) {
@@ -285,6 +302,142 @@ class KubernetesManifestsTest {
                         assertThat(container.path("image").asText()).isEqualTo(image));
     }
 
+    @Test
+    void theAlertRulesAreThePrometheusRulesFileAsAPrometheusRule() throws IOException {
+        JsonNode rule = only("PrometheusRule");
+        assertThat(rule.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+        JsonNode groups = YAML.readTree(
+                        ROOT.resolve("prometheus/rules/tokenpulse.rules.yml").toFile())
+                .path("groups");
+        assertThat(groups).as("the rules file's groups").isNotEmpty();
+        assertThat(rule.path("spec").path("groups"))
+                .as("alert-rules.yaml is prometheus/rules/tokenpulse.rules.yml's groups: copy them again")
+                .isEqualTo(groups);
+    }
+
+    @Test
+    void theSecuredOverlaysKafkaUsersHaveTheSecuredPlatformsUsersAndAcls() {
+        List<JsonNode> users = all(secured, "KafkaUser");
+        assertThat(users.stream().map(KubernetesManifestsTest::name))
+                .containsExactlyInAnyOrder(SaslUsers.ADMIN, SaslUsers.BENCH, SaslUsers.AGGREGATE);
+        Topics topics = Topics.create(null, false);
+        List<AclBinding> platform = PipelineAcls.bindings(topics, StreamsSettings.DEFAULT_APPLICATION_ID);
+        for (JsonNode user : users) {
+            assertThat(user.path("metadata")
+                            .path("labels")
+                            .path("strimzi.io/cluster")
+                            .asText())
+                    .isEqualTo(name(only("Kafka")));
+            assertThat(user.path("spec").path("authentication").path("type").asText())
+                    .as(name(user))
+                    .isEqualTo("scram-sha-512");
+            TreeSet<String> expected = new TreeSet<>();
+            platform.stream()
+                    .filter(acl -> acl.entry().principal().equals("User:" + name(user)))
+                    .forEach(acl -> expected.add(strimzi(acl)));
+            TreeSet<String> declared = new TreeSet<>();
+            for (JsonNode acl : user.path("spec").path("authorization").path("acls")) {
+                JsonNode resource = acl.path("resource");
+                for (String operation : texts(acl.path("operations"))) {
+                    declared.add(acl(
+                            resource.path("type").asText(),
+                            resource.path("name").asText(),
+                            resource.path("patternType").asText(),
+                            operation));
+                }
+            }
+            assertThat(declared).as(name(user) + "'s ACLs").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void theSecuredOverlaysClientsAuthenticateWithScramAsTheirUser() {
+        JsonNode kafka = only(secured, "Kafka");
+        JsonNode listener = kafka.path("spec").path("kafka").path("listeners").get(0);
+        assertThat(listener.path("authentication").path("type").asText()).isEqualTo("scram-sha-512");
+        JsonNode authorization = kafka.path("spec").path("kafka").path("authorization");
+        assertThat(authorization.path("type").asText()).isEqualTo("simple");
+        assertThat(texts(authorization.path("superUsers"))).containsExactly(SaslUsers.ADMIN);
+        Map<String, String> userOf = Map.of("aggregate", SaslUsers.AGGREGATE, "bench", SaslUsers.BENCH);
+        int clients = 0;
+        for (JsonNode container : tokenpulseContainers(secured)) {
+            List<String> args = texts(container.path("args"));
+            if (args.get(0).equals("simulate")) {
+                continue;
+            }
+            clients++;
+            List<String> properties = new ArrayList<>();
+            for (int i = 0; i + 1 < args.size(); i++) {
+                if (args.get(i).equals("--kafka-property")) {
+                    properties.add(args.get(i + 1));
+                }
+            }
+            assertThat(properties)
+                    .as(args.get(0))
+                    .containsExactly(
+                            "security.protocol=SASL_PLAINTEXT",
+                            "sasl.mechanism=" + SaslUsers.MECHANISM,
+                            "sasl.jaas.config=$(KAFKA_SASL_JAAS_CONFIG)");
+            assertThat(secret(container, "KAFKA_SASL_JAAS_CONFIG"))
+                    .as(args.get(0))
+                    .isEqualTo(userOf.get(args.get(0)));
+        }
+        assertThat(clients).isEqualTo(2);
+        JsonNode registry = all(secured, "Deployment").stream()
+                .filter(d -> name(d).equals("schema-registry"))
+                .findFirst()
+                .orElseThrow()
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
+        assertThat(secret(registry, "SCHEMA_REGISTRY_KAFKASTORE_SASL_JAAS_CONFIG"))
+                .isEqualTo(SaslUsers.ADMIN);
+        assertThat(registry.path("env")).anySatisfy(env -> {
+            assertThat(env.path("name").asText()).isEqualTo("SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS");
+            assertThat(env.path("value").asText()).startsWith("SASL_PLAINTEXT://" + name(kafka) + "-kafka-bootstrap:");
+        });
+    }
+
+    /** One ACL as {@code type name pattern operation}, as a KafkaUser declares it. */
+    private static String acl(String type, String name, String pattern, String operation) {
+        return String.join(" ", type, name, pattern, operation);
+    }
+
+    /** A Kafka ACL in Strimzi's words: TRANSACTIONAL_ID as transactionalId, PREFIXED as prefix, DESCRIBE_CONFIGS as DescribeConfigs. */
+    private static String strimzi(AclBinding binding) {
+        String type = camel(binding.pattern().resourceType().name());
+        String pattern = binding.pattern().patternType().name().equals("PREFIXED")
+                ? "prefix"
+                : binding.pattern().patternType().name().toLowerCase(Locale.ROOT);
+        String operation = camel(binding.entry().operation().name());
+        return acl(
+                Character.toLowerCase(type.charAt(0)) + type.substring(1),
+                binding.pattern().name(),
+                pattern,
+                operation);
+    }
+
+    /** {@code DESCRIBE_CONFIGS} as {@code DescribeConfigs}. */
+    private static String camel(String constant) {
+        return Arrays.stream(constant.split("_"))
+                .map(w -> w.charAt(0) + w.substring(1).toLowerCase(Locale.ROOT))
+                .reduce("", String::concat);
+    }
+
+    /** The Secret whose {@code sasl.jaas.config} the container's variable {@code name} holds; empty when none. */
+    private static String secret(JsonNode container, String name) {
+        for (JsonNode env : container.path("env")) {
+            JsonNode ref = env.path("valueFrom").path("secretKeyRef");
+            if (env.path("name").asText().equals(name)
+                    && ref.path("key").asText().equals("sasl.jaas.config")) {
+                return ref.path("name").asText();
+            }
+        }
+        return "";
+    }
+
     /** The containers that run the tokenpulse image, in the rendered order. */
     static List<JsonNode> tokenpulseContainers(List<JsonNode> resources) {
         List<JsonNode> containers = new ArrayList<>();
@@ -369,13 +522,21 @@ class KubernetesManifestsTest {
     }
 
     private static List<JsonNode> all(String kind) {
-        return resources.stream()
+        return all(resources, kind);
+    }
+
+    private static List<JsonNode> all(List<JsonNode> rendered, String kind) {
+        return rendered.stream()
                 .filter(r -> r.path("kind").asText().equals(kind))
                 .toList();
     }
 
     private static JsonNode only(String kind) {
-        List<JsonNode> found = all(kind);
+        return only(resources, kind);
+    }
+
+    private static JsonNode only(List<JsonNode> rendered, String kind) {
+        List<JsonNode> found = all(rendered, kind);
         assertThat(found).as(kind).hasSize(1);
         return found.get(0);
     }

@@ -13,6 +13,7 @@ import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -138,11 +139,12 @@ public final class LoadGenerator {
                             ? WarmPool.sizeForTimes(plan.plannedOffsetsNs(), workload.maxConcurrency(), testLatencyNs)
                             : WarmPool.size(
                                     workload.arrivals(), workload.maxConcurrency(), plan.plannedSize(), testLatencyNs));
-            if (shard.count() > 1) {
-                // after the test run and the warm pool, so that the shards' start-up costs do not skew their start
-                parts.options().startBarrier().await(shard.index(), shard.count(), out);
-            }
-            return new ShardRun(parts, settings, client, backend, counting).sendAll(plan, warmConnections, thread);
+            // after the test run and the warm pool, so that the shards' start-up costs do not skew their start
+            Optional<ClockOffset> clock = shard.count() > 1
+                    ? parts.options().startBarrier().await(shard.index(), shard.count(), out)
+                    : Optional.empty();
+            return new ShardRun(parts, settings, client, backend, counting)
+                    .sendAll(plan, warmConnections, thread, clock);
         } finally {
             counting.shutdownNow();
         }

@@ -10,6 +10,7 @@ import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** A shard's RunStarted and RunFinished records, built from its settings, anchor and counts. */
 final class RunRecords {
@@ -17,11 +18,17 @@ final class RunRecords {
     private RunRecords() {}
 
     /**
-     * RunStarted: the anchor, the target, and what the report needs (RUN options as given).
+     * RunStarted: the anchor, the target, what the report needs (RUN options as given), and the shard's
+     * clock against the broker's when the start barrier measured it.
      *
      * @param rpsSteps the ramp-up's whole-rate steps over the run's schedule; empty without a ramp-up
      */
-    static RunEvent started(LoadSettings settings, Anchor anchor, int plannedSize, List<RpsStep> rpsSteps) {
+    static RunEvent started(
+            LoadSettings settings,
+            Anchor anchor,
+            int plannedSize,
+            List<RpsStep> rpsSteps,
+            Optional<ClockOffset> clock) {
         LoadSettings.Target target = settings.target();
         LoadSettings.Workload workload = settings.workload();
         LoadSettings.Reporting reporting = settings.reporting();
@@ -50,6 +57,9 @@ final class RunRecords {
                                         ? java.util.List.of()
                                         : settings.workload().lora().modules())
                         .setRampUp(rampUp(workload.arrivals().rampUp(), rpsSteps))
+                        .setClockOffsetMs(clock.map(ClockOffset::offsetMs).orElse(null))
+                        .setClockOffsetUncertaintyMs(
+                                clock.map(ClockOffset::uncertaintyMs).orElse(null))
                         .build());
     }
 

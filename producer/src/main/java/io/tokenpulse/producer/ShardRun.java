@@ -9,6 +9,7 @@ import io.tokenpulse.producer.http.StreamingHttpClient;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.PrintStream;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,8 +62,9 @@ final class ShardRun {
      *
      * @param warmConnections connections open in the pool now, for the result
      * @param thread this thread, told when the run starts finishing (no stop may cut that short)
+     * @param clock this shard's clock against the broker's, for its RunStarted, when the start barrier measured it
      */
-    LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread) {
+    LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread, Optional<ClockOffset> clock) {
         try (ClientHealth health = ClientHealth.register(
                 parts.options().meters(),
                 settings.runId(),
@@ -70,7 +72,7 @@ final class ShardRun {
                 settings.target().backend(),
                 settings.shardIndex(),
                 parts.publisher()::counts)) {
-            return sendAll(plan, warmConnections, thread, health);
+            return sendAll(plan, warmConnections, thread, clock, health);
         }
     }
 
@@ -86,7 +88,8 @@ final class ShardRun {
         };
     }
 
-    private LoadResult sendAll(SendPlan plan, int warmConnections, RunThread thread, ClientHealth health) {
+    private LoadResult sendAll(
+            SendPlan plan, int warmConnections, RunThread thread, Optional<ClockOffset> clock, ClientHealth health) {
         LoadSettings.Workload workload = settings.workload();
         BackendSettings backendSettings = settings.target().backendSettings();
         String[] models = workload.requestModels();
@@ -102,7 +105,8 @@ final class ShardRun {
         try (Progress progress = Progress.start(out, plan.plannedSize(), settings.disableProgress())) {
             Anchor anchor = Anchor.now();
             CompletableFuture<Void> started = publisher.publishRun(
-                    RunRecords.started(settings, anchor, plan.plannedSize(), plan.rpsSteps()), RunEnd.FLUSH_TIMEOUT);
+                    RunRecords.started(settings, anchor, plan.plannedSize(), plan.rpsSteps(), clock),
+                    RunEnd.FLUSH_TIMEOUT);
             RunContext run = new RunContext(
                     settings.runId(),
                     settings.shardIndex(),

@@ -253,8 +253,23 @@ public final class BenchRun implements AutoCloseable {
                     stored.missing().orElse("the run summary"));
             summary.setServer(
                     ServerScoring.section(stored.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
-            return new RunResult(summary, stored.requests(), load, cpu, Optional.of(why));
+            List<Integer> lost = shards.missingShards();
+            return new RunResult(
+                    summary,
+                    stored.requests(),
+                    load,
+                    cpu,
+                    Optional.of(lost.isEmpty() ? why : shardsLost(runId, lost, shards.shardCount())));
         });
+    }
+
+    /** Why a run of several shards has no summary when some of them never finished: those shards, named. */
+    private String shardsLost(String runId, List<Integer> lost, int shardCount) {
+        String shards = lost.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        return "run " + runId + " is incomplete: shard" + (lost.size() == 1 ? " " : "s ") + shards + " of " + shardCount
+                + " did not finish (no RunFinished within "
+                + plan.timeouts().summary().toSeconds()
+                + " s after this shard's last response: killed mid-run, or cut off from Kafka)";
     }
 
     /** After the report: stops the profiler (vLLM stops it after printing), then closes what {@link #start} opened. */

@@ -1,11 +1,13 @@
 package io.tokenpulse.runner;
 
+import io.tokenpulse.producer.ClockOffset;
 import io.tokenpulse.producer.StartBarrier;
 import io.tokenpulse.schemas.TopicAdmin;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -22,18 +24,25 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The start barrier of a run's shards through Kafka: each shard writes {@code "<index> <count>"} under
  * the run id to the shard-barrier topic ({@link io.tokenpulse.schemas.Topics#shardBarrier()}), then
- * reads the topic until it has seen every index of the run. All shards then start at the same wall-clock
- * instant: the latest announcement's timestamp (its producer's clock) plus {@link #START_MARGIN}, which
- * every shard computes from the same records. Shards on other hosts share that instant as far as their
- * clocks agree (NTP).
+ * reads the topic until it has seen every index of the run. All shards then start at the same instant:
+ * the latest announcement's timestamp plus {@link #START_MARGIN}, which every shard computes from the
+ * same records. The topic is created with {@code LogAppendTime}, so those timestamps are the broker's,
+ * and each shard measures its own clock against the broker's on its announcement ({@link ClockOffset}:
+ * sent and acknowledged on its clock, appended on the broker's) and waits for the instant on its own
+ * clock; shards on other hosts start together as far as that measure goes, whatever NTP says. On a
+ * topic that keeps {@code CreateTime} (created by someone else) the timestamps are the announcing
+ * shards' clocks and nothing is measured.
  *
  * <p>A shard count that differs from another shard's, or shards missing after the timeout, end the
  * shard before its load with one line ({@link UserError}). One barrier per run; not thread-safe.
@@ -59,17 +68,18 @@ final class KafkaStartBarrier implements StartBarrier {
     }
 
     @Override
-    public void await(int shardIndex, int shardCount, PrintStream out) throws InterruptedException {
+    public Optional<ClockOffset> await(int shardIndex, int shardCount, PrintStream out) throws InterruptedException {
         out.println("Shard " + shardIndex + " of " + shardCount + ": waiting up to " + timeout.toSeconds()
                 + " s for the other shards of run " + runId);
         long deadlineNs = System.nanoTime() + timeout.toNanos();
         createTopic();
         Map<Integer, Long> readyAtMs = new TreeMap<>();
+        Optional<ClockOffset> clock = Optional.empty();
         try (KafkaConsumer<String, String> consumer = consumer()) {
             TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            announce(shardIndex, shardCount);
+            Announcement own = announce(shardIndex, shardCount);
             while (readyAtMs.size() < shardCount) {
                 if (System.nanoTime() > deadlineNs) {
                     throw UserError.failure(missing(readyAtMs, shardCount));
@@ -79,6 +89,9 @@ final class KafkaStartBarrier implements StartBarrier {
                         read(record, shardIndex, shardCount)
                                 .ifPresent(index -> readyAtMs.putIfAbsent(index, record.timestamp()));
                     }
+                    if (record.offset() == own.offset() && record.timestampType() == TimestampType.LOG_APPEND_TIME) {
+                        clock = Optional.of(ClockOffset.measured(own.sentMs(), own.ackedMs(), record.timestamp()));
+                    }
                 }
                 if (Thread.interrupted()) {
                     throw new InterruptedException("stopped at the shards' start barrier");
@@ -87,13 +100,28 @@ final class KafkaStartBarrier implements StartBarrier {
         }
         long startMs =
                 readyAtMs.values().stream().mapToLong(Long::longValue).max().orElseThrow() + START_MARGIN.toMillis();
-        long waitMs = startMs - System.currentTimeMillis();
+        long startHereMs = clock.map(c -> c.onShardClock(startMs)).orElse(startMs);
+        long waitMs = startHereMs - System.currentTimeMillis();
         out.println("All " + shardCount + " shards ready; starting at " + Instant.ofEpochMilli(startMs)
+                + clock.map(KafkaStartBarrier::clockNote).orElse("")
                 + (waitMs < 0 ? " (" + -waitMs + " ms late here)" : ""));
         if (waitMs > 0) {
             TimeUnit.MILLISECONDS.sleep(waitMs);
         }
+        return clock;
     }
+
+    /** The note on the start line: the start is the broker's instant, this clock's offset from it. */
+    private static String clockNote(ClockOffset clock) {
+        return String.format(
+                Locale.ROOT,
+                " on the broker's clock (this host's clock %+.1f ms ± %.1f ms from it)",
+                clock.offsetMs(),
+                clock.uncertaintyMs());
+    }
+
+    /** This shard's announcement: where it landed, and when it was sent and acknowledged on this clock. */
+    private record Announcement(long offset, long sentMs, long ackedMs) {}
 
     /** Kafka's own interrupt (a Ctrl-C while waiting) as Java's, which the load generator expects. */
     private static Iterable<ConsumerRecord<String, String>> poll(KafkaConsumer<String, String> consumer)
@@ -135,7 +163,7 @@ final class KafkaStartBarrier implements StartBarrier {
                 + " --shard-count " + shardCount + " and its own --shard-index, or raise --shard-start-timeout-s";
     }
 
-    private void announce(int shardIndex, int shardCount) {
+    private Announcement announce(int shardIndex, int shardCount) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -143,8 +171,12 @@ final class KafkaStartBarrier implements StartBarrier {
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(KAFKA_WAIT.toMillis()));
         try (KafkaProducer<String, String> producer =
                 new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, 0, runId, shardIndex + " " + shardCount))
+            // the metadata first, so that the measured round trip is the record's alone
+            producer.partitionsFor(topic);
+            long sentMs = System.currentTimeMillis();
+            RecordMetadata written = producer.send(new ProducerRecord<>(topic, 0, runId, shardIndex + " " + shardCount))
                     .get(KAFKA_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            return new Announcement(written.offset(), sentMs, System.currentTimeMillis());
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw UserError.failure("cannot announce this shard on " + topic + ": " + e.getMessage());
         } catch (InterruptedException e) {
@@ -169,8 +201,13 @@ final class KafkaStartBarrier implements StartBarrier {
         Properties props = new Properties();
         props.putAll(clientProperties);
         try (Admin admin = Admin.create(props)) {
-            // a day: announcements matter only while shards wait
-            NewTopic barrier = new NewTopic(topic, 1, copies).configs(Map.of("retention.ms", "86400000"));
+            // a day: announcements matter only while shards wait; the broker's timestamps, one clock for all
+            NewTopic barrier = new NewTopic(topic, 1, copies)
+                    .configs(Map.of(
+                            TopicConfig.RETENTION_MS_CONFIG,
+                            "86400000",
+                            TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                            "LogAppendTime"));
             admin.createTopics(List.of(barrier)).all().get(KAFKA_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {

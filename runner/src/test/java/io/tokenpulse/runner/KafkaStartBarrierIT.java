@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaSettings;
+import io.tokenpulse.producer.ClockOffset;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +61,18 @@ class KafkaStartBarrierIT {
         assertThat(earlyStart).as("the first shard waited for the second").isGreaterThan(lateAnnouncedMs);
         // both wake at the same instant, each as late as its thread is scheduled on a busy machine
         assertThat(Math.abs(earlyStart - late)).isLessThan(1_000);
+    }
+
+    @Test
+    void measuresThisHostsClockAgainstTheBrokersAppendTime() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ClockOffset clock = barrier("clock", 30)
+                .await(0, 1, new PrintStream(out, true, StandardCharsets.UTF_8))
+                .orElseThrow();
+
+        // the broker runs on this host's clock: the true offset is 0
+        assertThat(Math.abs(clock.offsetMs())).isLessThanOrEqualTo(clock.uncertaintyMs());
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains(" on the broker's clock (this host's clock ");
     }
 
     @Test

@@ -154,6 +154,7 @@ public final class RunReport {
                 SummaryRecords.steadyStateAbsent(summary),
                 SummaryRecords.probes(summary),
                 out);
+        out.print(SummaryRecords.shards(summary).lines());
         if (!summary.getErrors().isEmpty()) {
             out.println("Failures by reason:");
             summary.getErrors().forEach((reason, count) -> out.println("  " + count + " x " + reason));

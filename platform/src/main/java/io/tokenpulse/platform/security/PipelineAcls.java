@@ -26,7 +26,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * {@link PipelineRole}s read and write, and both may describe every pipeline topic (to find them and
  * check their config). The aggregator also owns everything named after its application id: its
  * internal topics, its consumer group and its transactional ids (exactly once). Nobody may create or
- * delete the pipeline topics: the platform creates them. Granting is idempotent.
+ * delete the pipeline topics: the platform creates them. The shards of a sharded {@code bench} meet on
+ * the shard-barrier topic, which the first of them creates: {@value SaslUsers#BENCH} may create,
+ * write, read and describe that one topic. Granting is idempotent.
  */
 public final class PipelineAcls {
 
@@ -48,6 +50,10 @@ public final class PipelineAcls {
                 PipelineRole.COMPARE,
                 PipelineRole.REPORT)) {
             addTopicAccess(acls, SaslUsers.BENCH, role, topics);
+        }
+        for (AclOperation operation :
+                List.of(AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.READ, AclOperation.WRITE)) {
+            acls.add(allow(SaslUsers.BENCH, topic(topics.shardBarrier(), PatternType.LITERAL), operation));
         }
         addTopicAccess(acls, SaslUsers.AGGREGATE, PipelineRole.AGGREGATE, topics);
         acls.add(allow(SaslUsers.AGGREGATE, topic(applicationId, PatternType.PREFIXED), AclOperation.ALL));

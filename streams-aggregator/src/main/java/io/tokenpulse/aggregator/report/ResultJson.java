@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
  * left out without one, so files stay as mid-2025 benchmark_serving.py wrote them) and {@code per_model}
  * (a LoRA run's models; left out when empty), {@code ttft_by_turn} (a multi-turn run's {@link TurnResult}s; left
- * out when empty), {@code run_id} (the run's id, which {@code replay}, {@code chart}
+ * out when empty), {@code shards} and friends (a run of several shards, {@link ShardReport}; left out for
+ * one), {@code run_id} (the run's id, which {@code replay}, {@code chart}
  * and {@code report} take; left out when null). Immutable: the generated {@code ResultJsonBuilder.With}
  * gives the copies with one key changed ({@code withLabel}, {@code withPerModel}, {@code
  * withClientCpu}, ...), so a new key is added in one place, the components.
@@ -88,6 +89,7 @@ public record ResultJson(
         @JsonUnwrapped ClientCpu clientCpu,
         @JsonUnwrapped ClientTiming clientTiming,
         @JsonUnwrapped Completeness completeness,
+        @JsonUnwrapped ShardReport shardReport,
         @JsonUnwrapped Reasoning reasoning,
         @JsonUnwrapped PrefixCacheKeys prefixCache,
         @JsonInclude(JsonInclude.Include.NON_NULL) SteadyStateReport steadyState,
@@ -158,6 +160,7 @@ public record ResultJson(
                     ClientCpu.class.getRecordComponents(),
                     ClientTiming.class.getRecordComponents(),
                     Completeness.class.getRecordComponents(),
+                    ShardReport.class.getRecordComponents(),
                     Reasoning.class.getRecordComponents(),
                     PrefixCacheKeys.class.getRecordComponents())
             .flatMap(Arrays::stream)
@@ -225,6 +228,7 @@ public record ResultJson(
                 .itlExact(result.itlExact())
                 .delivery(delivery)
                 .completeness(completeness)
+                .shardReport(ShardReport.ONE)
                 // a pooling run reports E2EL alone, as vLLM does (PoolingBlock)
                 .metricValues(metricValues(
                         PoolingBlock.isPooling(config) ? PoolingBlock.reported(result.metrics()) : result.metrics()))

@@ -107,6 +107,22 @@ public final class SummaryRecords {
     }
 
     /**
+     * A run of several shards: how many took part, which never finished, their clocks against the
+     * broker's; {@link ShardReport#ONE} for one (a summary older than {@code shard_count} counts those
+     * that reported).
+     */
+    public static ShardReport shards(RunSummary summary) {
+        int shardCount = summary.getShardCount() == null ? summary.getShards() : summary.getShardCount();
+        return ShardReport.of(
+                summary.getShards(),
+                shardCount,
+                summary.getMissingShards(),
+                summary.getShardClocks().stream()
+                        .map(c -> new ShardReport.Clock(c.getShard(), c.getOffsetMs(), c.getUncertaintyMs()))
+                        .toList());
+    }
+
+    /**
      * The run's result file (vLLM's keys) without the client's CPU, with the per-request lists when
      * {@code detailed}: what --save-result writes, and what {@code compare} and {@code report} read
      * for a stored run.
@@ -121,6 +137,7 @@ public final class SummaryRecords {
                         config(summary), result(summary), metadata, delivery(summary), completeness(summary))
                 .withLabel(label)
                 .withRunId(summary.getRunId().toString())
+                .withShardReport(shards(summary))
                 .withPerModel(perModel(summary))
                 .withTtftByTurn(perTurn(summary))
                 .withReasoning(reasoning(summary))

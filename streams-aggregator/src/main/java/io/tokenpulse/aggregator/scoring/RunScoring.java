@@ -26,6 +26,7 @@ import io.tokenpulse.schemas.avro.RpsChangeAt;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ShardClock;
 import io.tokenpulse.schemas.avro.SteadyStateSummary;
 import io.tokenpulse.schemas.avro.TurnSummary;
 import java.time.Instant;
@@ -259,6 +260,9 @@ public final class RunScoring {
                 .setMetrics(result.metrics().stream().map(RunScoring::summary).toList())
                 .setErrors(scored.errors())
                 .setShards(shards.started().size())
+                .setShardCount(shards.shardCount())
+                .setMissingShards(shards.missingShards())
+                .setShardClocks(shardClocks(shards))
                 .setRecordsNotDelivered(shards.finished().stream()
                         .mapToLong(RunFinished::getRecordsNotDelivered)
                         .sum())
@@ -370,6 +374,24 @@ public final class RunScoring {
                                 .map(c -> new RpsChangeAt(c.getRps(), scheduleStartEpochNs + c.getOffsetNs()))
                                 .toList())
                         .build();
+    }
+
+    /**
+     * Each shard's clock against the broker's, as its RunStarted carries it (measured at the start
+     * barrier), in shard order; only for a run of several shards, and only those that measured it.
+     */
+    private static List<ShardClock> shardClocks(RunShards shards) {
+        if (shards.shardCount() < 2) {
+            return List.of();
+        }
+        return shards.startedByShard().entrySet().stream()
+                .filter(e ->
+                        e.getValue().getClockOffsetMs() != null && e.getValue().getClockOffsetUncertaintyMs() != null)
+                .map(e -> new ShardClock(
+                        e.getKey(),
+                        e.getValue().getClockOffsetMs(),
+                        e.getValue().getClockOffsetUncertaintyMs()))
+                .toList();
     }
 
     private static MetricSummary summary(MetricStats stats) {

@@ -5,28 +5,57 @@ import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RunStarted and RunFinished records of one run's shards: every shard's once all
- * {@code shard_count} are in ({@link #ifComplete}, what a run needs before it is summarized; index
- * {@code i} of each list belongs to shard {@code i}), or those stored so far ({@link #asStored}, for
- * scoring a run that cannot be completed; in shard order).
+ * The RunStarted and RunFinished records of one run's shards, by shard index: every shard's once all
+ * {@code shardCount} are in ({@link #ifComplete}, what a run needs before it is summarized), or those
+ * stored so far ({@link #asStored}, for scoring a run that cannot be completed: a shard killed mid-run
+ * is then one of the {@link #missingShards}).
+ *
+ * @param startedByShard  the RunStarted records in, by shard index
+ * @param finishedByShard the RunFinished records in, by shard index
+ * @param shardCount      the {@code --shard-count} the shards were started with
  */
-public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
+public record RunShards(
+        SortedMap<Integer, RunStarted> startedByShard,
+        SortedMap<Integer, RunFinished> finishedByShard,
+        int shardCount) {
     private static final Logger LOG = LoggerFactory.getLogger(RunShards.class);
 
     public RunShards {
-        started = List.copyOf(started);
-        finished = List.copyOf(finished);
-        if (started.isEmpty()) {
+        startedByShard = Collections.unmodifiableSortedMap(new TreeMap<>(startedByShard));
+        finishedByShard = Collections.unmodifiableSortedMap(new TreeMap<>(finishedByShard));
+        if (startedByShard.isEmpty()) {
             throw new IllegalArgumentException("need at least one RunStarted");
         }
+    }
+
+    /** The RunStarted records in, in shard order. */
+    public List<RunStarted> started() {
+        return List.copyOf(startedByShard.values());
+    }
+
+    /** The RunFinished records in, in shard order. */
+    public List<RunFinished> finished() {
+        return List.copyOf(finishedByShard.values());
+    }
+
+    /** The shards whose RunStarted or RunFinished is not in, ascending; empty for a whole run. */
+    public List<Integer> missingShards() {
+        return IntStream.range(0, shardCount)
+                .filter(shard -> !startedByShard.containsKey(shard) || !finishedByShard.containsKey(shard))
+                .boxed()
+                .toList();
     }
 
     /** The shards of {@code events} (one run's records, any order), or empty while any is missing. */
@@ -40,11 +69,10 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
      */
     public static Optional<RunShards> asStored(List<RunEvent> events) {
         Collected c = collect(events);
-        List<RunStarted> started =
-                Arrays.stream(c.started).filter(Objects::nonNull).toList();
-        List<RunFinished> finished =
-                Arrays.stream(c.finished).filter(Objects::nonNull).toList();
-        return started.isEmpty() ? Optional.empty() : Optional.of(new RunShards(started, finished));
+        SortedMap<Integer, RunStarted> started = present(c.started);
+        return started.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new RunShards(started, present(c.finished), c.started.length));
     }
 
     /**
@@ -77,7 +105,18 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
         if (started.length == 0 || Arrays.stream(started).anyMatch(Objects::isNull)) {
             return OptionalLong.empty();
         }
-        return OptionalLong.of(new RunShards(List.of(started), List.of()).scheduleStartEpochNs());
+        return OptionalLong.of(new RunShards(present(started), new TreeMap<>(), started.length).scheduleStartEpochNs());
+    }
+
+    /** The records of {@code byShard} that are there, by their index. */
+    private static <T> SortedMap<Integer, T> present(T[] byShard) {
+        SortedMap<Integer, T> present = new TreeMap<>();
+        for (int shard = 0; shard < byShard.length; shard++) {
+            if (byShard[shard] != null) {
+                present.put(shard, byShard[shard]);
+            }
+        }
+        return present;
     }
 
     private record Collected(RunStarted[] started, RunFinished[] finished) {
@@ -89,7 +128,7 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
             }
             return started.length == 0
                     ? Optional.empty()
-                    : Optional.of(new RunShards(List.of(started), List.of(finished)));
+                    : Optional.of(new RunShards(present(started), present(finished), started.length));
         }
     }
 
@@ -111,7 +150,9 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
 
     /** Requests the finished shards announced, summed over them. */
     public long requestsStarted() {
-        return finished.stream().mapToLong(RunFinished::getRequestsStarted).sum();
+        return finishedByShard.values().stream()
+                .mapToLong(RunFinished::getRequestsStarted)
+                .sum();
     }
 
     /**
@@ -119,7 +160,7 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
      * none did (no {@code --server-metrics}, or load generators older than the field).
      */
     public OptionalLong serverMetricRecords() {
-        List<Long> announced = finished.stream()
+        List<Long> announced = finishedByShard.values().stream()
                 .map(RunFinished::getServerMetricRecords)
                 .filter(Objects::nonNull)
                 .toList();
@@ -130,7 +171,7 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
 
     /** The earliest shard's schedule start: the run's start, ns since the epoch. */
     public long scheduleStartEpochNs() {
-        return started.stream()
+        return startedByShard.values().stream()
                 .mapToLong(RunStarted::getScheduleStartEpochNs)
                 .min()
                 .orElseThrow();
@@ -138,14 +179,14 @@ public record RunShards(List<RunStarted> started, List<RunFinished> finished) {
 
     /** The latest shard's finish, ns since the epoch; the run's start when no shard finished. */
     public long lastShardFinishEpochNs() {
-        return finished.stream()
+        return finishedByShard.values().stream()
                 .mapToLong(RunFinished::getFinishedEpochNs)
                 .max()
                 .orElse(scheduleStartEpochNs());
     }
 
-    /** Every shard carries the whole configuration; shard 0's is taken. */
+    /** Every shard carries the whole configuration; the first stored shard's (shard 0's in a whole run) is taken. */
     public RunStarted config() {
-        return started.get(0);
+        return startedByShard.get(startedByShard.firstKey());
     }
 }

@@ -2,10 +2,13 @@ package io.tokenpulse.aggregator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ShardClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +68,42 @@ class SummaryRecordsTest {
                         SummaryRecords.result(summary),
                         new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(ConsoleReportTest.resource("seed000-block.txt"));
+    }
+
+    @Test
+    void aRunOfSeveralShardsSaysHowManyTookPartWhichIsMissingAndTheirClocks() throws Exception {
+        RunSummary summary = seed000Summary();
+        summary.setShards(2);
+        summary.setShardCount(2);
+        summary.setMissingShards(List.of(1));
+        summary.setShardClocks(List.of(new ShardClock(0, 0.5, 1.5), new ShardClock(1, -12.25, 2.0)));
+
+        assertThat(SummaryRecords.shards(summary).lines())
+                .isEqualTo("Shards: 2 of 2 reported, 1 finished; missing: shard 1 (no RunStarted or RunFinished:"
+                        + " killed mid-run, or cut off from Kafka)\n"
+                        + "Shard clocks minus the broker's: shard 0 +0.5 ms (± 1.5), shard 1 -12.3 ms (± 2.0)\n");
+        JsonNode json = new ObjectMapper()
+                .readTree(SummaryRecords.resultJson(summary, List.of(), Map.of(), null, false)
+                        .toJson());
+        assertThat(json.path("shards").asInt()).isEqualTo(2);
+        assertThat(json.path("shard_count").asInt()).isEqualTo(2);
+        assertThat(json.path("missing_shards").toString()).isEqualTo("[1]");
+        assertThat(json.path("shard_clock_offsets").toString())
+                .isEqualTo("[{\"shard\":0,\"offset_ms\":0.5,\"uncertainty_ms\":1.5},"
+                        + "{\"shard\":1,\"offset_ms\":-12.25,\"uncertainty_ms\":2.0}]");
+    }
+
+    @Test
+    void aRunOfOneShardKeepsVllmsKeysAndLines() throws Exception {
+        RunSummary summary = seed000Summary();
+        assertThat(SummaryRecords.shards(summary).lines()).isEmpty();
+        JsonNode json = new ObjectMapper()
+                .readTree(SummaryRecords.resultJson(summary, List.of(), Map.of(), null, false)
+                        .toJson());
+        assertThat(json.has("shards")).isFalse();
+        assertThat(json.has("shard_count")).isFalse();
+        assertThat(json.has("missing_shards")).isFalse();
+        assertThat(json.has("shard_clock_offsets")).isFalse();
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.avro.RunStarted;
 import io.tokenpulse.schemas.avro.RunSummary;
+import io.tokenpulse.schemas.avro.ShardClock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -420,6 +421,40 @@ class RunScoringTest {
         assertThat(RunShards.missing(events)).contains("RunFinished of shard 1 of 2");
         assertThat(RunShards.missing(List.of())).contains("every RunStarted and RunFinished");
         assertThat(RunShards.missing(List.of(started(0, 1), finished(0, 1, 3)))).isEmpty();
+    }
+
+    @Test
+    void aShardThatNeverFinishedIsNamedInTheSummaryScoredFromWhatArrived() {
+        RunEvent zero = started(0, 2);
+        RunEvent one = started(1, 2);
+        ((RunStarted) zero.getEvent()).setClockOffsetMs(0.5);
+        ((RunStarted) zero.getEvent()).setClockOffsetUncertaintyMs(1.5);
+        ((RunStarted) one.getEvent()).setClockOffsetMs(-12.0);
+        ((RunStarted) one.getEvent()).setClockOffsetUncertaintyMs(2.0);
+        RunShards stored =
+                RunShards.asStored(List.of(zero, finished(0, 2, 2), one)).orElseThrow();
+
+        assertThat(stored.missingShards()).containsExactly(1);
+        RunSummary summary = RunScoring.summarizeIncomplete(
+                RUN,
+                stored,
+                REQUESTS,
+                RunScoring.Options.storedIn(RUN, stored.config()),
+                "RunFinished of shard 1 of 2");
+        assertThat(summary.getShards()).isEqualTo(2);
+        assertThat(summary.getShardCount()).isEqualTo(2);
+        assertThat(summary.getMissingShards()).containsExactly(1);
+        assertThat(summary.getShardClocks())
+                .containsExactly(new ShardClock(0, 0.5, 1.5), new ShardClock(1, -12.0, 2.0));
+    }
+
+    @Test
+    void aWholeRunOfOneShardHasNoMissingShardAndNoClocks() {
+        RunSummary summary = RunScoring.summarize(
+                RUN, shards(), REQUESTS::stream, RunScoring.Options.storedIn(RUN, shards().config()));
+        assertThat(summary.getShardCount()).isEqualTo(1);
+        assertThat(summary.getMissingShards()).isEmpty();
+        assertThat(summary.getShardClocks()).isEmpty();
     }
 
     // ---- fixtures ----
