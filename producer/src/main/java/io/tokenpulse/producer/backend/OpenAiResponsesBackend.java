@@ -1,6 +1,7 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,9 @@ import java.util.List;
 /**
  * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
  * {@code input} (the prompt as one string; with the dataset's images one user message of
- * {@code input_text} and {@code input_image} parts), {@code temperature} (0, greedy, unless
+ * {@code input_text} and {@code input_image} parts; a session's turn as the conversation so far, one
+ * input message of string content per message with its role, the API's stateless multi-turn form),
+ * {@code temperature} (0, greedy, unless
  * {@code --temperature}), {@code max_output_tokens}, {@code stream: true}, {@code top_p} when given,
  * then {@code --extra-body}. The API key goes as {@code Authorization: Bearer}. Events are read by
  * {@link ResponsesEventReader}; a stream without {@code response.completed} fails.
@@ -75,8 +78,15 @@ final class OpenAiResponsesBackend implements Backend {
                 RequestParts.withExtraBody(body, sampling));
     }
 
-    /** The prompt as a string, or with the dataset's images one user message of input_text and input_image parts. */
+    /**
+     * A session's conversation as input messages, else the prompt as a string, or with the dataset's
+     * images one user message of input_text and input_image parts.
+     */
     private static void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
+        if (!request.messages().isEmpty()) {
+            writeConversation(json, request);
+            return;
+        }
         if (request.imageUrls().isEmpty()) {
             json.writeStringField("input", request.prompt());
             return;
@@ -97,6 +107,22 @@ final class OpenAiResponsesBackend implements Backend {
         }
         json.writeEndArray();
         json.writeEndObject();
+        json.writeEndArray();
+    }
+
+    /**
+     * Every message with its role and string content, the system prompt too (vLLM renders a system
+     * input message as it renders {@code instructions}): OpenAI's "conversation state" guide sends the
+     * history so, each request standing alone, without {@code previous_response_id}'s server state.
+     */
+    private static void writeConversation(JsonGenerator json, PromptRequest request) throws IOException {
+        json.writeArrayFieldStart("input");
+        for (ChatMessage message : request.messages()) {
+            json.writeStartObject();
+            json.writeStringField("role", message.role());
+            json.writeStringField("content", message.content());
+            json.writeEndObject();
+        }
         json.writeEndArray();
     }
 
