@@ -110,16 +110,12 @@ final class AnthropicMessagesBackend implements Backend {
         if (!system.isEmpty()) {
             json.writeStringField("system", system);
         }
-        json.writeArrayFieldStart("messages");
-        for (ChatMessage message : request.messages()) {
-            if (!message.role().equals("system")) {
-                json.writeStartObject();
-                json.writeStringField("role", message.role());
-                json.writeStringField("content", message.content());
-                json.writeEndObject();
-            }
-        }
-        json.writeEndArray();
+        MessageList.write(
+                json,
+                "messages",
+                request.messages().stream()
+                        .filter(m -> !m.role().equals("system"))
+                        .toList());
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +83,10 @@ final class OpenAiResponsesBackend implements Backend {
      */
     private static void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
         if (!request.messages().isEmpty()) {
-            writeConversation(json, request);
+            // every message with its role, the system prompt too (vLLM renders a system input message as it
+            // renders instructions): OpenAI's conversation-state guide sends the history so, each request
+            // standing alone, without previous_response_id's server state
+            MessageList.write(json, "input", request.messages());
             return;
         }
         if (request.imageUrls().isEmpty()) {
@@ -107,22 +109,6 @@ final class OpenAiResponsesBackend implements Backend {
         }
         json.writeEndArray();
         json.writeEndObject();
-        json.writeEndArray();
-    }
-
-    /**
-     * Every message with its role and string content, the system prompt too (vLLM renders a system
-     * input message as it renders {@code instructions}): OpenAI's "conversation state" guide sends the
-     * history so, each request standing alone, without {@code previous_response_id}'s server state.
-     */
-    private static void writeConversation(JsonGenerator json, PromptRequest request) throws IOException {
-        json.writeArrayFieldStart("input");
-        for (ChatMessage message : request.messages()) {
-            json.writeStartObject();
-            json.writeStringField("role", message.role());
-            json.writeStringField("content", message.content());
-            json.writeEndObject();
-        }
         json.writeEndArray();
     }
 
