@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * conversation in each API's format reports more cached tokens than to its first turn.
  */
 class SessionsOnMessageApisIT {
-    private static final String QWEN = "Qwen/Qwen3-0.6B";
+    private static final String QWEN = BenchAgainstSimulatorIT.QWEN;
     private static final int SESSIONS = 2;
     private static final int TURNS = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -86,28 +86,13 @@ class SessionsOnMessageApisIT {
         int metricsPort = FreePorts.one();
         Tokenpulse.Background bench = tokenpulse.start(
                 Tokenpulse.ROOT,
-                List.of(
-                        "bench",
-                        "--base-url",
-                        baseUrl,
-                        "--backend",
-                        backend,
-                        "--model",
-                        QWEN,
-                        "--tokenizer",
-                        Tokenpulse.QWEN3.toString(),
-                        "--dataset-name",
-                        "multi-turn",
-                        "--num-prompts",
-                        Integer.toString(SESSIONS),
-                        "--multi-turn-num-turns",
-                        Integer.toString(TURNS),
-                        "--multi-turn-input-len",
-                        "64",
-                        "--multi-turn-output-len",
-                        "16",
-                        "--multi-turn-system-prompt-len",
-                        "48",
+                MultiTurnSessionsIT.withSessions(
+                        List.of("bench", "--base-url", baseUrl, "--backend", backend),
+                        SESSIONS,
+                        TURNS,
+                        64,
+                        16,
+                        48,
                         // long enough that turn 1's TTFT is on /metrics well before the run ends
                         "--think-time-ms",
                         "1500",
@@ -123,7 +108,9 @@ class SessionsOnMessageApisIT {
                         work.resolve("data-" + backend).toString()));
         HttpClient http = HttpClient.newHttpClient();
         String seen = "";
-        while (bench.isAlive() && !(seen.contains("turn=\"0\"") && seen.contains("turn=\"1\""))) {
+        while (bench.isAlive()
+                && bench.secondsSinceStart() < 240
+                && !(seen.contains("turn=\"0\"") && seen.contains("turn=\"1\""))) {
             seen = turnSeries(http, metricsPort).orElse(seen);
             Thread.sleep(100);
         }
