@@ -67,30 +67,20 @@ class MultiTurnSessionsIT {
             Tokenpulse.Result bench = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(4),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            baseUrl,
-                            "--backend",
-                            "openai-chat",
-                            "--endpoint",
-                            "/v1/chat/completions",
-                            "--model",
-                            QWEN,
-                            "--tokenizer",
-                            Tokenpulse.QWEN3.toString(),
-                            "--dataset-name",
-                            "multi-turn",
-                            "--num-prompts",
-                            Integer.toString(SESSIONS),
-                            "--multi-turn-num-turns",
-                            Integer.toString(TURNS),
-                            "--multi-turn-input-len",
-                            "64",
-                            "--multi-turn-output-len",
-                            "16",
-                            "--multi-turn-system-prompt-len",
-                            "48",
+                    withSessions(
+                            List.of(
+                                    "bench",
+                                    "--base-url",
+                                    baseUrl,
+                                    "--backend",
+                                    "openai-chat",
+                                    "--endpoint",
+                                    "/v1/chat/completions"),
+                            SESSIONS,
+                            TURNS,
+                            64,
+                            16,
+                            48,
                             "--think-time-ms",
                             Long.toString(Math.round(THINK_S * 1000)),
                             "--session-header",
@@ -181,6 +171,41 @@ class MultiTurnSessionsIT {
                             + " {\"role\": \"user\", \"content\": \"And then?\"}]");
             assertThat(second).isGreaterThan(first).isGreaterThanOrEqualTo(64);
         }
+    }
+
+    /**
+     * {@code command}, then {@code --model} and {@code --tokenizer} (Qwen3) and a synthetic
+     * {@code multi-turn} dataset of {@code sessions} sessions of {@code turns} turns of these lengths,
+     * then {@code more}.
+     */
+    static List<String> withSessions(
+            List<String> command,
+            int sessions,
+            int turns,
+            int inputLen,
+            int outputLen,
+            int systemPromptLen,
+            String... more) {
+        List<String> args = new ArrayList<>(command);
+        args.addAll(List.of(
+                "--model",
+                QWEN,
+                "--tokenizer",
+                Tokenpulse.QWEN3.toString(),
+                "--dataset-name",
+                "multi-turn",
+                "--num-prompts",
+                Integer.toString(sessions),
+                "--multi-turn-num-turns",
+                Integer.toString(turns),
+                "--multi-turn-input-len",
+                Integer.toString(inputLen),
+                "--multi-turn-output-len",
+                Integer.toString(outputLen),
+                "--multi-turn-system-prompt-len",
+                Integer.toString(systemPromptLen)));
+        args.addAll(List.of(more));
+        return args;
     }
 
     private static int cachedTokens(HttpClient http, String baseUrl, String messages) throws Exception {

@@ -289,6 +289,11 @@ final class Tokenpulse {
             return nices;
         }
 
+        /** Whether the command is still running. */
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
         /** Seconds since the command started. */
         double secondsSinceStart() {
             return (System.nanoTime() - startedNs) / 1e9;

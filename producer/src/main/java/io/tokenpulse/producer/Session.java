@@ -9,6 +9,7 @@ import io.tokenpulse.producer.http.StreamRequest;
 import io.tokenpulse.producer.session.HistorySource;
 import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.tokenizers.ChatMessage;
+import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -101,11 +102,11 @@ final class Session implements RequestStream.EndListener {
     /** Builds turn {@code t} (tokenizing the history takes time) and sends it at {@code dueNs}. */
     private void prepare(int t, long dueNs) {
         try {
-            List<ChatMessage> messages = conversation.messages(t, answers);
-            SampledRequest sample = new SampledRequest(
-                    new Prompt.Chat(messages),
-                    ChatPromptLength.of(parts.run().tokenizer(), messages),
-                    conversation.turns().get(t).outputLen(),
+            SampledRequest sample = turnSample(
+                    parts.run().tokenizer(),
+                    conversation,
+                    t,
+                    answers,
                     opening.sample().index());
             PlannedRequest planned = planned(t, parts.run().anchor().offsetNs(dueNs), sample);
             StreamRequest http = request(t, sample);
@@ -114,6 +115,21 @@ final class Session implements RequestStream.EndListener {
             LOG.warn("session {}: building turn {} failed, ending the session: {}", sessionId, t, e.toString());
             close();
         }
+    }
+
+    /**
+     * Turn {@code t} of {@code conversation} after {@code answers}: the conversation so far, its length
+     * counted as vLLM's server counts it (the chat template over every message, with the generation
+     * prompt), the same for the three message backends, which vLLM serves through that template.
+     */
+    static SampledRequest turnSample(
+            Tokenizer tokenizer, Conversation conversation, int t, List<String> answers, int sessionIndex) {
+        List<ChatMessage> messages = conversation.messages(t, answers);
+        return new SampledRequest(
+                new Prompt.Chat(messages),
+                ChatPromptLength.of(tokenizer, messages),
+                conversation.turns().get(t).outputLen(),
+                sessionIndex);
     }
 
     private void launch(StreamRequest http, PlannedRequest planned, long dueNs) {

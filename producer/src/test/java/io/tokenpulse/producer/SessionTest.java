@@ -14,7 +14,11 @@ import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.producer.session.HistorySource;
 import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.producer.session.ThinkTime;
+import io.tokenpulse.tokenizers.ChatMessage;
+import io.tokenpulse.tokenizers.Tokenizer;
+import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +48,29 @@ class SessionTest {
     @Test
     void withoutTheFlagNoSessionHeaderIsSent() {
         assertThat(firstTurn(null).headers()).doesNotContainKey("X-Session-Affinity");
+    }
+
+    /**
+     * Issue 33, item 1: a later turn's input tokens are counted as vLLM counts a chat prompt, the whole
+     * conversation rendered by the model's chat template with the generation prompt (Qwen3's, which
+     * also drops an earlier answer's thinking), not the new question or the bare texts.
+     */
+    @Test
+    void aLaterTurnCountsTheWholeConversationAsTheChatTemplateRendersIt() {
+        Tokenizer qwen3 = new TokenizerLoader(Path.of("no-hub-cache"))
+                .load(Path.of("..", "testdata", "tokenizers", "qwen3").toString());
+        String answer = "<think>\nLet me see.\n</think>\n\nHello there.";
+
+        SampledRequest second = Session.turnSample(qwen3, TALK, 1, List.of(answer), 3);
+
+        assertThat(((io.tokenpulse.producer.dataset.Prompt.Chat) second.prompt()).messages())
+                .extracting(ChatMessage::role)
+                .containsExactly("system", "user", "assistant", "user");
+        String rendered = "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi?<|im_end|>\n"
+                + "<|im_start|>assistant\nHello there.<|im_end|>\n<|im_start|>user\nBye?<|im_end|>\n"
+                + "<|im_start|>assistant\n";
+        assertThat(second.promptLen()).isEqualTo(qwen3.countTokens(rendered));
+        assertThat(second.expectedOutputLen()).isEqualTo(8);
     }
 
     /** Session 3 of run {@code run-7}, whose turns start at request index 5. */

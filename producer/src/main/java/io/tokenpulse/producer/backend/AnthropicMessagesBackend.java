@@ -1,14 +1,18 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The Anthropic Messages API ({@code POST /v1/messages}, also served by vLLM): {@code model},
  * {@code max_tokens}, {@code messages} (the prompt as one user message; with the dataset's images its
- * content is a text block and image blocks), {@code temperature} (0,
+ * content is a text block and image blocks; a session's turn as the conversation so far, user and
+ * assistant messages alternating, its system prompt in the top-level {@code system} field, as the API
+ * has no system role), {@code temperature} (0,
  * greedy, unless {@code --temperature}), {@code stream: true}, {@code top_p} and {@code top_k} when
  * given, then {@code --extra-body}. Headers: {@code anthropic-version: 2023-06-01}, and the API key
  * as {@code x-api-key} (Anthropic's header, not a bearer token); {@code --header} overrides either.
@@ -63,12 +67,16 @@ final class AnthropicMessagesBackend implements Backend {
         byte[] body = RequestParts.json(json -> {
             json.writeStringField("model", request.modelOr(settings.model()));
             json.writeNumberField("max_tokens", request.maxTokens());
-            json.writeArrayFieldStart("messages");
-            json.writeStartObject();
-            json.writeStringField("role", "user");
-            writeContent(json, request);
-            json.writeEndObject();
-            json.writeEndArray();
+            if (request.messages().isEmpty()) {
+                json.writeArrayFieldStart("messages");
+                json.writeStartObject();
+                json.writeStringField("role", "user");
+                writeContent(json, request);
+                json.writeEndObject();
+                json.writeEndArray();
+            } else {
+                writeConversation(json, request);
+            }
             json.writeNumberField("temperature", sampling.temperatureOrGreedy());
             json.writeBooleanField("stream", true);
             if (sampling.topP() != null) {
@@ -88,6 +96,26 @@ final class AnthropicMessagesBackend implements Backend {
                 settings.endpoint(),
                 RequestParts.headers(settings, request, "application/json", own),
                 RequestParts.withExtraBody(body, sampling));
+    }
+
+    /**
+     * A session's turn: its system messages joined into {@code system}, the others in order as
+     * {@code messages} of string content (a session alternates user and assistant by construction).
+     */
+    private static void writeConversation(JsonGenerator json, PromptRequest request) throws IOException {
+        String system = request.messages().stream()
+                .filter(m -> m.role().equals("system"))
+                .map(ChatMessage::content)
+                .collect(Collectors.joining("\n"));
+        if (!system.isEmpty()) {
+            json.writeStringField("system", system);
+        }
+        MessageList.write(
+                json,
+                "messages",
+                request.messages().stream()
+                        .filter(m -> !m.role().equals("system"))
+                        .toList());
     }
 
     /**

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * <ul>
  *   <li>{@code message_start}: {@code message.usage.input_tokens}, plus the cache's
  *       {@code cache_creation_input_tokens} and {@code cache_read_input_tokens} when given
- *       (Anthropic counts those apart; together they are the whole prompt, as vLLM counts it). Its
+ *       (Anthropic counts those apart; together they are the whole prompt, as vLLM counts it; the
+ *       cache reads are the prompt tokens served from the prefix cache). Its
  *       {@code output_tokens} is a placeholder and is not read;</li>
  *   <li>{@code content_block_delta}: a timing event when {@code delta.type} is {@code text_delta}
  *       (answer, {@code delta.text}) or {@code thinking_delta} (thinking, {@code delta.thinking});
@@ -50,12 +51,12 @@ final class MessagesEventReader extends TypedEventReader {
             return NOTHING;
         }
         Integer input = count(usage.get("input_tokens"));
+        Integer cacheRead = count(usage.get("cache_read_input_tokens"));
         if (input != null) {
-            input += orZero(count(usage.get("cache_creation_input_tokens")))
-                    + orZero(count(usage.get("cache_read_input_tokens")));
+            input += orZero(count(usage.get("cache_creation_input_tokens"))) + orZero(cacheRead);
         }
         Integer output = withOutput ? count(usage.get("output_tokens")) : null;
-        return new StreamEvent(false, "", new StreamEvent.Usage(input, output), null);
+        return new StreamEvent(false, "", new StreamEvent.Usage(input, output, null, cacheRead), null);
     }
 
     private static int orZero(Integer count) {

@@ -1,7 +1,6 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.tokenpulse.tokenizers.ChatMessage;
 import java.io.IOException;
 
 /**
@@ -29,24 +28,13 @@ final class OpenAiChatBackend extends OpenAiBackend {
     @Override
     void writeInput(JsonGenerator json, BackendSettings settings, PromptRequest request) throws IOException {
         if (!request.messages().isEmpty()) {
-            writeConversation(json, request);
+            // a session's turn: every message with its role and text content, as a chat client sends its history
+            MessageList.write(json, "messages", request.messages());
         } else {
             writeUserMessage(json, request);
         }
         json.writeNumberField("temperature", settings.sampling().temperatureOrGreedy());
         json.writeNumberField("max_completion_tokens", request.maxTokens());
-    }
-
-    /** A session's turn: every message with its role and text content, as a chat client sends its history. */
-    private static void writeConversation(JsonGenerator json, PromptRequest request) throws IOException {
-        json.writeArrayFieldStart("messages");
-        for (ChatMessage message : request.messages()) {
-            json.writeStartObject();
-            json.writeStringField("role", message.role());
-            json.writeStringField("content", message.content());
-            json.writeEndObject();
-        }
-        json.writeEndArray();
     }
 
     private static void writeUserMessage(JsonGenerator json, PromptRequest request) throws IOException {

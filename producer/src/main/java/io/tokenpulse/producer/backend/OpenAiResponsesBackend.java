@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
  * {@code input} (the prompt as one string; with the dataset's images one user message of
- * {@code input_text} and {@code input_image} parts), {@code temperature} (0, greedy, unless
+ * {@code input_text} and {@code input_image} parts; a session's turn as the conversation so far, one
+ * input message of string content per message with its role, the API's stateless multi-turn form),
+ * {@code temperature} (0, greedy, unless
  * {@code --temperature}), {@code max_output_tokens}, {@code stream: true}, {@code top_p} when given,
  * then {@code --extra-body}. The API key goes as {@code Authorization: Bearer}. Events are read by
  * {@link ResponsesEventReader}; a stream without {@code response.completed} fails.
@@ -75,8 +77,18 @@ final class OpenAiResponsesBackend implements Backend {
                 RequestParts.withExtraBody(body, sampling));
     }
 
-    /** The prompt as a string, or with the dataset's images one user message of input_text and input_image parts. */
+    /**
+     * A session's conversation as input messages, else the prompt as a string, or with the dataset's
+     * images one user message of input_text and input_image parts.
+     */
     private static void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
+        if (!request.messages().isEmpty()) {
+            // every message with its role, the system prompt too (vLLM renders a system input message as it
+            // renders instructions): OpenAI's conversation-state guide sends the history so, each request
+            // standing alone, without previous_response_id's server state
+            MessageList.write(json, "input", request.messages());
+            return;
+        }
         if (request.imageUrls().isEmpty()) {
             json.writeStringField("input", request.prompt());
             return;

@@ -64,7 +64,9 @@ public record StreamEvent(
      * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}: the thinking's
      *     share of the completion tokens (OpenAI, vLLM with a reasoning parser)
      * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens the server
-     *     served from its prefix cache (OpenAI; vLLM with prefix caching)
+     *     served from its prefix cache (OpenAI; vLLM with prefix caching); the Responses API's
+     *     {@code usage.input_tokens_details.cached_tokens}, the Messages API's
+     *     {@code cache_read_input_tokens}
      */
     public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens, Integer cachedTokens) {
 
@@ -86,7 +88,8 @@ public record StreamEvent(
             return new Usage(
                     later.promptTokens != null ? later.promptTokens : promptTokens,
                     later.completionTokens != null ? later.completionTokens : completionTokens,
-                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens);
+                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens,
+                    later.cachedTokens != null ? later.cachedTokens : cachedTokens);
         }
     }
 }

@@ -24,8 +24,9 @@ class MessagesStreamTest {
         assertThat(o.lastNs())
                 .as("E2EL runs to message_stop")
                 .isEqualTo(r.arrivals().get(11));
-        // input: 21 new + 4 read from the cache; output from message_delta, not message_start's placeholder 1
-        assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(25, 9, null));
+        // input: 21 new + 4 read from the cache, the 4 the cached tokens (kept when message_delta's usage
+        // follows); output from message_delta, not message_start's placeholder 1
+        assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(25, 9, null, 4));
         assertThat(o.reportedOutputTokens()).isEqualTo(9);
     }
 
@@ -35,7 +36,7 @@ class MessagesStreamTest {
         assertThat(r.steps()).hasSize(11);
         assertThat(r.outcome().success()).isFalse();
         assertThat(r.outcome().error()).isEqualTo("stream ended without message_stop");
-        assertThat(r.outcome().usage()).isEqualTo(new StreamEvent.Usage(25, 9, null));
+        assertThat(r.outcome().usage()).isEqualTo(new StreamEvent.Usage(25, 9, null, 4));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.producer.backend.BackendSettings.Sampling;
+import io.tokenpulse.tokenizers.ChatMessage;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,56 @@ class NewerApiRequestsTest {
                  "temperature": 0.0, "stream": true, "top_p": 0.9, "top_k": 40}"""));
         assertThat(call.header("anthropic-version")).isEqualTo("2023-06-01");
         assertThat(call.header("x-api-key")).isNull();
+    }
+
+    /** A session's third turn: system prompt, two questions with their answers, the new question. */
+    private static final PromptRequest TURN = new PromptRequest(
+            "bench-9",
+            "ignored",
+            64,
+            List.of(),
+            null,
+            null,
+            List.of(
+                    new ChatMessage("system", "Be brief."),
+                    new ChatMessage("user", "Hi"),
+                    new ChatMessage("assistant", "Hello!"),
+                    new ChatMessage("user", "Why?"),
+                    new ChatMessage("assistant", "Because."),
+                    new ChatMessage("user", "Go on")));
+
+    /**
+     * OpenAI's Responses API takes the conversation so far as input messages with roles
+     * (platform.openai.com/docs/guides/conversation-state, "Manually manage conversation state", and
+     * the API reference's input item list, read 2026-11-28); vLLM serves that stateless form.
+     */
+    @Test
+    void responsesSendsASessionsTurnAsInputMessagesWithRoles() throws Exception {
+        HttpCall call = Backends.get("openai-responses")
+                .buildRequest(settings(RESPONSES, null, Map.of(), Sampling.GREEDY), TURN);
+        assertThat(MAPPER.readTree(call.body())).isEqualTo(MAPPER.readTree("""
+                {"model": "facebook/opt-6.7b",
+                 "input": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"},
+                           {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Why?"},
+                           {"role": "assistant", "content": "Because."}, {"role": "user", "content": "Go on"}],
+                 "temperature": 0.0, "max_output_tokens": 64, "stream": true}"""));
+    }
+
+    /**
+     * Anthropic's Messages API has no system role: the system prompt goes in the top-level
+     * {@code system} field, the turns alternate user and assistant in {@code messages}
+     * (docs.anthropic.com/en/api/messages, "messages" and "system", read 2026-11-28).
+     */
+    @Test
+    void messagesSendsASessionsTurnWithItsSystemPromptOnTop() throws Exception {
+        HttpCall call = Backends.get("anthropic-messages")
+                .buildRequest(settings(MESSAGES, null, Map.of(), Sampling.GREEDY), TURN);
+        assertThat(MAPPER.readTree(call.body())).isEqualTo(MAPPER.readTree("""
+                {"model": "facebook/opt-6.7b", "max_tokens": 64, "system": "Be brief.",
+                 "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"},
+                              {"role": "user", "content": "Why?"}, {"role": "assistant", "content": "Because."},
+                              {"role": "user", "content": "Go on"}],
+                 "temperature": 0.0, "stream": true}"""));
     }
 
     @Test

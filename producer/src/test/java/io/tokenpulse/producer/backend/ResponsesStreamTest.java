@@ -25,7 +25,8 @@ class ResponsesStreamTest {
         assertThat(o.firstNs()).isEqualTo(r.arrivals().get(3));
         assertThat(o.reasoning().firstAnswerNs()).isEqualTo(r.arrivals().get(9));
         assertThat(o.lastNs()).isEqualTo(r.arrivals().get(14));
-        assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(12, 7, 3));
+        // usage.input_tokens_details.cached_tokens is the prefix-cache hit, as chat's prompt_tokens_details
+        assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(12, 7, 3, 4));
         assertThat(o.reportedOutputTokens()).isEqualTo(7);
         assertThat(o.doneSeen()).isFalse();
     }

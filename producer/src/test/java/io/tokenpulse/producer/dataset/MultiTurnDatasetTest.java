@@ -80,7 +80,8 @@ class MultiTurnDatasetTest {
         assertThatThrownBy(() ->
                         Datasets.create(options(PromptStyle.COMPLETION, DatasetOptions.MultiTurn.DEFAULTS), qwen3))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("use --backend openai-chat")
+                .hasMessageContaining("use --backend openai-chat (/v1/chat/completions), openai-responses"
+                        + " (/v1/responses) or anthropic-messages (/v1/messages)")
                 .hasMessageNotContaining("\n");
     }
 }

@@ -7,7 +7,9 @@ import java.io.IOException;
 /**
  * Anthropic's Messages API ({@code POST /v1/messages}) as its "Streaming Messages" page describes
  * it: every event is {@code event: <type>} plus {@code data: {"type", ...}}. A stream runs
- * {@code message_start} (the message with empty content and {@code usage.input_tokens}), a
+ * {@code message_start} (the message with empty content and {@code usage.input_tokens}; when the
+ * engine reports its prefix-cache hit, {@code --enable-prompt-tokens-details}, the hit as
+ * {@code cache_read_input_tokens} and the rest as {@code input_tokens}), a
  * {@code ping}; for thinking a {@code thinking} content block of {@code thinking_delta} events closed
  * by a {@code signature_delta}; the answer as a {@code text} block of {@code text_delta} events
  * ({@code content_block_start}, deltas, {@code content_block_stop}); then {@code message_delta}
@@ -165,9 +167,15 @@ final class MessagesFormat extends ChunkFormat {
         g.writeStringField("stop_reason", finishReason == null ? null : stopReason(finishReason));
         g.writeNullField("stop_sequence");
         g.writeObjectFieldStart("usage");
-        g.writeNumberField("input_tokens", prompt);
-        g.writeNumberField("cache_creation_input_tokens", 0);
-        g.writeNumberField("cache_read_input_tokens", 0);
+        int cached = cachedTokens();
+        if (cached >= 0) {
+            // Anthropic counts cache reads apart from input_tokens: together they are the prompt
+            g.writeNumberField("input_tokens", prompt - cached);
+            g.writeNumberField("cache_creation_input_tokens", 0);
+            g.writeNumberField("cache_read_input_tokens", cached);
+        } else {
+            g.writeNumberField("input_tokens", prompt);
+        }
         g.writeNumberField("output_tokens", outputTokens);
         g.writeEndObject();
     }

@@ -13,7 +13,8 @@ import java.io.IOException;
  * {@code content_part.added}, {@code response.output_text.delta} per event, then the
  * {@code .done} events); and last {@code response.completed}, or {@code response.incomplete} with
  * {@code incomplete_details.reason: max_output_tokens} when the output was cut at the limit, each
- * carrying the whole response with its {@code usage}. Not streamed: the response object alone.
+ * carrying the whole response with its {@code usage} ({@code input_tokens_details.cached_tokens} when
+ * the engine reports its prefix-cache hit, {@code --enable-prompt-tokens-details}). Not streamed: the response object alone.
  */
 final class ResponsesFormat extends ChunkFormat {
 
@@ -236,9 +237,12 @@ final class ResponsesFormat extends ChunkFormat {
         }
         g.writeObjectFieldStart("usage");
         g.writeNumberField("input_tokens", promptTokens);
-        g.writeObjectFieldStart("input_tokens_details");
-        g.writeNumberField("cached_tokens", 0);
-        g.writeEndObject();
+        if (cachedTokens() >= 0) {
+            // the prompt tokens served from the prefix cache, under --enable-prompt-tokens-details as for chat
+            g.writeObjectFieldStart("input_tokens_details");
+            g.writeNumberField("cached_tokens", cachedTokens());
+            g.writeEndObject();
+        }
         g.writeNumberField("output_tokens", completionTokens);
         g.writeObjectFieldStart("output_tokens_details");
         g.writeNumberField("reasoning_tokens", reasoningTokensOf(completionTokens));

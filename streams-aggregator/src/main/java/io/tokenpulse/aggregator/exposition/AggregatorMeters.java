@@ -44,6 +44,10 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>{@code tokenpulse_request_ttfo_seconds} (same buckets): a reasoning model's time to first output
  *       token (the first answer text, not thinking), of the successful requests that thought; registered
  *       by the first of them, so runs without reasoning have none;
+ *   <li>{@code tokenpulse_request_ttft_by_turn_seconds{turn}} (same buckets): the TTFT of a multi-turn
+ *       session's turns by turn index, {@code turn} {@code 0} (each session's first) to {@code 9} and
+ *       {@code 10+} for the later ones, so its series stay bounded; registered by the first turn of each,
+ *       so runs without sessions have none;
  *   <li>{@code tokenpulse_requests_total{status="success|failure", reason}}: reason {@code none},
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful

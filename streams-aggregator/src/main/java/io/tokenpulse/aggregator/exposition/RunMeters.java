@@ -41,6 +41,11 @@ final class RunMeters {
     private static final Duration MAX_EXPECTED = Duration.ofMinutes(15);
     private static final double MS_PER_S = 1e3;
 
+    /** Turns with a {@code turn} tag of their own; the later ones share {@link #LAST_TURN_LABEL}. */
+    private static final int TURN_LABELS = 10;
+
+    static final String LAST_TURN_LABEL = "10+";
+
     /**
      * The server section's fields (window record, run summary) and their meters' names after
      * {@code tokenpulse.window.} or {@code tokenpulse.summary.} (times in seconds, as Prometheus expects).
@@ -139,6 +144,9 @@ final class RunMeters {
         if (v.firstArrived()) {
             r.ttft.record(v.ttftNs(), TimeUnit.NANOSECONDS);
             r.e2el.record(v.e2elNs(), TimeUnit.NANOSECONDS);
+            if (m.getTurnIndex() != null) {
+                r.ttftByTurn(m.getTurnIndex()).record(v.ttftNs(), TimeUnit.NANOSECONDS);
+            }
         }
         v.tpotNs().ifPresent(tpotNs -> r.tpot.record(Math.round(tpotNs), TimeUnit.NANOSECONDS));
         RequestReasoning reasoning = RequestMetricsMapper.reasoning(m);
@@ -184,6 +192,15 @@ final class RunMeters {
         ours.forEach(registry::remove);
     }
 
+    /**
+     * The {@code turn} tag of a session turn's TTFT: its index as the result file's {@code ttft_by_turn}
+     * numbers it, {@code 0} to {@code 9}, and {@value #LAST_TURN_LABEL} for every later turn, so a
+     * long conversation adds no series (11 at most per run and model).
+     */
+    static String turnLabel(int turnIndex) {
+        return turnIndex < TURN_LABELS ? Integer.toString(turnIndex) : LAST_TURN_LABEL;
+    }
+
     /** The bounded failure class, as {@link FailureReasons#classOf} decides it for the run summary too. */
     static String failureReason(RequestMetrics m) {
         return FailureReasons.classOf(m);
@@ -207,6 +224,8 @@ final class RunMeters {
         final Counter goodRequests;
 
         final Map<String, Counter> requestsByReason = new ConcurrentHashMap<>();
+        /** TTFT of a session's turns by {@link #turnLabel}: registered by the first turn of each, so single-request runs have none. */
+        private final Map<String, Timer> ttftByTurn = new ConcurrentHashMap<>();
 
         /** @param runLevel also register the run-wide meters (chunk events, configured rate), once per run */
         Registered(Tags tags, boolean runLevel) {
@@ -276,9 +295,25 @@ final class RunMeters {
             return timer;
         }
 
+        Timer ttftByTurn(int turnIndex) {
+            return ttftByTurn.computeIfAbsent(
+                    turnLabel(turnIndex),
+                    turn -> timer(
+                            "tokenpulse.request.ttft.by.turn",
+                            "Time to first token of successful session turns, by turn index (0 the first, "
+                                    + LAST_TURN_LABEL
+                                    + " every later one)",
+                            Tags.of("turn", turn)));
+        }
+
         private Timer timer(String name, String description) {
+            return timer(name, description, Tags.empty());
+        }
+
+        private Timer timer(String name, String description, Tags extra) {
             return Timer.builder(name)
                     .tags(tags)
+                    .tags(extra)
                     .description(description)
                     .publishPercentileHistogram()
                     .minimumExpectedValue(MIN_EXPECTED)

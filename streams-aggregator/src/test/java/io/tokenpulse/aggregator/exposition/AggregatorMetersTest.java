@@ -110,6 +110,37 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void sessionTurnsAddTheirTtftByTurnWithLaterTurnsSharingOneLabel() {
+        meters.onRunEvent(started(RUN, 4.0));
+        meters.onRequestMetrics(success(RUN, 0, 120 * MS, 1_120 * MS, List.of(20 * MS), 11));
+        assertThat(registry.scrape()).as("a single request is no turn").doesNotContain("ttft_by_turn");
+
+        int[] turns = {0, 1, 9, 10, 42};
+        long[] ttftMs = {100, 200, 300, 400, 500};
+        for (int i = 0; i < turns.length; i++) {
+            RequestMetrics turn = success(RUN, i + 1, ttftMs[i] * MS, 1_000 * MS, List.of(20 * MS), 11);
+            turn.setSessionId("r1-session-0");
+            turn.setTurnIndex(turns[i]);
+            meters.onRequestMetrics(turn);
+        }
+
+        String scrape = registry.scrape();
+        assertThat(scrape)
+                .contains("# TYPE tokenpulse_request_ttft_by_turn_seconds histogram")
+                .contains("tokenpulse_request_ttft_by_turn_seconds_count{" + turnTags("0") + "} 1")
+                .contains("tokenpulse_request_ttft_by_turn_seconds_sum{" + turnTags("1") + "} 0.2")
+                .contains("tokenpulse_request_ttft_by_turn_seconds_sum{" + turnTags("9") + "} 0.3")
+                .contains("tokenpulse_request_ttft_by_turn_seconds_count{" + turnTags("10+") + "} 2")
+                .contains("tokenpulse_request_ttft_by_turn_seconds_sum{" + turnTags("10+") + "} 0.9")
+                .contains("tokenpulse_request_ttft_seconds_count{" + TAGS + "} 6");
+        assertThat(scrape).doesNotContain("turn=\"42\"").doesNotContain("turn=\"10\"");
+    }
+
+    private static String turnTags(String turn) {
+        return TAGS.replace("run_id=\"r1\"", "run_id=\"r1\",turn=\"" + turn + "\"");
+    }
+
+    @Test
     void aLoraRunsRequestMetersCarryEachRequestsModelAndRunMetersTheRunsOnce() {
         RunEvent start = started(RUN, 4.0);
         ((RunStarted) start.getEvent()).setLoraModules(List.of("sql-lora", "chat-lora"));
