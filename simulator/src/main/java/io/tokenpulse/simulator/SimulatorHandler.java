@@ -29,6 +29,7 @@ import io.tokenpulse.simulator.wire.GenerationRequest;
 import io.tokenpulse.simulator.wire.MessageApiRequests;
 import io.tokenpulse.simulator.wire.PoolingEndpoint;
 import io.tokenpulse.simulator.wire.PoolingRequest;
+import io.tokenpulse.simulator.wire.ResponseName;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -285,12 +286,13 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 : Math.max(Math.min(request.minTokens(), maxTokens), outputLengths.next(maxTokens));
         ChunkFormat format = ChunkFormat.of(
                 request,
-                requestId,
-                // an adapter's chunks name the adapter, as vLLM's do
-                request.model() != null && config.loraModules().contains(request.model())
-                        ? request.model()
-                        : config.modelName(),
-                System.currentTimeMillis() / 1000,
+                new ResponseName(
+                        requestId,
+                        // an adapter's chunks name the adapter, as vLLM's do
+                        request.model() != null && config.loraModules().contains(request.model())
+                                ? request.model()
+                                : config.modelName(),
+                        System.currentTimeMillis() / 1000),
                 config.promptCounter().outputWord(),
                 config.reasoningTokens());
         StreamingResponse streaming = new StreamingResponse(
