@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 MODEL = "facebook/opt-125m"  # its tokenizer is built in (no download); the simulator counts prompts with the same
 
 
-def seed_points(path):
+def sweep_points(path):
     """(requests, prompt tokens, output tokens, mean TTFT ms, mean TPOT ms) of every result block.
 
     The prompt length is the series' seq_length (the single-prompt series has none: total input tokens);
@@ -86,15 +86,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per point; the table shows the median (a loaded machine stalls some runs)")
     parser.add_argument("--output-len", type=int, help="output tokens of every point (default: the sweep's per point)")
-    parser.add_argument("--seed-file", default=(glob.glob(os.path.join(ROOT, "testdata", "vllm", "load-sweep.txt"))
-                                                 or [None])[0])
+    # --seed-file: the flag's first name, kept
+    parser.add_argument("--sweep-file", "--seed-file", default=(glob.glob(os.path.join(ROOT, "testdata", "vllm", "load-sweep.txt"))
+                                                               or [None])[0])
     parser.add_argument("--tokenpulse", default=os.path.join(ROOT, "tokenpulse"))
     parser.add_argument("--data-dir", default="/tmp/calib-platform", help="embedded platform of the bench runs")
     parser.add_argument("--out", default="/tmp/simulator-calibration", help="result JSONs and logs")
     args = parser.parse_args()
-    if not args.seed_file:
-        sys.exit("vLLM's load sweep not found: pass --seed-file PATH (testdata/vllm/load-sweep.txt)")
-    points = seed_points(args.seed_file)
+    if not args.sweep_file:
+        sys.exit("vLLM's load sweep not found: pass --sweep-file PATH (testdata/vllm/load-sweep.txt)")
+    points = sweep_points(args.sweep_file)
     if args.points:
         wanted = [tuple(int(v) for v in p.split("x")) for p in args.points.split(",")]
         unknown = [w for w in wanted if w not in [(p[0], p[1]) for p in points]]
@@ -109,18 +110,18 @@ def main():
     started = time.time()
     try:
         print("load average at start: %.1f %.1f %.1f" % os.getloadavg(), flush=True)
-        for requests, prompt, seed_output, seed_ttft, seed_tpot in points:
-            output = args.output_len or seed_output
+        for requests, prompt, vllm_output, vllm_ttft, vllm_tpot in points:
+            output = args.output_len or vllm_output
             runs = [run_point(args, base_url, requests, prompt, output, args.out, attempt)
                     for attempt in range(1, args.repeat + 1)]
             ttft, tpot = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
             stalled = sum(r[2] for r in runs)
-            ttft_err, tpot_err = ttft / seed_ttft - 1, tpot / seed_tpot - 1
+            ttft_err, tpot_err = ttft / vllm_ttft - 1, tpot / vllm_tpot - 1
             worst = max(worst, abs(ttft_err), abs(tpot_err))
             rows.append("| %s × %s | %d | %s | %s | %+.0f%% | %.1f | %.1f | %+.0f%% | %s |" % (
                 "{:,}".format(requests).replace(",", " "), "{:,}".format(prompt).replace(",", " "), output,
-                "{:,.0f}".format(seed_ttft).replace(",", " "), "{:,.0f}".format(ttft).replace(",", " "),
-                100 * ttft_err, seed_tpot, tpot, 100 * tpot_err,
+                "{:,.0f}".format(vllm_ttft).replace(",", " "), "{:,.0f}".format(ttft).replace(",", " "),
+                100 * ttft_err, vllm_tpot, tpot, 100 * tpot_err,
                 "%d of %d runs stalled" % (stalled, len(runs)) if stalled else ""))
             print(rows[-1], flush=True)
     finally:

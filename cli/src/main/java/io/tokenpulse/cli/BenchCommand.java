@@ -43,7 +43,6 @@ import io.tokenpulse.tokenizers.Tokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -115,20 +114,6 @@ final class BenchCommand implements Callable<Integer> {
             description = "Show every option with its description, in groups (--help describes the common ones).")
     boolean helpAll;
 
-    @Option(
-            names = "--ready-check-timeout-sec",
-            defaultValue = "600",
-            description =
-                    "How long to wait for the server's /health to answer 200 before giving up, in s (vLLM's flag; default: ${DEFAULT-VALUE}).")
-    int readyCheckTimeoutSec;
-
-    @Option(
-            names = "--summary-timeout-s",
-            defaultValue = "120",
-            description =
-                    "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
-    int summaryTimeoutS;
-
     /** --save-chart and --report: what is drawn and written after the run. */
     @Mixin
     RunFileOptions runFiles;
@@ -160,7 +145,7 @@ final class BenchCommand implements Callable<Integer> {
         // before the Namespace line, so that it shows the percentile metrics the run reports
         reporting.defaultFor(target.backend());
         out.println(PythonNamespace.format(spec, BenchNamespace.ORDER));
-        try (Prepared prepared = prepare(out);
+        try (PreparedRun prepared = prepare(out);
                 HostSetup.Started started = hostSetup().start()) {
             return runOn(prepared, started.host(), out, null).exitCode();
         }
@@ -176,23 +161,10 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * A run checked and ready to start: its plan, what to print and save after it, and with --simulate
-     * the simulator serving it (closed with it).
-     */
-    record Prepared(RunPlan plan, RunOutput output, SimulatorServer simulator) implements AutoCloseable {
-        @Override
-        public void close() {
-            if (simulator != null) {
-                simulator.close();
-            }
-        }
-    }
-
-    /**
      * Checks everything that can be checked without a pipeline (a bad option fails here with one line,
      * before anything starts), then starts the simulator when asked and builds the run's plan.
      */
-    Prepared prepare(PrintStream out) throws InterruptedException {
+    PreparedRun prepare(PrintStream out) throws InterruptedException {
         String modelId = target.modelId(simulate.simulate, out);
         Tokenizer tokenizer = target.loadTokenizer(modelId);
         var requestSampling = sampling.sampling();
@@ -214,13 +186,13 @@ final class BenchCommand implements Callable<Integer> {
                     load.settings(),
                     load.dataset(),
                     tokenizer,
-                    timeouts.timeouts(Duration.ofSeconds(summaryTimeoutS), run.shardStartTimeout()),
+                    timeouts.timeouts(run.shardStartTimeout()),
                     spool.spool(),
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,
                     run.profile);
-            return new Prepared(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), simulator);
+            return new PreparedRun(plan, new RunOutput(report, chart, html, kafka.reachingFlags()), simulator);
         } catch (RuntimeException e) {
             if (simulator != null) {
                 simulator.close();
@@ -235,7 +207,7 @@ final class BenchCommand implements Callable<Integer> {
      * signal. {@code early}, when not null, stops the run as Ctrl-C does (but exiting 0) when the
      * server is past saturation.
      */
-    RunOutcome runOn(Prepared prepared, BenchHost host, PrintStream out, EarlyStop early)
+    RunOutcome runOn(PreparedRun prepared, BenchHost host, PrintStream out, EarlyStop early)
             throws IOException, InterruptedException {
         out.println(RunPointers.before(prepared.plan().load().runId()));
         return BenchRun.run(
@@ -289,7 +261,7 @@ final class BenchCommand implements Callable<Integer> {
                             workload,
                             runReporting,
                             run.requestIdPrefix,
-                            Duration.ofSeconds(readyCheckTimeoutSec),
+                            target.readyTimeout(),
                             run.disableTqdm,
                             resultFile.saveDetailed),
                     built);
@@ -299,9 +271,6 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private void checkPipelineOptions() {
-        if (summaryTimeoutS < 1) {
-            throw UserError.usage("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
-        }
         metrics.validate();
         windows.validate();
         timeouts.validate();

@@ -31,14 +31,14 @@ final class BenchHelp {
     record Group(String heading, List<String> mixins, List<String> own, boolean common) {}
 
     static final List<Group> GROUPS = List.of(
-            new Group("Target server", List.of("target"), List.of("--ready-check-timeout-sec"), true),
+            new Group("Target server", List.of("target"), List.of(), true),
             new Group("Dataset", List.of("dataset"), List.of(), true),
             new Group("Traffic", List.of("traffic", "sessions"), List.of(), true),
             new Group("Sampling", List.of("sampling"), List.of(), true),
             new Group("Results, reports and charts", List.of("resultFile", "reporting", "runFiles"), List.of(), true),
             new Group("Built-in simulator", List.of("simulate"), List.of(), true),
             new Group("Run, progress and ids", List.of("run"), List.of(), false),
-            new Group("Timeouts", List.of("timeouts"), List.of("--summary-timeout-s"), false),
+            new Group("Timeouts", List.of("timeouts"), List.of(), false),
             new Group("Server metrics (the target's /metrics)", List.of("serverMetrics"), List.of(), false),
             new Group(
                     "TokenPulse's pipeline: meters, windows, CPU",

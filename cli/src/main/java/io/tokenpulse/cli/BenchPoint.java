@@ -55,13 +55,13 @@ record BenchPoint(BenchCommand bench) implements PointBench {
 
     @Override
     public Duration readyTimeout() {
-        return Duration.ofSeconds(bench.readyCheckTimeoutSec);
+        return bench.target.readyTimeout();
     }
 
     @Override
     public Ready prepare(PrintStream out) throws InterruptedException {
         out.println(PythonNamespace.format(bench.spec, BenchNamespace.ORDER));
-        BenchCommand.Prepared prepared = bench.prepare(out);
+        PreparedRun prepared = bench.prepare(out);
         return new Ready() {
             @Override
             public String runId() {

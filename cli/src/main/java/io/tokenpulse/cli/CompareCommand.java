@@ -2,6 +2,7 @@ package io.tokenpulse.cli;
 
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.TableOutputOption;
 import io.tokenpulse.cli.report.CompareTable;
 import io.tokenpulse.cli.report.DefinitionNotes;
 import io.tokenpulse.cli.report.ResultFiles;
@@ -10,8 +11,6 @@ import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,8 +71,8 @@ final class CompareCommand implements Callable<Integer> {
             description = "Table format (default: ${DEFAULT-VALUE}).")
     String format;
 
-    @Option(names = "--output", paramLabel = "FILE", description = "Write the table to FILE instead of printing it.")
-    Path output;
+    @Mixin
+    TableOutputOption output;
 
     @Mixin
     StoredRunWait wait;
@@ -89,12 +88,7 @@ final class CompareCommand implements Callable<Integer> {
             throw UserError.usage("give at least one result file or --run-id to compare");
         }
         Duration waitFor = wait.duration();
-        if (output != null) {
-            Path parent = output.toAbsolutePath().getParent();
-            if (!Files.isDirectory(parent)) {
-                throw UserError.usage("--output " + output + ": folder " + parent + " does not exist");
-            }
-        }
+        output.validate();
         List<CompareTable.Row> rows = new ArrayList<>();
         Set<DefinitionNotes.Tool> tools = new LinkedHashSet<>();
         for (Path file : files) {
@@ -126,12 +120,7 @@ final class CompareCommand implements Callable<Integer> {
         if (parsed == CompareTable.Format.MD) {
             table += DefinitionNotes.markdown(tools);
         }
-        if (output == null) {
-            System.out.print(table);
-        } else {
-            Files.writeString(output, table, StandardCharsets.UTF_8);
-            System.out.println("Comparison saved to " + output);
-        }
+        output.write(table, "Comparison");
         return 0;
     }
 }

@@ -9,13 +9,11 @@ import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.TableOutputOption;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -55,8 +53,8 @@ final class RescoreCommand implements Callable<Integer> {
             description = "Output format (default: ${DEFAULT-VALUE}).")
     String format;
 
-    @Option(names = "--output", paramLabel = "FILE", description = "Write the table to FILE instead of printing it.")
-    Path output;
+    @Mixin
+    TableOutputOption output;
 
     @Option(
             names = "--allow-incomplete",
@@ -81,10 +79,7 @@ final class RescoreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-        if (output != null && !Files.isDirectory(output.toAbsolutePath().getParent())) {
-            throw UserError.usage(
-                    "--output " + output + ": folder " + output.toAbsolutePath().getParent() + " does not exist");
-        }
+        output.validate();
         Duration waitFor = wait.duration();
         Comparison comparison;
         try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
@@ -106,12 +101,7 @@ final class RescoreCommand implements Callable<Integer> {
             comparison = Comparison.of(runId, missing, StoredTimings.of(shards, run.requests()), definitions);
         }
         String text = parsed.render(comparison);
-        if (output == null) {
-            System.out.print(text);
-        } else {
-            Files.writeString(output, text, StandardCharsets.UTF_8);
-            System.out.println("Scores saved to " + output);
-        }
+        output.write(text, "Scores");
         return 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.SendLogOption;
 import io.tokenpulse.cli.options.SimulatorEngineOptions;
 import io.tokenpulse.cli.options.SimulatorFaultOptions;
 import io.tokenpulse.runner.UserError;
@@ -10,10 +11,7 @@ import io.tokenpulse.simulator.SimulatorServer;
 import io.tokenpulse.simulator.engine.EngineProfile;
 import io.tokenpulse.simulator.engine.OutputLengths;
 import io.tokenpulse.tokenizers.TokenizerLoader;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -155,25 +153,15 @@ final class SimulateCommand implements Callable<Integer> {
                     + "(sglang:num_running_reqs, ...) (default: ${DEFAULT-VALUE}).")
     String metricsStyle;
 
-    @Option(
-            names = "--send-log",
-            paramLabel = "FILE",
-            description = "Write every streamed event's send time to FILE as CSV (request_id,event,due_ns,sent_ns,"
-                    + "sent_unix_ns): ground truth for a client's timestamps, e.g. with --profile deterministic.")
-    Path sendLog;
+    @Mixin
+    SendLogOption sendLog;
 
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         SimulatorConfig config = config();
-        SendLogFile log = null;
-        if (sendLog != null) {
-            try {
-                log = SendLogFile.open(sendLog);
-            } catch (IOException e) {
-                throw UserError.failure("cannot write the send log " + sendLog + " (" + e.getMessage()
-                        + "); give --send-log a writable file");
-            }
+        SendLogFile log = sendLog.open();
+        if (log != null) {
             config = config.withSendListener(log);
         }
         SimulatorServer server;
@@ -186,15 +174,14 @@ final class SimulateCommand implements Callable<Integer> {
             throw UserError.failure("cannot listen on " + host + ":" + port + ": " + e.getMessage());
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        SendLogFile sendLogFile = log;
         PrintWriter err = spec.commandLine().getErr();
         // Ctrl-C and SIGTERM run shutdown hooks: close the port before the JVM goes, then the send log.
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
                             server.close();
-                            if (sendLogFile != null) {
-                                closeSendLog(sendLogFile, err);
+                            if (log != null) {
+                                SendLogOption.close(log, err);
                             }
                             stopped.countDown();
                         },
@@ -226,19 +213,6 @@ final class SimulateCommand implements Callable<Integer> {
                 + (tokenizer == null ? "" : " --tokenizer " + tokenizer)
                 + " --dataset-name random --random-input-len 80 --random-output-len 60 --ignore-eos"
                 + " --num-prompts 100 --request-rate 10";
-    }
-
-    private static void closeSendLog(SendLogFile log, PrintWriter err) {
-        try {
-            log.close();
-        } catch (UncheckedIOException e) {
-            err.println("simulate: " + e.getMessage());
-        }
-        if (log.dropped() > 0) {
-            err.println("simulate: " + log.dropped() + " events not in the send log " + log.path()
-                    + " (its writer fell " + SendLogFile.MAX_QUEUED + " records behind or the file failed)");
-        }
-        err.flush();
     }
 
     /** The server's configuration from the options; bad values are usage errors. */

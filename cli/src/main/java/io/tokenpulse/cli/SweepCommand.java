@@ -1,30 +1,26 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.SearchOptions;
+import io.tokenpulse.cli.options.ServeOptions;
+import io.tokenpulse.cli.options.SweepFolderOptions;
+import io.tokenpulse.cli.options.SweepPointOptions;
 import io.tokenpulse.runner.BenchHost;
-import io.tokenpulse.runner.RunIds;
 import io.tokenpulse.runner.UserError;
-import io.tokenpulse.runner.sweep.SaturationSearch;
 import io.tokenpulse.runner.sweep.SearchPlan;
-import io.tokenpulse.runner.sweep.SearchSlo;
 import io.tokenpulse.runner.sweep.SweepFile;
 import io.tokenpulse.runner.sweep.SweepOutcome;
 import io.tokenpulse.runner.sweep.SweepPoint;
-import io.tokenpulse.runner.sweep.SweepRows;
 import io.tokenpulse.runner.sweep.SweepRunner;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
@@ -48,94 +44,17 @@ import picocli.CommandLine.Unmatched;
         })
 final class SweepCommand implements Callable<Integer> {
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    @Mixin
+    SweepPointOptions points;
 
-    @Option(
-            names = "--bench-params",
-            paramLabel = "FILE",
-            description =
-                    "JSON list of bench flag maps, or an object of name -> flag map (vLLM's format): one point per row, times the listed flags.")
-    Path benchParams;
+    @Mixin
+    SweepFolderOptions folder;
 
-    @Option(
-            names = "--num-runs",
-            defaultValue = "1",
-            description =
-                    "Runs per point; the summary shows their mean and 95 % confidence interval (default: ${DEFAULT-VALUE}).")
-    int numRuns;
+    @Mixin
+    ServeOptions serve;
 
-    @Option(
-            names = "--output-dir",
-            paramLabel = "DIR",
-            description = "Where sweep.json, points/, summary.md and summary.csv go (default: ./sweep-<timestamp>).")
-    Path outputDir;
-
-    @Option(
-            names = "--resume",
-            paramLabel = "DIR",
-            description =
-                    "Continue the sweep in DIR with the flags stored in its sweep.json (give none, or the same again): points done there are skipped.")
-    Path resume;
-
-    @Option(
-            names = "--serve-cmd",
-            paramLabel = "CMD",
-            description =
-                    "Start this server (a shell command) for each --serve-params setting, with the setting's flags appended; wait for its /health (--ready-check-timeout-sec), run the points, stop it.")
-    String serveCmd;
-
-    @Option(
-            names = "--serve-params",
-            paramLabel = "FILE",
-            description =
-                    "JSON list of server flag maps, or an object of name -> flag map: one server setting per row.")
-    Path serveParams;
-
-    @Option(
-            names = "--search",
-            paramLabel = "rate|concurrency",
-            description =
-                    "Instead of a grid, raise --request-rate (rate) or --max-concurrency (concurrency) from --search-start by --search-factor until a point misses --slo, then bisect; reports the highest load that met the SLO.")
-    String search;
-
-    @Option(
-            names = "--slo",
-            paramLabel = "KEY:VALUE,...",
-            description =
-                    "What --search must meet: ttft and itl bound the P99 in ms, failures the share of failed requests, e.g. ttft:2000,itl:100,failures:0.01.")
-    String slo;
-
-    @Option(
-            names = "--search-start",
-            defaultValue = "1",
-            description = "The first load --search probes (req/s or concurrent requests; default: ${DEFAULT-VALUE}).")
-    double searchStart;
-
-    @Option(
-            names = "--search-factor",
-            defaultValue = "2",
-            description = "How much --search raises the load until the SLO is missed (default: ${DEFAULT-VALUE}).")
-    double searchFactor;
-
-    @Option(
-            names = "--search-max-points",
-            defaultValue = "8",
-            description = "At most this many points (raise and bisect) per search (default: ${DEFAULT-VALUE}).")
-    int searchMaxPoints;
-
-    @Option(
-            names = "--search-stop-margin",
-            defaultValue = "2",
-            description =
-                    "Stop a search point early when the live P99 TTFT of its first tokens exceeds this many times the SLO's ttft (default: ${DEFAULT-VALUE}).")
-    double searchStopMargin;
-
-    @Option(
-            names = "--search-stop-windows",
-            defaultValue = "3",
-            description =
-                    "... in this many consecutive 1 s windows; 0 never stops a point early (default: ${DEFAULT-VALUE}).")
-    int searchStopWindows;
+    @Mixin
+    SearchOptions search;
 
     /** Every other argument is a bench flag, as a value or a list. */
     @Unmatched
@@ -147,17 +66,17 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        Path dir = folder();
-        SweepFile file = previous(dir);
+        Path dir = folder.folder();
+        SweepFile file = folder.previous(dir);
         List<String> args = ownArgs();
-        if (resume != null && file.args() == null && args.isEmpty()) {
+        if (folder.resuming() && file.args() == null && args.isEmpty()) {
             throw UserError.usage("--resume " + dir + ": its " + SweepFile.NAME + " was written by an older version"
                     + " that did not keep the sweep's flags; give them again beside --resume");
         }
-        if (resume != null && file.args() != null) {
+        if (folder.resuming() && file.args() != null) {
             if (args.isEmpty()) {
                 out.println("Resuming " + dir + " with its flags: " + String.join(" ", file.args()));
-                return stored(file.args()).call();
+                return stored(file.args(), dir).call();
             }
             if (!args.equals(file.args())) {
                 throw UserError.usage("--resume " + dir + ": the sweep there ran with other flags ("
@@ -170,15 +89,15 @@ final class SweepCommand implements Callable<Integer> {
         SweepRunner runner = new SweepRunner(
                 dir,
                 new SweepFile(file.sweepId(), args, swept, file.points(), null),
-                serveCmd,
+                serve.command(),
                 BenchPoint::parse,
-                (saved, points) -> SweepSummaryFiles.write(dir, saved, points, numRuns, false),
+                (saved, done) -> SweepSummaryFiles.write(dir, saved, done, points.numRuns(), false),
                 out,
                 System.err);
         SweepOutcome outcome = searchPlan == null
-                ? runner.grid(plan.settings(), numRuns)
+                ? runner.grid(plan.settings(), points.numRuns())
                 : runner.search(plan.settings().get(0), searchPlan);
-        String table = SweepSummaryFiles.write(dir, outcome.file(), outcome.points(), numRuns, true);
+        String table = SweepSummaryFiles.write(dir, outcome.file(), outcome.points(), points.numRuns(), true);
         out.println();
         out.print(table);
         out.println("Sweep saved to " + dir.toAbsolutePath().normalize() + " (" + SweepFile.NAME + ", "
@@ -191,101 +110,27 @@ final class SweepCommand implements Callable<Integer> {
 
     /** The search's set-up from --search and --slo, checked before anything starts; null without --search. */
     private SearchPlan searchPlan(SweepPlan plan) {
-        if (search == null) {
-            if (slo != null) {
-                throw UserError.usage("--slo is what --search must meet: add --search rate or --search concurrency");
-            }
-            return null;
-        }
-        String flag = switch (search) {
-            case "rate" -> "--request-rate";
-            case "concurrency" -> "--max-concurrency";
-            default -> throw UserError.usage("--search must be rate or concurrency, got '" + search + "'");
-        };
-        if (slo == null) {
-            throw UserError.usage("--search needs --slo, e.g. --slo ttft:2000,itl:100,failures:0.01");
-        }
-        String param = SweepRows.param(flag);
-        List<String> baseArgs = plan.points().get(0).benchArgs();
-        if (plan.swept().contains(param) || baseArgs.contains(flag)) {
-            throw UserError.usage("--search " + search + " sets " + flag + " itself, from --search-start up: give "
-                    + flag + " no " + (plan.swept().contains(param) ? "list" : "value"));
-        }
-        if (plan.points().size() > 1 || numRuns > 1) {
-            throw UserError.usage("--search runs one search: give every other flag one value (no lists, several"
-                    + " --bench-params or --serve-params rows, --num-runs); run one search per setting");
-        }
-        if (!(searchStopMargin > 0) || searchStopWindows < 0) {
-            throw UserError.usage("--search-stop-margin must be > 0 and --search-stop-windows >= 0, got "
-                    + searchStopMargin + " and " + searchStopWindows);
-        }
-        try {
-            SearchSlo parsed = SearchSlo.parse(slo);
-            SearchPlan searchPlan = new SearchPlan(
-                    flag,
-                    baseArgs,
-                    parsed,
-                    new SaturationSearch(search.equals("concurrency"), searchStart, searchFactor, searchMaxPoints),
-                    searchStart,
-                    parsed.ttftMs().map(ms -> ms * searchStopMargin).orElse(Double.NaN),
-                    searchStopWindows,
-                    searchMaxPoints);
-            SweepPoint first = searchPlan.probe(searchStart);
+        SearchPlan searchPlan = search.plan(
+                plan.swept(), plan.points().get(0).benchArgs(), plan.points().size() == 1 && points.numRuns() == 1);
+        if (searchPlan != null) {
+            SweepPoint first = searchPlan.probe(searchPlan.start());
             // the verdict reads the SLO's P99s from each point's result: its percentile flags must keep them
-            BenchPoint.parse(first, first.benchArgs()).bench().reporting.require(parsed.percentileMetrics(), 99);
-            return searchPlan;
-        } catch (IllegalArgumentException e) {
-            throw UserError.usage(e.getMessage());
+            BenchPoint.parse(first, first.benchArgs())
+                    .bench()
+                    .reporting
+                    .require(searchPlan.slo().percentileMetrics(), 99);
         }
+        return searchPlan;
     }
 
     private SweepPlan plan() {
-        if (numRuns < 1) {
-            throw UserError.usage("--num-runs must be >= 1, got " + numRuns);
-        }
-        if (serveParams != null && serveCmd == null) {
-            throw UserError.usage("--serve-params needs --serve-cmd: the settings are flags of the server it starts");
-        }
-        if (resume != null && outputDir != null && !resume.equals(outputDir)) {
-            throw UserError.usage("--resume DIR continues the sweep in DIR: leave out --output-dir");
-        }
+        points.validate();
+        serve.validate();
+        folder.validate();
         try {
-            return SweepPlan.of(
-                    benchLine().getCommandSpec(),
-                    benchArgs,
-                    benchParams == null ? List.of() : SweepRows.read("--bench-params", benchParams),
-                    serveParams == null ? List.of() : SweepRows.read("--serve-params", serveParams));
+            return SweepPlan.of(benchLine().getCommandSpec(), benchArgs, points.rows(), serve.rows());
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
-        }
-    }
-
-    private Path folder() {
-        if (resume != null) {
-            return resume;
-        }
-        return outputDir != null ? outputDir : Path.of("sweep-" + STAMP.format(LocalDateTime.now()));
-    }
-
-    /** The sweep so far: DIR's sweep.json with --resume, else a new sweep (DIR must not hold one). */
-    private SweepFile previous(Path dir) throws IOException {
-        Path json = dir.resolve(SweepFile.NAME);
-        if (resume == null) {
-            if (Files.exists(json)) {
-                throw UserError.usage(dir + " already holds a sweep; continue it with --resume " + dir
-                        + " or pass another --output-dir");
-            }
-            return new SweepFile("sweep-" + RunIds.next(), null, List.of(), List.of(), null);
-        }
-        if (!Files.isRegularFile(json)) {
-            throw UserError.usage(
-                    "--resume " + dir + ": no " + SweepFile.NAME + " there; pass the folder a sweep wrote");
-        }
-        try {
-            return SweepFile.read(json);
-        } catch (IOException e) {
-            throw UserError.usage("--resume " + dir + ": " + SweepFile.NAME + " cannot be read ("
-                    + e.getMessage().lines().findFirst().orElse("") + ")");
         }
     }
 
@@ -297,7 +142,7 @@ final class SweepCommand implements Callable<Integer> {
         List<String> args = new ArrayList<>();
         for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
             String name = option.longestName();
-            if (name.equals("--resume") || name.equals("--output-dir")) {
+            if (name.equals(SweepFolderOptions.RESUME) || name.equals(SweepFolderOptions.OUTPUT_DIR)) {
                 continue;
             }
             if (option.arity().max() == 0) {
@@ -312,11 +157,11 @@ final class SweepCommand implements Callable<Integer> {
         return args;
     }
 
-    /** The sweep sweep.json's {@code args} describe, continuing in this one's --resume folder. */
-    private SweepCommand stored(List<String> args) {
+    /** The sweep sweep.json's {@code args} describe, continuing in this one's --resume folder {@code dir}. */
+    private SweepCommand stored(List<String> args, Path dir) {
         List<String> command = new ArrayList<>(List.of("sweep"));
         command.addAll(args);
-        command.addAll(List.of("--resume", resume.toString()));
+        command.addAll(List.of(SweepFolderOptions.RESUME, dir.toString()));
         try {
             return (SweepCommand) TokenPulse.newCommandLine()
                     .parseArgs(command.toArray(String[]::new))
@@ -324,8 +169,8 @@ final class SweepCommand implements Callable<Integer> {
                     .commandSpec()
                     .userObject();
         } catch (CommandLine.ParameterException e) {
-            throw UserError.usage("--resume " + resume + ": the flags in its " + SweepFile.NAME + " no longer parse: "
-                    + e.getMessage());
+            throw UserError.usage(
+                    "--resume " + dir + ": the flags in its " + SweepFile.NAME + " no longer parse: " + e.getMessage());
         }
     }
 

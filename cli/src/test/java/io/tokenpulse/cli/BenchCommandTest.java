@@ -12,7 +12,7 @@ import picocli.CommandLine;
 
 class BenchCommandTest {
 
-    /** The Namespace line of seed 000 (vLLM's 20-minute run), read from testdata/vllm. */
+    /** The Namespace line of vLLM's 20-minute run, read from testdata/vllm/benchmark-serving-20min-run.txt. */
     private static String seedNamespace() throws IOException {
         return Files.readAllLines(Path.of("..", "testdata", "vllm", "benchmark-serving-20min-run.txt")).stream()
                 .filter(l -> l.startsWith("Namespace("))
@@ -54,8 +54,8 @@ class BenchCommandTest {
                 "0.0");
         String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchNamespace.ORDER);
 
-        // vLLM's version that printed seed 000 had neither num_prompts next to duration_minutes nor the
-        // custom dataset's options (seed 002, a later version, has them); ours has all.
+        // vLLM's version that printed the 20-minute run had neither num_prompts next to duration_minutes nor the
+        // custom dataset's options (later versions have them); ours has all.
         String vllmPart = line.replace("num_prompts=1000, ", "")
                 .replace("custom_output_len=256, custom_skip_chat_template=False, ", "");
         vllmPart = vllmPart.substring(0, vllmPart.indexOf("lora_modules=None") + "lora_modules=None".length()) + ")";

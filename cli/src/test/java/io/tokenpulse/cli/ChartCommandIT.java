@@ -121,7 +121,7 @@ class ChartCommandIT {
         Outcome compare = ReplayCommandIT.execute(
                 "compare", "--run-id", "c1", "--format", "csv", "--data-dir", dataDir.toString());
         assertThat(compare.code()).as(compare.out() + compare.err()).isZero();
-        // the figures bench printed for the run, in seed 003's columns
+        // the figures bench printed for the run, in the columns of Mooncake's table (testdata/vllm)
         List<String> cells = List.of(compare.out().lines().toList().get(1).split(",", -1));
         assertThat(cells.subList(0, 5)).containsExactly("c1", "20", printed("Benchmark duration (s)"), "640", "160");
         assertThat(cells.get(8)).isEqualTo(printed("Mean TTFT (ms)"));

@@ -125,19 +125,6 @@ public record LoadSettings(
             BackendSettings.Sampling sampling,
             boolean insecure) {
 
-        /** A target whose https certificate, if any, is checked. */
-        public Target(
-                String backend,
-                URI baseUrl,
-                String endpoint,
-                String model,
-                String servedModelName,
-                String apiKey,
-                Map<String, String> extraHeaders,
-                BackendSettings.Sampling sampling) {
-            this(backend, baseUrl, endpoint, model, servedModelName, apiKey, extraHeaders, sampling, false);
-        }
-
         public Target {
             Backends.get(backend); // an unknown or unsupported name fails here, listing the known ones
             if (baseUrl == null
@@ -262,40 +249,6 @@ public record LoadSettings(
             LoraAssignment lora,
             SessionOptions sessions,
             Double probeRequestRate) {
-
-        /** A workload without probes: single requests, or sessions played with the default session options. */
-        public Workload(
-                DatasetOptions dataset,
-                String tokenizerId,
-                int numPrompts,
-                Double durationMinutes,
-                ArrivalSettings arrivals,
-                Integer maxConcurrency,
-                int numWarmups,
-                LoraAssignment lora) {
-            this(
-                    dataset,
-                    tokenizerId,
-                    numPrompts,
-                    durationMinutes,
-                    arrivals,
-                    maxConcurrency,
-                    numWarmups,
-                    lora,
-                    SessionOptions.DEFAULTS,
-                    null);
-        }
-
-        /** A workload without warm-up requests. */
-        public Workload(
-                DatasetOptions dataset,
-                String tokenizerId,
-                int numPrompts,
-                Double durationMinutes,
-                ArrivalSettings arrivals,
-                Integer maxConcurrency) {
-            this(dataset, tokenizerId, numPrompts, durationMinutes, arrivals, maxConcurrency, 0, null);
-        }
 
         public Workload {
             if (dataset == null || arrivals == null || sessions == null) {

@@ -62,19 +62,8 @@ final class RequestStream extends StreamReader {
      * @param permitNs when it got its permit, or {@link Dispatcher#NO_LIMIT}
      * @param launchedNs when it was handed to the HTTP client
      * @param endListener told when the stream ended (releases the permit, or plays a session's next turn)
+     * @param probe a {@code --probe-request-rate} request ({@link ProbeSender})
      */
-    RequestStream(
-            RunContext run,
-            ResponseTracker tracker,
-            PlannedRequest request,
-            String requestId,
-            long permitNs,
-            long launchedNs,
-            EndListener endListener) {
-        this(run, tracker, request, requestId, permitNs, launchedNs, endListener, false);
-    }
-
-    /** @param probe a {@code --probe-request-rate} request ({@link ProbeSender}) */
     RequestStream(
             RunContext run,
             ResponseTracker tracker,

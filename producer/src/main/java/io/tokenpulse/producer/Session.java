@@ -156,7 +156,8 @@ final class Session implements RequestStream.EndListener {
                                 requestId,
                                 permitNs,
                                 launchedNs,
-                                this));
+                                this,
+                                false));
     }
 
     private PlannedRequest planned(int t, long offsetNs, SampledRequest sample) {

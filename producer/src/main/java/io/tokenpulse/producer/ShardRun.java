@@ -203,7 +203,8 @@ final class ShardRun {
                                                 requestId,
                                                 permitNs,
                                                 launchedNs,
-                                                (outcome, endNs1) -> dispatcher.releasePermit())));
+                                                (outcome, endNs1) -> dispatcher.releasePermit(),
+                                                false)));
                     };
                 });
             } catch (InterruptedException e) {

@@ -11,6 +11,7 @@ import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -204,7 +205,9 @@ class LoadGeneratorIT {
                             w.arrivals(),
                             w.maxConcurrency(),
                             3,
-                            new LoraAssignment(List.of("lora-a", "lora-b"), LoraAssignment.Strategy.ROUND_ROBIN)),
+                            new LoraAssignment(List.of("lora-a", "lora-b"), LoraAssignment.Strategy.ROUND_ROBIN),
+                            SessionOptions.DEFAULTS,
+                            null),
                     base.reporting(),
                     base.requestIdPrefix(),
                     base.readinessTimeout(),
@@ -401,7 +404,7 @@ class LoadGeneratorIT {
 
     private static LoadSettings settings(String runId, URI baseUrl, int numPrompts, Integer maxConcurrency) {
         LoadSettings.Target target = new LoadSettings.Target(
-                "vllm", baseUrl, "/v1/completions", SimulatorConfig.DEFAULT_MODEL, null, null, Map.of(), null);
+                "vllm", baseUrl, "/v1/completions", SimulatorConfig.DEFAULT_MODEL, null, null, Map.of(), null, false);
         DatasetOptions dataset = new DatasetOptions(
                 "random",
                 null,
@@ -409,7 +412,16 @@ class LoadGeneratorIT {
                 new DatasetOptions.Random(32, 6, 0.5, 0),
                 DatasetOptions.Sonnet.DEFAULTS);
         LoadSettings.Workload workload = new LoadSettings.Workload(
-                dataset, tokenizer.id(), numPrompts, null, ArrivalSettings.constant(100.0, 1.0, 7), maxConcurrency);
+                dataset,
+                tokenizer.id(),
+                numPrompts,
+                null,
+                ArrivalSettings.constant(100.0, 1.0, 7),
+                maxConcurrency,
+                0,
+                null,
+                SessionOptions.DEFAULTS,
+                null);
         return new LoadSettings(
                 runId,
                 0,

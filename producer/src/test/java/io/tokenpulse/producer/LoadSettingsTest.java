@@ -7,6 +7,7 @@ import io.tokenpulse.producer.backend.BackendSettings;
 import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.session.SessionOptions;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +25,8 @@ class LoadSettingsTest {
                 null,
                 "sk-secret",
                 Map.of("x-team", "a"),
-                null);
+                null,
+                false);
     }
 
     static LoadSettings.Workload workload(
@@ -36,7 +38,11 @@ class LoadSettingsTest {
                 10,
                 durationMinutes,
                 ArrivalSettings.constant(rate, 1.0, 0),
-                maxConcurrency);
+                maxConcurrency,
+                0,
+                null,
+                SessionOptions.DEFAULTS,
+                null);
     }
 
     static LoadSettings settings(int shardIndex, int shardCount) {
@@ -76,7 +82,8 @@ class LoadSettingsTest {
                 "served",
                 null,
                 null,
-                null);
+                null,
+                false);
 
         assertThat(target.endpointUrl()).hasToString("http://host:9000/v1/chat/completions");
         assertThat(target.healthUrl()).hasToString("http://host:9000/health");
@@ -100,11 +107,19 @@ class LoadSettingsTest {
     @Test
     void httpsIsAcceptedAndOtherSchemesRejectedWithTheFlagToChange() {
         LoadSettings.Target https = new LoadSettings.Target(
-                "vllm", URI.create("https://api.example.com"), "/v1/completions", "m", null, null, null, null);
+                "vllm", URI.create("https://api.example.com"), "/v1/completions", "m", null, null, null, null, false);
         assertThat(https.endpointUrl()).hasToString("https://api.example.com/v1/completions");
         assertThat(https.insecure()).isFalse();
         assertThatThrownBy(() -> new LoadSettings.Target(
-                        "vllm", URI.create("ftp://api.example.com"), "/v1/completions", "m", null, null, null, null))
+                        "vllm",
+                        URI.create("ftp://api.example.com"),
+                        "/v1/completions",
+                        "m",
+                        null,
+                        null,
+                        null,
+                        null,
+                        false))
                 .hasMessage(
                         "--base-url must be an http://host:port or https://host:port URL, got ftp://api.example.com");
     }

@@ -20,8 +20,8 @@ class MessageBackendsPromptStyleTest {
         "vllm, /v1/completions, COMPLETION"
     })
     void messageApisTakeChatPrompts(String backend, String endpoint, PromptStyle style) {
-        LoadSettings.Target target =
-                new LoadSettings.Target(backend, URI.create("http://host:9000"), endpoint, "m", null, null, null, null);
+        LoadSettings.Target target = new LoadSettings.Target(
+                backend, URI.create("http://host:9000"), endpoint, "m", null, null, null, null, false);
 
         assertThat(target.promptStyle()).isEqualTo(style);
     }

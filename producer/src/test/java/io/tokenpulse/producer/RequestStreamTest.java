@@ -260,7 +260,8 @@ class RequestStreamTest {
                 "bench-" + index,
                 permitNs,
                 START_NS + 9 * MS,
-                (outcome, endNs) -> {});
+                (outcome, endNs) -> {},
+                false);
     }
 
     private static String completion(String text) {

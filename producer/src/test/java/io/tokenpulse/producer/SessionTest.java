@@ -107,11 +107,21 @@ class SessionTest {
                 null,
                 null,
                 Map.of(),
-                null);
+                null,
+                false);
         DatasetOptions dataset = new DatasetOptions(
                 "multi-turn", null, PromptStyle.CHAT, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS);
-        LoadSettings.Workload workload =
-                new LoadSettings.Workload(dataset, "words", 1, null, ArrivalSettings.constant(100.0, 1.0, 7), null);
+        LoadSettings.Workload workload = new LoadSettings.Workload(
+                dataset,
+                "words",
+                1,
+                null,
+                ArrivalSettings.constant(100.0, 1.0, 7),
+                null,
+                0,
+                null,
+                SessionOptions.DEFAULTS,
+                null);
         return new LoadSettings(
                 "run-7",
                 0,

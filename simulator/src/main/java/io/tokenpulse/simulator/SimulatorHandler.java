@@ -29,6 +29,7 @@ import io.tokenpulse.simulator.wire.GenerationRequest;
 import io.tokenpulse.simulator.wire.MessageApiRequests;
 import io.tokenpulse.simulator.wire.PoolingEndpoint;
 import io.tokenpulse.simulator.wire.PoolingRequest;
+import io.tokenpulse.simulator.wire.ResponseName;
 import io.tokenpulse.simulator.wire.TranscriptionForm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,24 +134,12 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                         () -> sendFull(ctx, HttpResponseStatus.OK, Unpooled.EMPTY_BUFFER, null, null));
             case "/v1/models" -> requireThen(ctx, request, HttpMethod.GET, () -> sendModels(ctx));
             case "/metrics" -> requireThen(ctx, request, HttpMethod.GET, () -> sendMetrics(ctx));
-            case "/v1/completions" ->
-                requireThen(
-                        ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.COMPLETIONS, receivedNs));
-            case "/v1/chat/completions" ->
-                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.CHAT, receivedNs));
-            case "/v1/audio/transcriptions" ->
-                requireThen(
-                        ctx,
-                        request,
-                        HttpMethod.POST,
-                        () -> generate(ctx, request, Endpoint.TRANSCRIPTION, receivedNs));
-            case "/v1/responses" ->
-                requireThen(
-                        ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.RESPONSES, receivedNs));
-            case "/v1/messages" ->
-                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.MESSAGES, receivedNs));
-            case "/generate_stream" ->
-                requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TGI, receivedNs));
+            case "/v1/completions" -> generateOnPost(ctx, request, Endpoint.COMPLETIONS, receivedNs);
+            case "/v1/chat/completions" -> generateOnPost(ctx, request, Endpoint.CHAT, receivedNs);
+            case "/v1/audio/transcriptions" -> generateOnPost(ctx, request, Endpoint.TRANSCRIPTION, receivedNs);
+            case "/v1/responses" -> generateOnPost(ctx, request, Endpoint.RESPONSES, receivedNs);
+            case "/v1/messages" -> generateOnPost(ctx, request, Endpoint.MESSAGES, receivedNs);
+            case "/generate_stream" -> generateOnPost(ctx, request, Endpoint.TGI, receivedNs);
             case "/start_profile" ->
                 requireThen(ctx, request, HttpMethod.POST, () -> profile(ctx, counters.profileStarts));
             case "/stop_profile" ->
@@ -160,13 +149,23 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 if (pooling != null) {
                     requireThen(ctx, request, HttpMethod.POST, () -> pool(ctx, request, pooling, receivedNs));
                 } else if (tritonModel(path) != null) {
-                    requireThen(
-                            ctx, request, HttpMethod.POST, () -> generate(ctx, request, Endpoint.TRITON, receivedNs));
+                    generateOnPost(ctx, request, Endpoint.TRITON, receivedNs);
                 } else {
                     sendError(ctx, HttpResponseStatus.NOT_FOUND, method + " " + path + " is not served here", null);
                 }
             }
         }
+    }
+
+    /** vLLM's 404 for a request naming a model it does not serve. */
+    private void sendModelNotFound(ChannelHandlerContext ctx, String model, String requestId) {
+        sendError(ctx, HttpResponseStatus.NOT_FOUND, "The model `" + model + "` does not exist.", requestId);
+    }
+
+    /** A generation request at {@code endpoint}'s path: generated when it is a POST. */
+    private void generateOnPost(
+            ChannelHandlerContext ctx, FullHttpRequest request, Endpoint endpoint, long receivedNs) {
+        requireThen(ctx, request, HttpMethod.POST, () -> generate(ctx, request, endpoint, receivedNs));
     }
 
     /** vLLM answers the profiler endpoints with an empty 200; counted so a test can see the calls. */
@@ -225,11 +224,28 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
         }
     }
 
-    private void generate(ChannelHandlerContext ctx, FullHttpRequest http, Endpoint endpoint, long receivedNs) {
+    /** The request's {@code x-request-id}, or the simulator's own when it has none. */
+    private String requestId(FullHttpRequest http) {
         String requestId = http.headers().get(REQUEST_ID);
-        if (requestId == null || requestId.isBlank()) {
-            requestId = "sim-" + counters.requestsReceived.sum();
+        return requestId == null || requestId.isBlank() ? "sim-" + counters.requestsReceived.sum() : requestId;
+    }
+
+    /** Sends the error of a fault that fails the request before its answer starts; false when there is none. */
+    private boolean failedBeforeAnswer(ChannelHandlerContext ctx, Fault fault, String requestId) {
+        if (!fault.failsBeforeStreaming()) {
+            return false;
         }
+        sendError(
+                ctx,
+                HttpResponseStatus.valueOf(fault.status()),
+                "simulated failure",
+                requestId,
+                fault.retryAfterSeconds());
+        return true;
+    }
+
+    private void generate(ChannelHandlerContext ctx, FullHttpRequest http, Endpoint endpoint, long receivedNs) {
+        String requestId = requestId(http);
         if (http.headers().contains(ServerMetrics.SESSION_HEADER)) {
             metrics.sessionRequest();
         }
@@ -251,11 +267,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (request.model() != null && !serves(endpoint, request.model())) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.NOT_FOUND,
-                    "The model `" + request.model() + "` does not exist.",
-                    requestId);
+            sendModelNotFound(ctx, request.model(), requestId);
             return;
         }
         String tooLong = contextLengthError(request);
@@ -263,13 +275,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             sendError(ctx, HttpResponseStatus.BAD_REQUEST, tooLong, requestId);
             return;
         }
-        if (fault.failsBeforeStreaming()) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.valueOf(fault.status()),
-                    "simulated failure",
-                    requestId,
-                    fault.retryAfterSeconds());
+        if (failedBeforeAnswer(ctx, fault, requestId)) {
             return;
         }
         int maxTokens = request.maxTokensGiven()
@@ -280,12 +286,13 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
                 : Math.max(Math.min(request.minTokens(), maxTokens), outputLengths.next(maxTokens));
         ChunkFormat format = ChunkFormat.of(
                 request,
-                requestId,
-                // an adapter's chunks name the adapter, as vLLM's do
-                request.model() != null && config.loraModules().contains(request.model())
-                        ? request.model()
-                        : config.modelName(),
-                System.currentTimeMillis() / 1000,
+                new ResponseName(
+                        requestId,
+                        // an adapter's chunks name the adapter, as vLLM's do
+                        request.model() != null && config.loraModules().contains(request.model())
+                                ? request.model()
+                                : config.modelName(),
+                        System.currentTimeMillis() / 1000),
                 config.promptCounter().outputWord(),
                 config.reasoningTokens());
         StreamingResponse streaming = new StreamingResponse(
@@ -309,10 +316,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
      * then run by the engine as a prefill that ends in one JSON answer ({@link PoolingResponse}).
      */
     private void pool(ChannelHandlerContext ctx, FullHttpRequest http, PoolingEndpoint endpoint, long receivedNs) {
-        String requestId = http.headers().get(REQUEST_ID);
-        if (requestId == null || requestId.isBlank()) {
-            requestId = "sim-" + counters.requestsReceived.sum();
-        }
+        String requestId = requestId(http);
         PoolingRequest request;
         Fault fault;
         try {
@@ -324,20 +328,10 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (request.model() != null && !config.serves(request.model())) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.NOT_FOUND,
-                    "The model `" + request.model() + "` does not exist.",
-                    requestId);
+            sendModelNotFound(ctx, request.model(), requestId);
             return;
         }
-        if (fault.failsBeforeStreaming()) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.valueOf(fault.status()),
-                    "simulated failure",
-                    requestId,
-                    fault.retryAfterSeconds());
+        if (failedBeforeAnswer(ctx, fault, requestId)) {
             return;
         }
         PoolingResponse response = new PoolingResponse(

@@ -9,6 +9,7 @@ import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.PrintStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +18,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** vLLM's flags that say where requests go and which model and tokenizer they name. */
+/**
+ * vLLM's flags that say where requests go, which model and tokenizer they name, and how long the
+ * server may take to be ready.
+ */
 public final class TargetOptions {
 
     @Option(
@@ -95,6 +99,18 @@ public final class TargetOptions {
             description =
                     "Do not check the certificate (nor the host name) of an https --base-url, e.g. a server with a self-signed certificate.")
     boolean insecure;
+
+    @Option(
+            names = "--ready-check-timeout-sec",
+            defaultValue = "600",
+            description =
+                    "How long to wait for the server's /health to answer 200 before giving up, in s (vLLM's flag; default: ${DEFAULT-VALUE}).")
+    int readyCheckTimeoutSec;
+
+    /** How long the server's /health may take to answer 200 (--ready-check-timeout-sec). */
+    public Duration readyTimeout() {
+        return Duration.ofSeconds(readyCheckTimeoutSec);
+    }
 
     /** With --simulate and no --model: a GPT-2-family name, whose tokenizer works offline. */
     public static final String SIMULATED_MODEL = "facebook/opt-125m";

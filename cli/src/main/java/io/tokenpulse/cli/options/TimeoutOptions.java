@@ -7,10 +7,17 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
- * How long bench waits on a request and on the end of an interrupted run: the limits that keep a
- * stalled server, a half-open connection or a Ctrl-C from hanging a run.
+ * How long bench waits on the run's summary, on a request and on the end of an interrupted run: the
+ * limits that keep a stalled pipeline or server, a half-open connection or a Ctrl-C from hanging a run.
  */
 public final class TimeoutOptions {
+
+    @Option(
+            names = "--summary-timeout-s",
+            defaultValue = "120",
+            description =
+                    "How long to wait for the run summary after the last response, in s (default: ${DEFAULT-VALUE}).")
+    int summaryTimeoutS;
 
     @Option(
             names = "--request-timeout-s",
@@ -38,6 +45,9 @@ public final class TimeoutOptions {
 
     /** Fails with one line naming the flag when a limit is out of range. */
     public void validate() {
+        if (summaryTimeoutS < 1) {
+            throw UserError.usage("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
+        }
         positive("--request-timeout-s", requestTimeoutS);
         positive("--stream-idle-timeout-s", streamIdleTimeoutS);
         if (drainTimeoutS < 0 || drainTimeoutS > MAX_S) {
@@ -58,12 +68,9 @@ public final class TimeoutOptions {
                 .withTimeouts(Duration.ofSeconds(requestTimeoutS), Duration.ofSeconds(streamIdleTimeoutS));
     }
 
-    /**
-     * The run's limits, with {@code summary} (--summary-timeout-s) for the summary's wait and {@code
-     * shardStart} (--shard-start-timeout-s) for the shards' start barrier.
-     */
-    public RunPlan.Timeouts timeouts(Duration summary, Duration shardStart) {
-        return new RunPlan.Timeouts(http(), drain(), summary, shardStart);
+    /** The run's limits, with {@code shardStart} (--shard-start-timeout-s) for the shards' start barrier. */
+    public RunPlan.Timeouts timeouts(Duration shardStart) {
+        return new RunPlan.Timeouts(http(), drain(), Duration.ofSeconds(summaryTimeoutS), shardStart);
     }
 
     Duration drain() {

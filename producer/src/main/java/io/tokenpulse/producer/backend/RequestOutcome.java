@@ -60,20 +60,6 @@ public record RequestOutcome(
         }
     }
 
-    /** An outcome without reasoning or a first answer time. */
-    public RequestOutcome(
-            boolean success,
-            int httpStatus,
-            String error,
-            int chunkEvents,
-            Long firstNs,
-            Long lastNs,
-            StreamEvent.Usage usage,
-            String generatedText,
-            boolean doneSeen) {
-        this(success, httpStatus, error, chunkEvents, firstNs, lastNs, usage, generatedText, doneSeen, Reasoning.NONE);
-    }
-
     /** Output tokens reported by the server when it reported a positive count, else null. */
     public Integer reportedOutputTokens() {
         return usage == null || usage.completionTokens() == null || usage.completionTokens() <= 0

@@ -1,8 +1,6 @@
 package io.tokenpulse.producer.backend;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
@@ -10,40 +8,29 @@ import java.io.IOException;
  * Reads TGI's stream events, {@code {"index","token":{"text",...},"generated_text","details"}},
  * as vLLM's {@code async_request_tgi} does: every event is a timing event; the text kept is the
  * {@code generated_text} of the event that has it (the last), the token texts only until then.
- * An {@code {"error": ...}} event fails the request. Streaming parser, as in {@link EventReader}.
+ * An {@code {"error": ...}} event fails the request.
  */
-final class TgiEventReader implements EventParser {
-
-    private static final JsonFactory JSON = new JsonFactory();
+final class TgiEventReader extends ObjectEventReader {
 
     @Override
-    public StreamEvent read(byte[] data, int offset, int length) {
-        try (JsonParser p = JSON.createParser(data, offset, length)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return StreamEvent.malformed("not a JSON object");
+    StreamEvent fields(JsonParser p) throws IOException {
+        String text = "";
+        String generated = null;
+        String error = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "token" -> text = value == JsonToken.START_OBJECT ? tokenText(p) : skip(p);
+                case "generated_text" -> generated = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                case "error" -> error = error(p, value);
+                default -> p.skipChildren();
             }
-            String text = "";
-            String generated = null;
-            String error = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (field) {
-                    case "token" -> text = value == JsonToken.START_OBJECT ? tokenText(p) : skip(p);
-                    case "generated_text" -> generated = value == JsonToken.VALUE_STRING ? p.getText() : null;
-                    case "error" -> error = error(p, value);
-                    default -> p.skipChildren();
-                }
-            }
-            if (error != null) {
-                return StreamEvent.failed(error);
-            }
-            return new StreamEvent(true, text, null, null, generated);
-        } catch (JsonProcessingException e) {
-            return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
-        } catch (IOException e) {
-            return StreamEvent.malformed(FailureText.oneLine(String.valueOf(e.getMessage())));
         }
+        if (error != null) {
+            return StreamEvent.failed(error);
+        }
+        return new StreamEvent(true, text, null, null, generated);
     }
 
     private static String tokenText(JsonParser p) throws IOException {

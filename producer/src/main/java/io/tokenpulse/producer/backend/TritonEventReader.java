@@ -1,8 +1,6 @@
 package io.tokenpulse.producer.backend;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
@@ -11,40 +9,29 @@ import java.io.IOException;
  * every event is a timing event whose {@code text_output} is appended; an event without it
  * (Triton's {@code {"error": ...}} included) fails the request, as the missing key fails vLLM's.
  */
-final class TritonEventReader implements EventParser {
-
-    private static final JsonFactory JSON = new JsonFactory();
+final class TritonEventReader extends ObjectEventReader {
 
     @Override
-    public StreamEvent read(byte[] data, int offset, int length) {
-        try (JsonParser p = JSON.createParser(data, offset, length)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return StreamEvent.malformed("not a JSON object");
+    StreamEvent fields(JsonParser p) throws IOException {
+        String text = null;
+        String error = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("text_output") && value == JsonToken.VALUE_STRING) {
+                text = p.getText();
+            } else if (field.equals("error") && value == JsonToken.VALUE_STRING) {
+                error = "server error: " + FailureText.oneLine(p.getText());
+            } else {
+                p.skipChildren();
             }
-            String text = null;
-            String error = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals("text_output") && value == JsonToken.VALUE_STRING) {
-                    text = p.getText();
-                } else if (field.equals("error") && value == JsonToken.VALUE_STRING) {
-                    error = "server error: " + FailureText.oneLine(p.getText());
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (error != null) {
-                return StreamEvent.failed(error);
-            }
-            if (text == null) {
-                return StreamEvent.malformed("no text_output");
-            }
-            return new StreamEvent(true, text, null, null);
-        } catch (JsonProcessingException e) {
-            return StreamEvent.malformed(FailureText.oneLine(e.getOriginalMessage()));
-        } catch (IOException e) {
-            return StreamEvent.malformed(FailureText.oneLine(String.valueOf(e.getMessage())));
         }
+        if (error != null) {
+            return StreamEvent.failed(error);
+        }
+        if (text == null) {
+            return StreamEvent.malformed("no text_output");
+        }
+        return new StreamEvent(true, text, null, null);
     }
 }

@@ -1,6 +1,5 @@
 package io.tokenpulse.producer.dataset;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.tokenizers.ChatMessage;
@@ -92,13 +91,8 @@ final class CustomDataset extends SummarizingDataset {
     }
 
     private static Line line(Path file, int number, String text, boolean outputTokensNeeded) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw layout(
-                    file, "line " + number + " is not JSON (" + DatasetFile.jsonProblem(e) + "); expected " + LAYOUT);
-        }
+        JsonNode node =
+                DatasetFile.jsonLine(JSON, text, number, problem -> layout(file, problem + "; expected " + LAYOUT));
         JsonNode prompt = node.get("prompt");
         if (!node.isObject() || prompt == null || !prompt.isTextual()) {
             throw layout(file, "line " + number + " has no string \"prompt\"; expected " + LAYOUT);

@@ -1,8 +1,11 @@
 package io.tokenpulse.producer.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /** The {@code --dataset-path} checks every file dataset shares, with the same one-line messages. */
 final class DatasetFile {
@@ -33,5 +36,18 @@ final class DatasetFile {
         String message = e.getOriginalMessage().lines().findFirst().orElse("");
         int marker = message.indexOf(" (start marker at");
         return marker < 0 ? message : message.substring(0, marker);
+    }
+
+    /**
+     * Line {@code number} of a JSON-lines file, parsed; a line that is not JSON throws what {@code
+     * notLayout} makes of the problem ("line N is not JSON (...)").
+     */
+    static JsonNode jsonLine(
+            ObjectMapper json, String text, int number, Function<String, IllegalArgumentException> notLayout) {
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw notLayout.apply("line " + number + " is not JSON (" + jsonProblem(e) + ")");
+        }
     }
 }

@@ -56,64 +56,22 @@ public record DatasetOptions(
         Objects.requireNonNull(multiTurn, "multiTurn");
     }
 
-    /** Every flag but the multi-turn ones, which stay at their defaults. */
-    public DatasetOptions(
-            String name,
-            Path datasetPath,
-            PromptStyle promptStyle,
-            Random random,
-            Sonnet sonnet,
-            ShareGpt shareGpt,
-            Custom custom,
-            FileSampling fileSampling,
-            PrefixRepetition prefixRepetition,
-            Trace trace,
-            Hf hf,
-            Asr asr) {
+    /** The synthetic datasets' flags, the others at their defaults (change them with {@code with...}). */
+    public DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
         this(
                 name,
                 datasetPath,
                 promptStyle,
                 random,
                 sonnet,
-                shareGpt,
-                custom,
-                fileSampling,
-                prefixRepetition,
-                trace,
-                hf,
-                asr,
-                MultiTurn.DEFAULTS);
-    }
-
-    /** The flags of the datasets vLLM's old client knew, the newer datasets' at their defaults. */
-    public DatasetOptions(
-            String name,
-            Path datasetPath,
-            PromptStyle promptStyle,
-            Random random,
-            Sonnet sonnet,
-            ShareGpt shareGpt,
-            Custom custom,
-            FileSampling fileSampling) {
-        this(
-                name,
-                datasetPath,
-                promptStyle,
-                random,
-                sonnet,
-                shareGpt,
-                custom,
-                fileSampling,
+                ShareGpt.DEFAULTS,
+                Custom.DEFAULTS,
+                FileSampling.DEFAULTS,
                 PrefixRepetition.DEFAULTS,
                 Trace.DEFAULTS,
                 Hf.DEFAULTS,
-                Asr.DEFAULTS);
-    }
-
-    /** The synthetic datasets' flags, every file dataset's at vLLM's defaults. */
-    public DatasetOptions(String name, Path datasetPath, PromptStyle promptStyle, Random random, Sonnet sonnet) {
-        this(name, datasetPath, promptStyle, random, sonnet, ShareGpt.DEFAULTS, Custom.DEFAULTS, FileSampling.DEFAULTS);
+                Asr.DEFAULTS,
+                MultiTurn.DEFAULTS);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */

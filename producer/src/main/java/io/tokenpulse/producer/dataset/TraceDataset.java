@@ -1,6 +1,5 @@
 package io.tokenpulse.producer.dataset;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.tokenizers.Tokenizer;
@@ -118,13 +117,8 @@ final class TraceDataset extends SummarizingDataset {
     }
 
     private static Entry entry(Path file, int number, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw layout(
-                    file, "line " + number + " is not JSON (" + DatasetFile.jsonProblem(e) + "); expected " + LAYOUT);
-        }
+        JsonNode node =
+                DatasetFile.jsonLine(JSON, text, number, problem -> layout(file, problem + "; expected " + LAYOUT));
         if (!node.isObject()) {
             throw layout(file, "line " + number + " is not a JSON object; expected " + LAYOUT);
         }

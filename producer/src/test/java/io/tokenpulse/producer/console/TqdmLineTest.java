@@ -12,8 +12,8 @@ class TqdmLineTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                // seed 003's last line: 200 in 99.2 s is 2.02 it/s; widths chosen for 10-column bars
-                "done, seed 003           | 200 | 200 | 99200   | 49 | '100%|██████████| 200/200 [01:39<00:00,  2.02it/s]'",
+                // a vLLM run's last line: 200 in 99.2 s is 2.02 it/s; widths chosen for 10-column bars
+                "done, 200 in 99.2 s      | 200 | 200 | 99200   | 49 | '100%|██████████| 200/200 [01:39<00:00,  2.02it/s]'",
                 "nothing finished yet     | 0   | 200 | 500     | 39 | '  0%|          | 0/200 [00:00<?, ?it/s]'",
                 // 50 of 200 in 25 s: 2 it/s, 75 s left; a quarter of 10 columns is 2 blocks and 4 eighths
                 "a quarter, eighths shown | 50  | 200 | 25000   | 48 | ' 25%|██▌       | 50/200 [00:25<01:15,  2.00it/s]'",

@@ -52,15 +52,9 @@ class CustomDatasetTest {
 
     static DatasetOptions options(
             Path path, PromptStyle style, int outputLen, boolean skipTemplate, boolean disableShuffle) {
-        return new DatasetOptions(
-                "custom",
-                path,
-                style,
-                DatasetOptions.Random.DEFAULTS,
-                DatasetOptions.Sonnet.DEFAULTS,
-                DatasetOptions.ShareGpt.DEFAULTS,
-                new DatasetOptions.Custom(outputLen, skipTemplate),
-                new DatasetOptions.FileSampling(disableShuffle, false));
+        return new DatasetOptions("custom", path, style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS)
+                .withCustom(new DatasetOptions.Custom(outputLen, skipTemplate))
+                .withFileSampling(new DatasetOptions.FileSampling(disableShuffle, false));
     }
 
     static CustomDataset load(DatasetOptions options) {

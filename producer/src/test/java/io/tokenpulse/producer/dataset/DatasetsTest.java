@@ -71,10 +71,9 @@ class DatasetsTest {
                         null,
                         PromptStyle.COMPLETION,
                         DatasetOptions.Random.DEFAULTS,
-                        DatasetOptions.Sonnet.DEFAULTS,
-                        new DatasetOptions.ShareGpt(0),
-                        new DatasetOptions.Custom(0, false),
-                        DatasetOptions.FileSampling.DEFAULTS)
+                        DatasetOptions.Sonnet.DEFAULTS)
+                .withShareGpt(new DatasetOptions.ShareGpt(0))
+                .withCustom(new DatasetOptions.Custom(0, false))
                 .withPrefixRepetition(new DatasetOptions.PrefixRepetition(256, 256, 10, 0))
                 .withTrace(new DatasetOptions.Trace(-1))
                 .withHf(new DatasetOptions.Hf(null, null, 0));
@@ -82,14 +81,12 @@ class DatasetsTest {
         assertThat(random.name()).isEqualTo("random");
 
         DatasetOptions custom = new DatasetOptions(
-                "custom",
-                Path.of("prompts.jsonl"),
-                PromptStyle.COMPLETION,
-                DatasetOptions.Random.DEFAULTS,
-                DatasetOptions.Sonnet.DEFAULTS,
-                DatasetOptions.ShareGpt.DEFAULTS,
-                new DatasetOptions.Custom(0, false),
-                DatasetOptions.FileSampling.DEFAULTS);
+                        "custom",
+                        Path.of("prompts.jsonl"),
+                        PromptStyle.COMPLETION,
+                        DatasetOptions.Random.DEFAULTS,
+                        DatasetOptions.Sonnet.DEFAULTS)
+                .withCustom(new DatasetOptions.Custom(0, false));
         assertThatThrownBy(() -> Datasets.create(custom, null))
                 .as("checked before the file is read")
                 .hasMessage("--custom-output-len must be >= 1, or -1 to take each line's output_tokens, got 0");

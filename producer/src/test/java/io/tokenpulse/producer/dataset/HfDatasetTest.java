@@ -51,14 +51,9 @@ class HfDatasetTest {
 
     private HfDataset hf(String path, PromptStyle style, DatasetOptions.Hf flags, boolean skipTemplate) {
         DatasetOptions options = new DatasetOptions(
-                        "hf",
-                        Path.of(path),
-                        style,
-                        DatasetOptions.Random.DEFAULTS,
-                        DatasetOptions.Sonnet.DEFAULTS,
-                        DatasetOptions.ShareGpt.DEFAULTS,
-                        new DatasetOptions.Custom(256, skipTemplate),
-                        new DatasetOptions.FileSampling(true, false))
+                        "hf", Path.of(path), style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS)
+                .withCustom(new DatasetOptions.Custom(256, skipTemplate))
+                .withFileSampling(new DatasetOptions.FileSampling(true, false))
                 .withHf(flags);
         return HfDataset.load(options, qwen3, caches());
     }

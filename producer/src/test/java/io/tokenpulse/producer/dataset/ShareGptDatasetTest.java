@@ -73,14 +73,9 @@ class ShareGptDatasetTest {
     static DatasetOptions options(
             Path path, PromptStyle style, Integer outputLen, boolean disableShuffle, boolean noOversample) {
         return new DatasetOptions(
-                "sharegpt",
-                path,
-                style,
-                DatasetOptions.Random.DEFAULTS,
-                DatasetOptions.Sonnet.DEFAULTS,
-                new DatasetOptions.ShareGpt(outputLen),
-                DatasetOptions.Custom.DEFAULTS,
-                new DatasetOptions.FileSampling(disableShuffle, noOversample));
+                        "sharegpt", path, style, DatasetOptions.Random.DEFAULTS, DatasetOptions.Sonnet.DEFAULTS)
+                .withShareGpt(new DatasetOptions.ShareGpt(outputLen))
+                .withFileSampling(new DatasetOptions.FileSampling(disableShuffle, noOversample));
     }
 
     static ShareGptDataset load(DatasetOptions options) {

@@ -42,34 +42,20 @@ public abstract class ChunkFormat {
      * The format of {@code request}'s response; a streamed chat response starts with
      * {@code reasoningTokens} tokens of thinking (other responses have no field for it).
      */
-    public static ChunkFormat of(
-            GenerationRequest request,
-            String requestId,
-            String model,
-            long createdEpochSeconds,
-            String outputWord,
-            int reasoningTokens) {
+    public static ChunkFormat of(GenerationRequest request, ResponseName name, String outputWord, int reasoningTokens) {
         return switch (request.endpoint()) {
             case COMPLETIONS, CHAT, TRANSCRIPTION ->
                 new OpenAiFormat(
                         request,
-                        requestId,
-                        model,
-                        createdEpochSeconds,
+                        name,
                         outputWord,
                         request.endpoint() == Endpoint.CHAT && request.stream() ? reasoningTokens : 0);
             case TGI -> new TgiFormat(outputWord);
             case TRITON -> new TritonFormat(request.model(), outputWord);
-            case RESPONSES ->
-                new ResponsesFormat(
-                        request,
-                        requestId,
-                        model,
-                        createdEpochSeconds,
-                        outputWord,
-                        request.stream() ? reasoningTokens : 0);
+            case RESPONSES -> new ResponsesFormat(request, name, outputWord, request.stream() ? reasoningTokens : 0);
             case MESSAGES ->
-                new MessagesFormat(request, requestId, model, outputWord, request.stream() ? reasoningTokens : 0);
+                new MessagesFormat(
+                        request, name.requestId(), name.model(), outputWord, request.stream() ? reasoningTokens : 0);
         };
     }
 

@@ -111,13 +111,9 @@ public record GenerationRequest(
         JsonNode maxNew = parameters.path("max_new_tokens");
         boolean given = !maxNew.isMissingNode() && !maxNew.isNull();
         int maxTokens = given ? positiveInt(maxNew, "max_new_tokens") : defaultMaxTokens;
-        return new GenerationRequest(
+        return streamed(
                 Endpoint.TGI,
                 null,
-                true,
-                false,
-                false,
-                promptIds.length,
                 promptIds,
                 maxTokens,
                 given,
@@ -144,8 +140,20 @@ public record GenerationRequest(
                 ? 0
                 : positiveInt(min, "min_length");
         int[] promptIds = counter.textIds(text.asText());
+        return streamed(Endpoint.TRITON, model, promptIds, maxTokens, given, minTokens, false);
+    }
+
+    /** A TGI or Triton request: always streamed (it came to a streaming path), and its stream carries no usage. */
+    private static GenerationRequest streamed(
+            Endpoint endpoint,
+            String model,
+            int[] promptIds,
+            int maxTokens,
+            boolean maxTokensGiven,
+            int minTokens,
+            boolean ignoreEos) {
         return new GenerationRequest(
-                Endpoint.TRITON,
+                endpoint,
                 model,
                 true,
                 false,
@@ -153,9 +161,9 @@ public record GenerationRequest(
                 promptIds.length,
                 promptIds,
                 maxTokens,
-                given,
+                maxTokensGiven,
                 minTokens,
-                false);
+                ignoreEos);
     }
 
     static JsonNode object(byte[] body) throws BadRequestException {

@@ -22,18 +22,12 @@ final class OpenAiFormat extends ChunkFormat {
     private final int promptTokens;
     private final boolean continuousUsage;
 
-    OpenAiFormat(
-            GenerationRequest request,
-            String requestId,
-            String model,
-            long createdEpochSeconds,
-            String outputWord,
-            int reasoningTokens) {
+    OpenAiFormat(GenerationRequest request, ResponseName name, String outputWord, int reasoningTokens) {
         super(outputWord, reasoningTokens);
         this.endpoint = request.endpoint();
-        this.id = endpoint.idPrefix + requestId;
-        this.model = model;
-        this.createdEpochSeconds = createdEpochSeconds;
+        this.id = endpoint.idPrefix + name.requestId();
+        this.model = name.model();
+        this.createdEpochSeconds = name.createdEpochSeconds();
         this.promptTokens = request.promptTokens();
         this.continuousUsage = request.continuousUsage();
     }

@@ -32,19 +32,13 @@ final class ResponsesFormat extends ChunkFormat {
     private boolean reasoningOpen;
     private boolean messageOpen;
 
-    ResponsesFormat(
-            GenerationRequest request,
-            String requestId,
-            String model,
-            long createdEpochSeconds,
-            String outputWord,
-            int reasoningTokens) {
+    ResponsesFormat(GenerationRequest request, ResponseName name, String outputWord, int reasoningTokens) {
         super(outputWord, reasoningTokens);
-        this.id = "resp_" + requestId;
-        this.reasoningId = "rs_" + requestId;
-        this.messageId = "msg_" + requestId;
-        this.model = model;
-        this.createdEpochSeconds = createdEpochSeconds;
+        this.id = "resp_" + name.requestId();
+        this.reasoningId = "rs_" + name.requestId();
+        this.messageId = "msg_" + name.requestId();
+        this.model = name.model();
+        this.createdEpochSeconds = name.createdEpochSeconds();
         this.maxOutputTokens = request.maxTokensGiven() ? request.maxTokens() : null;
     }
 

@@ -24,7 +24,7 @@ class BatchingModelTest {
         return run(profile, requests, promptTokens, OUTPUT_TOKENS);
     }
 
-    /** All requests at t=0 (the seed's --request-rate inf), each generating {@code outputTokens}. */
+    /** All requests at t=0 (the load sweep's --request-rate inf), each generating {@code outputTokens}. */
     static Result run(EngineProfile profile, int requests, int promptTokens, int outputTokens) {
         VirtualClock clock = new VirtualClock();
         BatchingModel model = new BatchingModel(profile, clock);
@@ -49,8 +49,8 @@ class BatchingModelTest {
     }
 
     /**
-     * Every point of seed 001. The output length is the one the seed's run had (its "Total generated
-     * tokens" / requests, e.g. ~120 in the 10 000-token series): the seed's benchmark duration equals
+     * Every point of vLLM's load sweep (testdata/vllm/load-sweep.txt). The output length is the one its run had (its "Total generated
+     * tokens" / requests, e.g. ~120 in the 10 000-token series): the sweep's benchmark duration equals
      * TTFT + (that length - 1) x TPOT, and with 60 instead the 2- and 4-prompt TPOT is a different
      * quantity (every gap then falls while the next prompt is being prefilled).
      */
@@ -85,7 +85,7 @@ class BatchingModelTest {
             int requests, int promptTokens, int outputTokens, double seedTtftMs, double seedTpotMs) {
         Result result = run(EngineProfile.DEFAULT, requests, promptTokens, outputTokens);
 
-        // the seed's batches fit the KV cache: the calibrated path never preempts
+        // the sweep's batches fit the KV cache: the calibrated path never preempts
         assertThat(result.end().preemptions()).isZero();
         assertThat(result.end().prefixCacheHits()).isZero();
         // 15 % on the engine's own clock leaves room for what HTTP and the client add end to end (target 25 %)
@@ -111,8 +111,8 @@ class BatchingModelTest {
     }
 
     @Test
-    void decodeThroughputFallsFrom32To64SequencesAsInTheSeed() {
-        // the seed: 219 output tok/s at 32 requests, 196 at 64 (a smooth decode cost cannot give that)
+    void decodeThroughputFallsFrom32To64SequencesAsInVllmsSweep() {
+        // vLLM's sweep: 219 output tok/s at 32 requests, 196 at 64 (a smooth decode cost cannot give that)
         Result at32 = run(EngineProfile.DEFAULT, 32, 80);
         Result at64 = run(EngineProfile.DEFAULT, 64, 80);
 

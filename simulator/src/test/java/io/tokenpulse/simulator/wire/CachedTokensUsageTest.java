@@ -42,6 +42,6 @@ class CachedTokensUsageTest {
 
     private static ChunkFormat format() throws BadRequestException {
         GenerationRequest request = GenerationRequest.parse(Endpoint.CHAT, CHAT, 16, PromptCounter.WHITESPACE);
-        return ChunkFormat.of(request, "req-1", "m", 0, null, 0);
+        return ChunkFormat.of(request, new ResponseName("req-1", "m", 0), null, 0);
     }
 }

@@ -39,8 +39,8 @@ public record MetricStats(
         if (metric == null) {
             throw new IllegalArgumentException("metric must not be null");
         }
-        percentiles =
-                latency(count, meanMs, medianMs, stdMs, percentiles, exact).percentiles();
+        // LatencyStats checks the values: one set of rules for both
+        percentiles = new LatencyStats(count, meanMs, medianMs, stdMs, percentiles, exact).percentiles();
     }
 
     /** A metric's statistics from its latency summary. */
@@ -57,17 +57,6 @@ public record MetricStats(
 
     /** The statistics without the metric's name. */
     public LatencyStats latency() {
-        return latency(count, meanMs, medianMs, stdMs, percentiles, exact);
-    }
-
-    // LatencyStats checks the values: one set of rules for both
-    private static LatencyStats latency(
-            long count,
-            double meanMs,
-            double medianMs,
-            double stdMs,
-            List<PercentileValue> percentiles,
-            boolean exact) {
         return new LatencyStats(count, meanMs, medianMs, stdMs, percentiles, exact);
     }
 }

@@ -61,19 +61,6 @@ public record RequestTiming(
         }
     }
 
-    /** A timing without a concurrency limit: the permit is the send. */
-    public RequestTiming(
-            boolean success,
-            long scheduledNs,
-            long sentNs,
-            long[] eventNs,
-            long lastNs,
-            long finishedNs,
-            int promptTokens,
-            int outputTokens) {
-        this(success, scheduledNs, sentNs, eventNs, lastNs, finishedNs, promptTokens, outputTokens, sentNs);
-    }
-
     /** A copy: the record keeps its own array. */
     @Override
     public long[] eventNs() {

@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.metrics;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.Arrays;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -30,7 +31,9 @@ import java.util.OptionalLong;
  *                       {@code --max-concurrency} slot; empty in records from writers before it
  * @param cachedTokens   prompt tokens the server said it served from its prefix cache
  *                       ({@code usage.prompt_tokens_details.cached_tokens}); empty when it did not say
+ *                       ({@code withCachedTokens} adds it to values computed by {@link #of})
  */
+@RecordBuilder
 public record RequestValues(
         boolean success,
         long sentNs,
@@ -45,7 +48,8 @@ public record RequestValues(
         int promptTokens,
         int outputTokens,
         OptionalLong clientQueueNs,
-        OptionalInt cachedTokens) {
+        OptionalInt cachedTokens)
+        implements RequestValuesBuilder.With {
 
     public RequestValues {
         if (cachedTokens.isPresent() && cachedTokens.getAsInt() < 0) {
@@ -86,37 +90,6 @@ public record RequestValues(
         }
     }
 
-    /** Values without a client queue time (a record from a writer before it). */
-    public RequestValues(
-            boolean success,
-            long sentNs,
-            long finishedNs,
-            long queueDelayNs,
-            boolean firstArrived,
-            long ttftNs,
-            long e2elNs,
-            OptionalDouble tpotNs,
-            OptionalDouble tokenLatencyNs,
-            long[] itlNs,
-            int promptTokens,
-            int outputTokens) {
-        this(
-                success,
-                sentNs,
-                finishedNs,
-                queueDelayNs,
-                firstArrived,
-                ttftNs,
-                e2elNs,
-                tpotNs,
-                tokenLatencyNs,
-                itlNs,
-                promptTokens,
-                outputTokens,
-                OptionalLong.empty(),
-                OptionalInt.empty());
-    }
-
     /**
      * Computes a request's values from its raw timing: the one place the differences are taken.
      *
@@ -149,25 +122,6 @@ public record RequestValues(
                 n,
                 OptionalLong.of(t.permitNs() - t.scheduledNs()),
                 OptionalInt.empty());
-    }
-
-    /** These values with the server's count of prompt tokens served from its prefix cache. */
-    public RequestValues withCachedTokens(OptionalInt cached) {
-        return new RequestValues(
-                success,
-                sentNs,
-                finishedNs,
-                queueDelayNs,
-                firstArrived,
-                ttftNs,
-                e2elNs,
-                tpotNs,
-                tokenLatencyNs,
-                itlNs,
-                promptTokens,
-                outputTokens,
-                clientQueueNs,
-                cached);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Turns a request's finish and its chunks' arrival offsets into its {@link RequestMetrics}: the one
@@ -64,7 +65,9 @@ final class RequestRecords {
                     OptionalDouble.empty(),
                     new long[0],
                     Math.max(0, f.getPromptLen()),
-                    Math.max(0, f.getOutputTokens()));
+                    Math.max(0, f.getOutputTokens()),
+                    OptionalLong.empty(),
+                    OptionalInt.empty());
         }
         return RequestMetricsMapper.record(values)
                 .setRunId(event.getRunId())

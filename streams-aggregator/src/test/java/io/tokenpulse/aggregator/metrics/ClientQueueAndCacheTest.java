@@ -42,7 +42,8 @@ class ClientQueueAndCacheTest {
 
     @Test
     void withoutALimitThePermitIsTheSend() {
-        RequestValues v = RequestValues.of(new RequestTiming(true, 0, 7 * MS, new long[0], 7 * MS, 7 * MS, 1, 0));
+        RequestValues v =
+                RequestValues.of(new RequestTiming(true, 0, 7 * MS, new long[0], 7 * MS, 7 * MS, 1, 0, 7 * MS));
         assertThat(v.clientQueueNs()).hasValue(7 * MS);
     }
 

@@ -57,7 +57,7 @@ class GoodputSloTest {
             })
     void requestMeetsEverySloGiven(String why, String slo, long ttftMs, long e2elMs, int n, boolean met) {
         RequestValues v = RequestValues.of(
-                new RequestTiming(true, 0, 0, new long[] {ttftMs * MS}, e2elMs * MS, e2elMs * MS, 1, n));
+                new RequestTiming(true, 0, 0, new long[] {ttftMs * MS}, e2elMs * MS, e2elMs * MS, 1, n, 0));
         assertThat(GoodputSlo.parse(List.of(slo)).isMetBy(v)).isEqualTo(met);
     }
 }

@@ -19,7 +19,7 @@ class MetricsAccumulatorTest {
             events[i] = eventsMs[i] * MS;
         }
         return RequestValues.of(new RequestTiming(
-                success, sentMs * MS, sentMs * MS, events, lastMs * MS, lastMs * MS, 10, success ? n : 0));
+                success, sentMs * MS, sentMs * MS, events, lastMs * MS, lastMs * MS, 10, success ? n : 0, sentMs * MS));
     }
 
     // Buckets from the origin 0: [0,1) s, [1,2) s, ...
@@ -99,7 +99,7 @@ class MetricsAccumulatorTest {
                 t += (long) (MS * (5 + 200 * random.nextDouble() * random.nextDouble()));
                 events[i] = t;
             }
-            RequestValues v = RequestValues.of(new RequestTiming(true, 0, 0, events, t, t, 5, 101));
+            RequestValues v = RequestValues.of(new RequestTiming(true, 0, 0, events, t, t, 5, 101, 0));
             sketched.add(v);
             exact.add(v);
         }

@@ -14,7 +14,7 @@ class ProbeResultTest {
         long sent = sentMs * MS;
         long end = sent + e2elMs * MS;
         return RequestValues.of(new RequestTiming(
-                success, sent, sent, success ? new long[] {end} : new long[0], end, end, 1, success ? 1 : 0));
+                success, sent, sent, success ? new long[] {end} : new long[0], end, end, 1, success ? 1 : 0, sent));
     }
 
     @Test

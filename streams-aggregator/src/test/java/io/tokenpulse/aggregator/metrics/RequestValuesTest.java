@@ -16,7 +16,7 @@ class RequestValuesTest {
     void itlIsPerStreamedEventNotPerToken() {
         // 3 events carrying 10 tokens between them: 2 ITL samples, not 9.
         RequestTiming t = new RequestTiming(
-                true, 0, 10 * MS, new long[] {110 * MS, 150 * MS, 210 * MS}, 210 * MS, 210 * MS, 7, 10);
+                true, 0, 10 * MS, new long[] {110 * MS, 150 * MS, 210 * MS}, 210 * MS, 210 * MS, 7, 10, 10 * MS);
         RequestValues v = RequestValues.of(t);
         assertThat(v.itlNs()).containsExactly(40 * MS, 60 * MS);
         assertThat(v.ttftNs()).isEqualTo(100 * MS);
@@ -36,7 +36,7 @@ class RequestValuesTest {
             })
     void tpotOnlyForMoreThanOneTokenAndTokenLatencyIsE2elOverN(
             String why, int n, double tpotMs, double tokenLatencyMs) {
-        RequestTiming t = new RequestTiming(true, 0, 0, new long[] {100 * MS}, 300 * MS, 300 * MS, 1, n);
+        RequestTiming t = new RequestTiming(true, 0, 0, new long[] {100 * MS}, 300 * MS, 300 * MS, 1, n, 0);
         RequestValues v = RequestValues.of(t);
         assertThat(v.tpotNs()).isEqualTo(tpotMs < 0 ? OptionalDouble.empty() : OptionalDouble.of(tpotMs * MS));
         assertThat(v.tokenLatencyNs())
@@ -46,7 +46,7 @@ class RequestValuesTest {
 
     @Test
     void trailingUsageEventEndsE2elButAddsNoItl() {
-        RequestTiming t = new RequestTiming(true, 0, 0, new long[] {100 * MS, 150 * MS}, 190 * MS, 195 * MS, 1, 2);
+        RequestTiming t = new RequestTiming(true, 0, 0, new long[] {100 * MS, 150 * MS}, 190 * MS, 195 * MS, 1, 2, 0);
         RequestValues v = RequestValues.of(t);
         assertThat(v.e2elNs()).isEqualTo(190 * MS);
         assertThat(v.itlNs()).containsExactly(50 * MS);
@@ -54,7 +54,7 @@ class RequestValuesTest {
 
     @Test
     void noEventGivesZeroTtftAsVllmReportsIt() {
-        RequestValues v = RequestValues.of(new RequestTiming(false, 0, 5, new long[0], 5, 90, 3, 0));
+        RequestValues v = RequestValues.of(new RequestTiming(false, 0, 5, new long[0], 5, 90, 3, 0, 5));
         assertThat(v.ttftNs()).isZero();
         assertThat(v.e2elNs()).isZero();
         assertThat(v.itlNs()).isEmpty();
@@ -71,7 +71,8 @@ class RequestValuesTest {
             })
     void impossibleTimingsAreRejected(
             String why, long scheduled, long sent, long event, long last, long finished, String message) {
-        assertThatThrownBy(() -> new RequestTiming(true, scheduled, sent, new long[] {event}, last, finished, 1, 1))
+        assertThatThrownBy(
+                        () -> new RequestTiming(true, scheduled, sent, new long[] {event}, last, finished, 1, 1, sent))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message);
     }

@@ -57,7 +57,7 @@ class RequestMetricsMapperTest {
                         .mapToLong(ms -> sent + Long.parseLong(ms) * MS)
                         .toArray();
         RequestValues values = RequestValues.of(new RequestTiming(
-                success, sent - 5 * MS, sent, events, sent + lastMs * MS, sent + (lastMs + 10) * MS, 7, n));
+                success, sent - 5 * MS, sent, events, sent + lastMs * MS, sent + (lastMs + 10) * MS, 7, n, sent));
         RequestMetrics record = RequestMetricsMapper.record(values)
                 .setRunId("r")
                 .setShardIndex(0)

@@ -30,7 +30,7 @@ class ConsoleReportTest {
         return new MetricStats(metric, 1, mean, median, 0, List.of(new PercentileValue(99, p99)), true);
     }
 
-    /** The figures of seed 000 (20-minute run, all five metrics). */
+    /** The figures of vLLM's 20-minute run (testdata/vllm/benchmark-serving-20min-run.txt, all five metrics). */
     private static RunResult seed000(long failed, OptionalDouble goodput) {
         return new RunResult(
                 1_200_210_000_000L,
@@ -140,7 +140,7 @@ class ConsoleReportTest {
                         + "P99 TTFO (ms):                           1248.21   \n"
                         + "-----Time per Output Token (excl. 1st token)------\n");
         assertThat(text.replaceAll("(?s)-+Time to First Output Token.*?(?=-----Time per)", ""))
-                .as("the rest is seed 000's block")
+                .as("the rest is the 20-minute run's block")
                 .isEqualTo(resource("seed000-block.txt"));
     }
 

@@ -50,7 +50,7 @@ class GoldenReportTest {
             events[i] = eventsMs[i] * MS;
         }
         return new RequestTiming(
-                success, scheduledMs * MS, sentMs * MS, events, lastMs * MS, finishedMs * MS, prompt, n);
+                success, scheduledMs * MS, sentMs * MS, events, lastMs * MS, finishedMs * MS, prompt, n, sentMs * MS);
     }
 
     // Request 2 waited 200 ms for its send and ended with a usage-only event; request 3 failed.

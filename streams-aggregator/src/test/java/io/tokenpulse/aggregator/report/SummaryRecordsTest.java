@@ -22,7 +22,7 @@ class SummaryRecordsTest {
         return new MetricSummary(name, 4762L, mean, median, 0.0, List.of(new PercentileValue(99.0, p99)));
     }
 
-    /** The run-summary record a run like seed 000 produces. */
+    /** The run-summary record a run like vLLM's 20-minute run (testdata/vllm) produces. */
     private static RunSummary seed000Summary() {
         return RunSummary.newBuilder()
                 .setRunId("r1")

@@ -57,7 +57,8 @@ class WindowRecordsTest {
                 400_000_000L,
                 400_000_000L,
                 5,
-                4));
+                4,
+                0));
         state.reasoning().add(request, new RequestReasoning(OptionalLong.of(300_000_000L), 2, OptionalInt.of(2)));
         state.server()
                 .add(new ServerSample(
@@ -75,7 +76,7 @@ class WindowRecordsTest {
 
     private static io.tokenpulse.schemas.avro.RequestMetrics request(int index, boolean probe, Integer cached) {
         RequestValues values = RequestValues.of(new RequestTiming(
-                        true, 0, 0, new long[] {100_000_000L, 200_000_000L}, 200_000_000L, 200_000_000L, 20, 2))
+                        true, 0, 0, new long[] {100_000_000L, 200_000_000L}, 200_000_000L, 200_000_000L, 20, 2, 0))
                 .withCachedTokens(cached == null ? OptionalInt.empty() : OptionalInt.of(cached));
         return io.tokenpulse.aggregator.records.RequestMetricsMapper.record(values)
                 .setRunId("r")

@@ -8,6 +8,7 @@ import io.tokenpulse.producer.dataset.DatasetOptions;
 import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
+import io.tokenpulse.producer.session.SessionOptions;
 import io.tokenpulse.tokenizers.Tokenizer;
 import io.tokenpulse.tokenizers.TokenizerLoader;
 import java.io.OutputStream;
@@ -179,7 +180,7 @@ public final class LoadGeneratorBench {
                 null,
                 null,
                 Map.of(),
-                new BackendSettings.Sampling(null, null, null, null, null, true));
+                new BackendSettings.Sampling(null, null, null, null, null, true), false);
         DatasetOptions dataset = new DatasetOptions(
                 "random",
                 null,
@@ -188,7 +189,7 @@ public final class LoadGeneratorBench {
                 DatasetOptions.Sonnet.DEFAULTS);
         // Infinite burstiness spaces requests evenly: a steady N in flight, no Poisson clumps.
         ArrivalSettings arrivals = ArrivalSettings.constant(rate, Double.POSITIVE_INFINITY, 0);
-        LoadSettings.Workload workload = new LoadSettings.Workload(dataset, MODEL, requests, null, arrivals, null);
+        LoadSettings.Workload workload = new LoadSettings.Workload(dataset, MODEL, requests, null, arrivals, null, 0, null, SessionOptions.DEFAULTS, null);
         LoadSettings.Reporting reporting = new LoadSettings.Reporting(
                 "ttft,tpot,itl", "99", null, "{}", java.util.List.of("ttft", "tpot", "itl"), java.util.List.of(99.0), java.util.Map.of());
         return new LoadSettings(runId, 0, 1, t, workload, reporting, prefix, Duration.ofSeconds(30), true, false);
