@@ -8,12 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
  * <ul>
  *   <li>{@code message_start}: {@code message.usage.input_tokens}, plus the cache's
  *       {@code cache_creation_input_tokens} and {@code cache_read_input_tokens} when given
- *       (Anthropic counts those apart; together they are the whole prompt, as vLLM counts it). Its
- *       {@code output_tokens} is a placeholder and is not read;</li>
+ *       (Anthropic counts those apart; together they are the whole prompt, as vLLM counts it), the
+ *       cache reads being the prompt's cached tokens (chat's {@code prompt_tokens_details.cached_tokens}).
+ *       Its {@code output_tokens} is a placeholder and is not read;</li>
  *   <li>{@code content_block_delta}: a timing event when {@code delta.type} is {@code text_delta}
  *       (answer, {@code delta.text}) or {@code thinking_delta} (thinking, {@code delta.thinking});
  *       other deltas (a thinking block's {@code signature_delta}, tool input) are not;</li>
- *   <li>{@code message_delta}: {@code usage.output_tokens}, the whole response's count;</li>
+ *   <li>{@code message_delta}: {@code usage.output_tokens}, the whole response's count (cumulative), and
+ *       the input counts as at the start when it repeats them;</li>
  *   <li>{@code message_stop}: the closing event;</li>
  *   <li>{@code error}: the request fails with {@code error.message};</li>
  *   <li>{@code ping}, {@code content_block_start}, {@code content_block_stop}: nothing the metrics need.</li>
@@ -50,12 +52,13 @@ final class MessagesEventReader extends TypedEventReader {
             return NOTHING;
         }
         Integer input = count(usage.get("input_tokens"));
+        Integer cached = count(usage.get("cache_read_input_tokens"));
         if (input != null) {
-            input += orZero(count(usage.get("cache_creation_input_tokens")))
-                    + orZero(count(usage.get("cache_read_input_tokens")));
+            input += orZero(count(usage.get("cache_creation_input_tokens"))) + orZero(cached);
         }
         Integer output = withOutput ? count(usage.get("output_tokens")) : null;
-        return new StreamEvent(false, "", new StreamEvent.Usage(input, output), null);
+        return new StreamEvent(
+                false, "", new StreamEvent.Usage(input, output, null, input == null ? null : cached), null);
     }
 
     private static int orZero(Integer count) {

@@ -12,8 +12,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  *       {@code delta}, a timing event, as chat's {@code reasoning_content};</li>
  *   <li>{@code response.completed}, and {@code response.incomplete} (OpenAI ends a response cut
  *       at {@code max_output_tokens} so): the closing event, with {@code response.usage}
- *       ({@code input_tokens}, which includes {@code input_tokens_details.cached_tokens},
- *       {@code output_tokens}, {@code output_tokens_details.reasoning_tokens});</li>
+ *       ({@code input_tokens}, which includes {@code input_tokens_details.cached_tokens}, the prefix
+ *       cache's share, read as chat's {@code prompt_tokens_details.cached_tokens}; {@code output_tokens},
+ *       {@code output_tokens_details.reasoning_tokens});</li>
  *   <li>{@code response.failed} ({@code response.error.message}) and {@code error}
  *       ({@code message}): the request fails with the server's message;</li>
  *   <li>every other kind (created, in_progress, output_item.*, content_part.*, *.done) says
@@ -46,6 +47,7 @@ final class ResponsesEventReader extends TypedEventReader {
         return new StreamEvent.Usage(
                 count(usage.get("input_tokens")),
                 count(usage.get("output_tokens")),
-                count(usage.path("output_tokens_details").get("reasoning_tokens")));
+                count(usage.path("output_tokens_details").get("reasoning_tokens")),
+                count(usage.path("input_tokens_details").get("cached_tokens")));
     }
 }

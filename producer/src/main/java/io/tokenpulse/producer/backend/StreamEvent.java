@@ -86,7 +86,8 @@ public record StreamEvent(
             return new Usage(
                     later.promptTokens != null ? later.promptTokens : promptTokens,
                     later.completionTokens != null ? later.completionTokens : completionTokens,
-                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens);
+                    later.reasoningTokens != null ? later.reasoningTokens : reasoningTokens,
+                    later.cachedTokens != null ? later.cachedTokens : cachedTokens);
         }
     }
 }

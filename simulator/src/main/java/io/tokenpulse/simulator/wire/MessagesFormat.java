@@ -164,10 +164,12 @@ final class MessagesFormat extends ChunkFormat {
         g.writeStringField("model", model);
         g.writeStringField("stop_reason", finishReason == null ? null : stopReason(finishReason));
         g.writeNullField("stop_sequence");
+        // Anthropic counts the prompt tokens read from the cache apart from input_tokens (the rest)
+        int cached = Math.max(0, cachedTokens());
         g.writeObjectFieldStart("usage");
-        g.writeNumberField("input_tokens", prompt);
+        g.writeNumberField("input_tokens", prompt - cached);
         g.writeNumberField("cache_creation_input_tokens", 0);
-        g.writeNumberField("cache_read_input_tokens", 0);
+        g.writeNumberField("cache_read_input_tokens", cached);
         g.writeNumberField("output_tokens", outputTokens);
         g.writeEndObject();
     }

@@ -237,7 +237,8 @@ final class ResponsesFormat extends ChunkFormat {
         g.writeObjectFieldStart("usage");
         g.writeNumberField("input_tokens", promptTokens);
         g.writeObjectFieldStart("input_tokens_details");
-        g.writeNumberField("cached_tokens", 0);
+        // the prompt tokens the prefix cache served (OpenAI always writes the field: 0 without a cache)
+        g.writeNumberField("cached_tokens", Math.max(0, cachedTokens()));
         g.writeEndObject();
         g.writeNumberField("output_tokens", completionTokens);
         g.writeObjectFieldStart("output_tokens_details");
