@@ -139,7 +139,17 @@ class RequestMetricsIT {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Tokenpulse.Result bench;
         try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "20", "--gap-ms", "10")) {
+                "simulate",
+                "--port",
+                "0",
+                "--model",
+                "gpt2",
+                "--profile",
+                "deterministic",
+                "--ttft-ms",
+                "20",
+                "--gap-ms",
+                "10")) {
             String baseUrl = simulator
                     .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
                     .group(2);

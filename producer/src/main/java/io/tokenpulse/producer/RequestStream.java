@@ -214,7 +214,7 @@ final class RequestStream extends StreamReader {
                                 outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));
         if (probe) {
-            run.tally().probeFinished(outcome.success(), outcome.error(), endNs);
+            run.tally().probeFinished(outcome.success(), outcome.error());
         } else {
             run.tally().finished(outcome.success(), outcome.error(), endNs);
         }

@@ -64,13 +64,17 @@ final class RunTally {
 
     /** A started request ended at {@code finishedNs}; call exactly once per started request. */
     void finished(boolean success, String reason, long finishedNs) {
-        count(success, reason, finishedNs);
+        count(success, reason);
+        lastFinishedNs.accumulateAndGet(finishedNs, Math::max);
         requests.release();
     }
 
-    /** A started probe ended at {@code finishedNs}; call exactly once per started probe. */
-    void probeFinished(boolean success, String reason, long finishedNs) {
-        count(success, reason, finishedNs);
+    /**
+     * A started probe ended; call exactly once per started probe. It does not move {@link #lastFinishedNs}: the
+     * last probe ends after the run's own last request, and probes are in none of the run's times.
+     */
+    void probeFinished(boolean success, String reason) {
+        count(success, reason);
         probes.release();
     }
 
@@ -79,14 +83,13 @@ final class RunTally {
         probes.release();
     }
 
-    private void count(boolean success, String reason, long finishedNs) {
+    private void count(boolean success, String reason) {
         if (success) {
             succeeded.increment();
         } else {
             failed.increment();
             reasonCounter(reason).increment();
         }
-        lastFinishedNs.accumulateAndGet(finishedNs, Math::max);
     }
 
     /** The scheduler sent its last request. */
@@ -131,7 +134,7 @@ final class RunTally {
     /** A snapshot of the counters; {@code started == succeeded + failed}. */
     record Counts(long started, long succeeded, long failed, long chunkEvents, Map<String, Long> failureReasons) {}
 
-    /** {@link System#nanoTime()} when the last request finished, or {@code fallbackNs} when none did. */
+    /** {@link System#nanoTime()} when the last request (probes apart) finished, or {@code fallbackNs} when none did. */
     long lastFinishedNs(long fallbackNs) {
         long last = lastFinishedNs.get();
         return last == Long.MIN_VALUE ? fallbackNs : last;

@@ -233,7 +233,8 @@ final class ShardRun {
                 }
                 tally.probesStopped();
             }
-            boolean probesEnded = drain.awaitProbes();
+            // after a drain that timed out, the probes in flight are cancelled with the rest at once
+            boolean probesEnded = drained && drain.awaitProbes();
             double ioBusy = client.ioCpu().busiestShareSince(ioBefore);
             if (!drained || !probesEnded) {
                 client.close(); // fails every request in flight, so each still gets its RequestFinished

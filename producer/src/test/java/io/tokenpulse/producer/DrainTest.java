@@ -34,7 +34,7 @@ class DrainTest {
         assertThat(drain.awaitInFlight()).isTrue();
 
         assertThat(drain.awaitProbes()).isFalse();
-        tally.probeFinished(true, "", 1);
+        tally.probeFinished(true, "");
         assertThat(drain.awaitProbes()).isTrue();
     }
 

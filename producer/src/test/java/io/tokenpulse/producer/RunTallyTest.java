@@ -33,15 +33,18 @@ class RunTallyTest {
                 .isDone();
 
         tally.probeStarted(); // probes go on through the drain until they are stopped
-        tally.probeFinished(true, "", 20);
+        tally.probeFinished(true, "");
         tally.probesStopped();
         assertThat(tally.probesFinished()).isNotDone();
-        tally.probeFinished(false, "HTTP 503", 30);
+        tally.probeFinished(false, "HTTP 503");
 
         assertThat(tally.probesFinished()).isDone();
         assertThat(tally.counts())
                 .as("probes count in the totals")
                 .isEqualTo(new RunTally.Counts(3, 2, 1, 0, java.util.Map.of("HTTP 503", 1L)));
+        assertThat(tally.lastFinishedNs(0))
+                .as("probes are in none of the run's times")
+                .isEqualTo(10);
     }
 
     @Test
