@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,50 +86,7 @@ class AgentTraceReplayIT {
         Path trace = Files.write(work.resolve("agents.jsonl"), TRACE);
         Path sendLog = work.resolve("sends.csv");
         Path results = work.resolve("results");
-        Tokenpulse tokenpulse = new Tokenpulse(home, logs);
-        Tokenpulse.Result run;
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
-                "--model",
-                "gpt2",
-                "--profile",
-                "deterministic",
-                "--ttft-ms",
-                "20",
-                "--gap-ms",
-                "5",
-                "--send-log",
-                sendLog.toString())) {
-            Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-            run = tokenpulse.run(
-                    Tokenpulse.ROOT,
-                    Duration.ofMinutes(3),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            serving.group(2),
-                            "--model",
-                            "gpt2",
-                            "--dataset-name",
-                            "agent-trace",
-                            "--dataset-path",
-                            trace.toString(),
-                            "--ignore-eos",
-                            "--disable-tqdm",
-                            "--metrics-port",
-                            "0",
-                            "--save-result",
-                            "--save-detailed",
-                            "--result-dir",
-                            results.toString(),
-                            "--result-filename",
-                            "agents.json",
-                            "--data-dir",
-                            work.resolve("data").toString()));
-            simulator.stop(); // its shutdown hook writes the rest of the send log
-        }
+        Tokenpulse.Result run = replay(trace, sendLog, results.resolve("agents.json"), List.of());
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdoutLines())
@@ -191,5 +151,126 @@ class AgentTraceReplayIT {
         assertThat(received[6])
                 .as("the second session does not wait for the first")
                 .isLessThan(received[5]);
+    }
+
+    /**
+     * Every stream is reset after 30 events ({@code --fault-reset-rate 1 --reset-after 30}): the requests of
+     * 20 tokens end first, "read" (60 tokens) fails after 30. The join "patch" waits for it, and "answer" for
+     * "patch": neither is sent, both count as failed with the reason {@code parent_failed}, and the simulator's
+     * send log, which holds every request it streamed, has the other seven and not these two.
+     */
+    @Test
+    void childrenOfAFailedRequestAreNotSentAndCountAsParentFailed() throws Exception {
+        List<String> trace = TRACE.stream()
+                .map(line -> line.contains("\"request_id\": \"read\"")
+                        ? line.replace("\"output_length\": 20", "\"output_length\": 60")
+                        : line)
+                .toList();
+        Path file = Files.write(work.resolve("failing.jsonl"), trace);
+        Path sendLog = work.resolve("failing-sends.csv");
+        Path results = work.resolve("failing-results");
+        Tokenpulse.Result run = replay(
+                file,
+                sendLog,
+                results.resolve("failing.json"),
+                List.of("--fault-reset-rate", "1", "--reset-after", "30"));
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        run.assertNoStackTrace();
+        assertThat(run.stdoutLines())
+                .as(run.toString())
+                .anySatisfy(line -> assertThat(line).matches("Successful requests: +6 *"))
+                .anySatisfy(line -> assertThat(line).matches("Failed requests: +3 *"))
+                .anySatisfy(line -> assertThat(line)
+                        .contains("parent_failed: not sent, a request it waits for failed")
+                        .contains("2"));
+
+        JsonNode result =
+                new ObjectMapper().readTree(results.resolve("failing.json").toFile());
+        assertThat(result.get("completed").asInt()).isEqualTo(6);
+        assertThat(result.get("failed").asInt()).isEqualTo(3);
+        JsonNode errors = result.get("errors");
+        for (int i : new int[] {0, 1, 3, 6, 7, 8}) {
+            assertThat(errors.get(i).asText()).as("request %d", i).isEmpty();
+        }
+        assertThat(errors.get(2).asText())
+                .as("read, reset by the server")
+                .isNotEmpty()
+                .doesNotContain("parent_failed");
+        assertThat(errors.get(4).asText()).isEqualTo("parent_failed: not sent, a request it waits for failed");
+        assertThat(errors.get(5).asText()).isEqualTo("parent_failed: not sent, a request it waits for failed");
+
+        Set<String> streamed = new HashSet<>();
+        List<String> rows = Files.readAllLines(sendLog);
+        for (String row : rows.subList(1, rows.size())) {
+            String id = row.split(",")[0];
+            if (!id.endsWith("test")) { // the initial test request before the run
+                streamed.add(id);
+            }
+        }
+        assertThat(streamed)
+                .as("the simulator streamed every request but the failed one's descendants")
+                .containsExactlyInAnyOrder(
+                        "benchmark-serving0",
+                        "benchmark-serving1",
+                        "benchmark-serving2",
+                        "benchmark-serving3",
+                        "benchmark-serving6",
+                        "benchmark-serving7",
+                        "benchmark-serving8");
+    }
+
+    /**
+     * {@code simulate --profile deterministic} (20 ms to the first token, 5 ms between tokens, plus
+     * {@code faults}) logging its sends to {@code sendLog}, and {@code bench} replaying {@code trace} against it
+     * with its result and detailed files in {@code result}.
+     */
+    private Tokenpulse.Result replay(Path trace, Path sendLog, Path result, List<String> faults) throws Exception {
+        Tokenpulse tokenpulse = new Tokenpulse(home, logs);
+        List<String> simulate = new ArrayList<>(List.of(
+                "simulate",
+                "--port",
+                "0",
+                "--model",
+                "gpt2",
+                "--profile",
+                "deterministic",
+                "--ttft-ms",
+                "20",
+                "--gap-ms",
+                "5",
+                "--send-log",
+                sendLog.toString()));
+        simulate.addAll(faults);
+        try (Tokenpulse.Background simulator = tokenpulse.start(Tokenpulse.ROOT, simulate)) {
+            Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
+            Tokenpulse.Result run = tokenpulse.run(
+                    Tokenpulse.ROOT,
+                    Duration.ofMinutes(3),
+                    List.of(
+                            "bench",
+                            "--base-url",
+                            serving.group(2),
+                            "--model",
+                            "gpt2",
+                            "--dataset-name",
+                            "agent-trace",
+                            "--dataset-path",
+                            trace.toString(),
+                            "--ignore-eos",
+                            "--disable-tqdm",
+                            "--metrics-port",
+                            "0",
+                            "--save-result",
+                            "--save-detailed",
+                            "--result-dir",
+                            result.getParent().toString(),
+                            "--result-filename",
+                            result.getFileName().toString(),
+                            "--data-dir",
+                            work.resolve("data").toString()));
+            simulator.stop(); // its shutdown hook writes the rest of the send log
+            return run;
+        }
     }
 }

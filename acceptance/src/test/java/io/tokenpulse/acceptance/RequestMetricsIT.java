@@ -144,4 +144,69 @@ class RequestMetricsIT {
         assertThat(steady.get("request_throughput").asDouble()).isPositive();
         assertThat(steady.has("mean_ttft_ms")).isTrue();
     }
+
+    /**
+     * Every prompt is sent at once (no rate, no limit) and streams 1 s: the last dispatch is at the start, so
+     * probes that stopped there would be none; they go on through the drain, at 20/s, until the prompts ended.
+     */
+    @Test
+    void probesGoOnThroughTheDrainUntilTheRunsRequestsEnded() throws Exception {
+        Tokenpulse tokenpulse = new Tokenpulse(home, logs);
+        Tokenpulse.Result bench;
+        try (Tokenpulse.Background simulator = tokenpulse.start(
+                "simulate",
+                "--port",
+                "0",
+                "--model",
+                "gpt2",
+                "--profile",
+                "deterministic",
+                "--ttft-ms",
+                "20",
+                "--gap-ms",
+                "10")) {
+            String baseUrl = simulator
+                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
+                    .group(2);
+            bench = tokenpulse.run(
+                    Tokenpulse.ROOT,
+                    Duration.ofMinutes(3),
+                    List.of(
+                            "bench",
+                            "--base-url",
+                            baseUrl,
+                            "--model",
+                            "gpt2",
+                            "--dataset-name",
+                            "random",
+                            "--random-input-len",
+                            "16",
+                            "--random-output-len",
+                            "100",
+                            "--ignore-eos",
+                            "--num-prompts",
+                            "4",
+                            "--probe-request-rate",
+                            "20",
+                            "--metrics-port",
+                            "0",
+                            "--disable-tqdm",
+                            "--data-dir",
+                            work.resolve("data").toString(),
+                            "--save-result",
+                            "--result-dir",
+                            work.toString(),
+                            "--result-filename",
+                            "drain.json"));
+        }
+        assertThat(bench.exitCode()).as(bench.toString()).isZero();
+
+        JsonNode r = new ObjectMapper().readTree(work.resolve("drain.json").toFile());
+        assertThat(r.get("completed").asInt()).isEqualTo(4);
+        // 4 prompts of 100 tokens 10 ms apart: about 1 s of drain, 20 probes due in it
+        assertThat(r.get("duration").asDouble()).isGreaterThan(1.0);
+        assertThat(r.get("probes").get("completed").asLong())
+                .as("probes sent while the prompts streamed, after their dispatch: %s", r.get("probes"))
+                .isGreaterThanOrEqualTo(10);
+    }
 }

@@ -3,12 +3,8 @@ package io.tokenpulse.producer;
 import io.tokenpulse.producer.dataset.AgentStep;
 import io.tokenpulse.producer.dataset.AgentTraceRequests;
 import io.tokenpulse.producer.dataset.SampledRequest;
-import io.tokenpulse.producer.http.StreamError;
-import io.tokenpulse.producer.http.StreamListener;
 import io.tokenpulse.producer.schedule.AgentGraphSchedule;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.stream.IntStream;
 
@@ -19,16 +15,24 @@ import java.util.stream.IntStream;
  * is when it became due (its parents' end plus its tool time), so send lateness and the detailed
  * file's scheduled time are measured against that, as a trace's are against the trace time.
  *
- * <p>Threading: the scheduler iterates it (blocking in {@link #hasNext} until a request is due); the
- * listeners from {@link #watching} report ends from the I/O threads. An interrupt while waiting ends
+ * <p>A request whose parent failed is not sent: when it is due, it goes to the {@link SendPlan.NotSent}
+ * given at the start with the reason {@link #PARENT_FAILED}, and its recorded failure ends it like an
+ * answer, so its own children follow it (decision 0010).
+ *
+ * <p>Threading: the scheduler iterates it (blocking in {@link #hasNext} until a request is due) and
+ * hears of the requests not sent; the listeners from {@link #watching} report ends from the I/O threads. An interrupt while waiting ends
  * the iteration with the thread's interrupt status set, which the drain after it reads as a stop.
  */
 final class AgentRequestPlan implements SendPlan {
+
+    /** The failure reason of a request not sent because a request it waits for failed. */
+    static final String PARENT_FAILED = "parent_failed: not sent, a request it waits for failed";
 
     private final AgentGraphSchedule schedule;
     private final SampledRequest[] samples;
     private final long[] plannedOffsetsNs;
     private long startNs;
+    private NotSent notSent;
     private PlannedRequest next;
 
     private AgentRequestPlan(AgentGraphSchedule schedule, SampledRequest[] samples, long[] plannedOffsetsNs) {
@@ -77,8 +81,9 @@ final class AgentRequestPlan implements SendPlan {
     }
 
     @Override
-    public void start(long startNs) {
+    public void start(long startNs, NotSent notSent) {
         this.startNs = startNs;
+        this.notSent = notSent;
         schedule.start(startNs);
     }
 
@@ -87,21 +92,27 @@ final class AgentRequestPlan implements SendPlan {
         if (next != null) {
             return true;
         }
-        AgentGraphSchedule.Due due;
-        try {
-            due = schedule.awaitNext();
-        } catch (InterruptedException e) {
-            // Iterator cannot throw it: keep the status for the dispatcher's next sleep and the drain.
-            Thread.currentThread().interrupt();
-            return false;
+        while (true) {
+            AgentGraphSchedule.Due due;
+            try {
+                due = schedule.awaitNext();
+            } catch (InterruptedException e) {
+                // Iterator cannot throw it: keep the status for the dispatcher's next sleep and the drain.
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (due == null) {
+                return false;
+            }
+            SampledRequest sample = samples[due.index()];
+            samples[due.index()] = null; // sent once: let the prompt go
+            PlannedRequest request = new PlannedRequest(due.index(), due.dueNs() - startNs, sample);
+            if (!due.parentFailed()) {
+                next = request;
+                return true;
+            }
+            notSent.notSent(request, PARENT_FAILED);
         }
-        if (due == null) {
-            return false;
-        }
-        SampledRequest sample = samples[due.index()];
-        samples[due.index()] = null; // sent once: let the prompt go
-        next = new PlannedRequest(due.index(), due.dueNs() - startNs, sample);
-        return true;
     }
 
     @Override
@@ -115,61 +126,14 @@ final class AgentRequestPlan implements SendPlan {
     }
 
     @Override
-    public StreamListener watching(PlannedRequest request, StreamListener stream) {
-        return new EndWatcher(request.index(), stream);
-    }
-
-    /**
-     * Passes every call on to the request's own listener, then tells the schedule when the request
-     * ended, so that its children's due time is never before the end the listener recorded.
-     */
-    private final class EndWatcher implements StreamListener {
-
-        private final int index;
-        private final StreamListener stream;
-
-        EndWatcher(int index, StreamListener stream) {
-            this.index = index;
-            this.stream = stream;
-        }
-
-        @Override
-        public void onConnected(long connectNs) {
-            stream.onConnected(connectNs);
-        }
-
-        @Override
-        public void onRequestSent(long sentNs) {
-            stream.onRequestSent(sentNs);
-        }
-
-        @Override
-        public void onResponseStart(int status, Map<String, String> headers) {
-            stream.onResponseStart(status, headers);
-        }
-
-        @Override
-        public void onBytes(ByteBuffer bytes, long arrivalNs) {
-            stream.onBytes(bytes, arrivalNs);
-        }
-
-        @Override
-        public void onComplete(long completedNs) {
+    public RequestStream.EndListener watching(PlannedRequest request, RequestStream.EndListener ended) {
+        return (outcome, endNs) -> {
             try {
-                stream.onComplete(completedNs);
+                ended.ended(outcome, endNs);
             } finally {
-                schedule.ended(index, completedNs);
+                // the end the request's records carry, so a child is never due before it
+                schedule.ended(request.index(), endNs, !outcome.success());
             }
-        }
-
-        @Override
-        public void onError(StreamError error) {
-            try {
-                stream.onError(error);
-            } finally {
-                // after the listener stamped its own end, so a child is never due before it
-                schedule.ended(index, System.nanoTime());
-            }
-        }
+        };
     }
 }

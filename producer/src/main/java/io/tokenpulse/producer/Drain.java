@@ -1,6 +1,7 @@
 package io.tokenpulse.producer;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The end of sending: waits for the requests in flight, without limit while the run is not
  * interrupted (each request has its own timeouts), and for at most the drain timeout once it is
- * (before or during the wait); after a cancel, waits for the cancelled requests to report their end.
+ * (before or during the wait); then for the probes in flight once they stopped, for at most the
+ * drain timeout; after a cancel, waits for the cancelled requests and probes to report their end.
  *
  * <p>Threading: the shard's own thread only, after the last send; it waits on the tally's
  * completion, which the I/O threads complete without waiting on anything.
@@ -65,11 +67,19 @@ final class Drain {
     }
 
     /**
-     * After the requests still in flight were cancelled: waits for each to report its end for at most
-     * {@link #CANCEL_TIMEOUT} and warns about those that did not (counted as failed).
+     * After the probes stopped ({@link RunTally#probesStopped}): waits for those in flight to end, for at
+     * most the drain timeout (a probe asks for one token); false when the time ran out.
+     */
+    boolean awaitProbes() {
+        return awaitAll(tally.probesFinished(), drainTimeout);
+    }
+
+    /**
+     * After the requests and probes still in flight were cancelled: waits for each to report its end for at
+     * most {@link #CANCEL_TIMEOUT} and warns about those that did not (counted as failed).
      */
     void awaitCancelled() {
-        if (!awaitAll(CANCEL_TIMEOUT)) {
+        if (!awaitAll(CompletableFuture.allOf(tally.allFinished(), tally.probesFinished()), CANCEL_TIMEOUT)) {
             LOG.warn(
                     "run {}: {} requests did not end within {} of being cancelled; counted as failed"
                             + " without a RequestFinished record",
@@ -90,16 +100,16 @@ final class Drain {
     }
 
     /**
-     * Waits for every request's RequestFinished, for at most {@code timeout}; an interrupt meanwhile
-     * is remembered, not obeyed. False when the time ran out.
+     * Waits for {@code finished} (every RequestFinished it stands for), for at most {@code timeout}; an
+     * interrupt meanwhile is remembered, not obeyed. False when the time ran out.
      */
-    private boolean awaitAll(Duration timeout) {
+    private static boolean awaitAll(CompletableFuture<Void> finished, Duration timeout) {
         long deadlineNs = System.nanoTime() + timeout.toNanos();
         boolean interruptedNow = false;
         try {
             while (true) {
                 try {
-                    tally.allFinished().get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    finished.get(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
                     return true;
                 } catch (InterruptedException e) {
                     interruptedNow = true;

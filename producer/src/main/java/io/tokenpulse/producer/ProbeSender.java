@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code --probe-request-rate R} (vllm#49611): a light request every {@code 1/R} seconds from the schedule
- * start while the run sends, outside {@code --max-concurrency}, so its TTFT and E2EL show how the run's
- * traffic slows a request that needs almost no work. A probe asks for one token of a short fixed prompt;
+ * start until the run's own requests have all ended (its drain included), outside {@code --max-concurrency},
+ * so its TTFT and E2EL show how the run's traffic slows a request that needs almost no work, its tail too. A probe asks for one token of a short fixed prompt;
  * its records carry {@code probe = true}, and the aggregator reports probes in their own section, never in
  * the run's counts, throughputs, latencies, windows or meters.
  *

@@ -202,7 +202,11 @@ final class RequestStream extends StreamReader {
                         .setCachedTokens(
                                 outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));
-        run.tally().finished(outcome.success(), outcome.error(), endNs);
+        if (probe) {
+            run.tally().probeFinished(outcome.success(), outcome.error());
+        } else {
+            run.tally().finished(outcome.success(), outcome.error(), endNs);
+        }
     }
 
     private RequestEvent event(Object startedOrFinished) {

@@ -32,4 +32,21 @@ record RunContext(
         boolean keepGeneratedText,
         Runnable onEnd,
         IntFunction<String> requestModel,
-        FirstTokenListener firstTokens) {}
+        FirstTokenListener firstTokens) {
+
+    /** The same context with another {@code onEnd}. */
+    RunContext endingWith(Runnable otherOnEnd) {
+        return new RunContext(
+                runId,
+                shardIndex,
+                anchor,
+                sink,
+                tally,
+                tokenizer,
+                counting,
+                keepGeneratedText,
+                otherOnEnd,
+                requestModel,
+                firstTokens);
+    }
+}

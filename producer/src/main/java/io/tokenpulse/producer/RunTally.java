@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The run's counters and its end: how many requests started, succeeded and failed (failures by
- * reason), how many chunk records were published, when the last request finished, and a future
- * that completes once sending has ended and every started request has finished. Only counters
+ * reason), how many chunk records were published, when the last request finished, a future
+ * that completes once sending has ended and every started request has finished, and one that
+ * completes once the probes stopped and every probe has finished. Probes count in the counters
+ * but not in the first future: they go on until the run's own requests ended. Only counters
  * live here, never per-request data, so a 24-hour run stays bounded.
  *
  * <p>Threading: every method may be called from any thread (the scheduler and the I/O threads).
@@ -30,24 +32,30 @@ final class RunTally {
     private final Map<String, LongAdder> reasons = new ConcurrentHashMap<>();
     private final AtomicLong lastFinishedNs = new AtomicLong(Long.MIN_VALUE);
     /** Requests not finished yet, plus one for the scheduler until it stops sending, plus one per open session. */
-    private final AtomicLong outstanding = new AtomicLong(1);
-
-    private final CompletableFuture<Void> allFinished = new CompletableFuture<>();
+    private final Outstanding requests = new Outstanding();
+    /** Probes not finished yet, plus one until the probes stop. */
+    private final Outstanding probes = new Outstanding();
 
     /** A request is about to be handed to the HTTP client. */
     void requestStarted() {
-        outstanding.incrementAndGet();
+        requests.add();
+        started.increment();
+    }
+
+    /** A probe ({@link ProbeSender}) is about to be handed to the HTTP client. */
+    void probeStarted() {
+        probes.add();
         started.increment();
     }
 
     /** A session opened: the run is not over until it ended, even while no turn of it is in flight. */
     void sessionStarted() {
-        outstanding.incrementAndGet();
+        requests.add();
     }
 
     /** A session sent its last turn, or stopped; call exactly once per started session, after its last turn started. */
     void sessionEnded() {
-        release();
+        requests.release();
     }
 
     void chunkPublished() {
@@ -56,24 +64,47 @@ final class RunTally {
 
     /** A started request ended at {@code finishedNs}; call exactly once per started request. */
     void finished(boolean success, String reason, long finishedNs) {
+        count(success, reason);
+        lastFinishedNs.accumulateAndGet(finishedNs, Math::max);
+        requests.release();
+    }
+
+    /**
+     * A started probe ended; call exactly once per started probe. It does not move {@link #lastFinishedNs}: the
+     * last probe ends after the run's own last request, and probes are in none of the run's times.
+     */
+    void probeFinished(boolean success, String reason) {
+        count(success, reason);
+        probes.release();
+    }
+
+    /** No probe will start any more; call once, also when the run had none. */
+    void probesStopped() {
+        probes.release();
+    }
+
+    private void count(boolean success, String reason) {
         if (success) {
             succeeded.increment();
         } else {
             failed.increment();
             reasonCounter(reason).increment();
         }
-        lastFinishedNs.accumulateAndGet(finishedNs, Math::max);
-        release();
     }
 
     /** The scheduler sent its last request. */
     void sendingEnded() {
-        release();
+        requests.release();
     }
 
-    /** Completes when sending has ended and every started request finished. */
+    /** Completes when sending has ended and every started request (probes apart) finished. */
     CompletableFuture<Void> allFinished() {
-        return allFinished;
+        return requests.none;
+    }
+
+    /** Completes when the probes stopped and every started probe finished. */
+    CompletableFuture<Void> probesFinished() {
+        return probes.none;
     }
 
     /** Requests started but not finished yet. */
@@ -103,7 +134,7 @@ final class RunTally {
     /** A snapshot of the counters; {@code started == succeeded + failed}. */
     record Counts(long started, long succeeded, long failed, long chunkEvents, Map<String, Long> failureReasons) {}
 
-    /** {@link System#nanoTime()} when the last request finished, or {@code fallbackNs} when none did. */
+    /** {@link System#nanoTime()} when the last request (probes apart) finished, or {@code fallbackNs} when none did. */
     long lastFinishedNs(long fallbackNs) {
         long last = lastFinishedNs.get();
         return last == Long.MIN_VALUE ? fallbackNs : last;
@@ -118,9 +149,19 @@ final class RunTally {
         return reasons.computeIfAbsent(reasons.size() < MAX_REASONS ? reason : OTHER_REASON, r -> new LongAdder());
     }
 
-    private void release() {
-        if (outstanding.decrementAndGet() == 0) {
-            allFinished.complete(null);
+    /** What is still to end, plus one held by whoever may start more; {@link #none} completes at 0. */
+    private static final class Outstanding {
+        private final AtomicLong count = new AtomicLong(1);
+        private final CompletableFuture<Void> none = new CompletableFuture<>();
+
+        void add() {
+            count.incrementAndGet();
+        }
+
+        void release() {
+            if (count.decrementAndGet() == 0) {
+                none.complete(null);
+            }
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.tokenpulse.producer;
 
-import io.tokenpulse.producer.http.StreamListener;
 import io.tokenpulse.producer.schedule.RpsStep;
 import java.util.Iterator;
 import java.util.List;
@@ -38,14 +37,29 @@ interface SendPlan extends Iterator<PlannedRequest> {
      */
     long[] plannedOffsetsNs();
 
-    /** The schedule starts at {@code startNs} ({@link Ticker#nanoTime()}), just before the first request is asked for. */
-    default void start(long startNs) {}
+    /**
+     * The schedule starts at {@code startNs} ({@link Ticker#nanoTime()}), just before the first request is
+     * asked for.
+     *
+     * @param notSent told of each request the plan decides not to send, instead of handing it out
+     */
+    default void start(long startNs, NotSent notSent) {}
 
     /**
-     * The listener to send {@code request} with: {@code stream} itself, or one that also tells the
-     * plan when the request ended (so that requests waiting for its answer become due).
+     * What to tell when {@code request} ended: {@code ended} itself, or a listener that also tells the plan
+     * (so that requests waiting for its answer become due). A request the plan did not send reports its end
+     * here too.
      */
-    default StreamListener watching(PlannedRequest request, StreamListener stream) {
-        return stream;
+    default RequestStream.EndListener watching(PlannedRequest request, RequestStream.EndListener ended) {
+        return ended;
+    }
+
+    /**
+     * Told of a request the plan will not send (an agent trace's child of a failed parent), on the scheduler
+     * thread, when it was due; the request is to be recorded as failed with {@code reason}.
+     */
+    @FunctionalInterface
+    interface NotSent {
+        void notSent(PlannedRequest request, String reason);
     }
 }

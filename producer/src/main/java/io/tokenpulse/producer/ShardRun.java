@@ -157,7 +157,7 @@ final class ShardRun {
                         String requestId = "probe-" + settings.requestId(probe.index());
                         StreamRequest http =
                                 StreamRequests.of(backend, backendSettings, requestId, probe.sample(), null);
-                        tally.requestStarted();
+                        tally.probeStarted();
                         long launchedNs = System.nanoTime();
                         client.send(
                                 http,
@@ -171,57 +171,78 @@ final class ShardRun {
                                         (outcome, endNs1) -> {},
                                         true));
                     });
+            Drain drain;
+            boolean drained;
             try {
-                plan.start(anchor.startNs());
-                dispatcher.run(anchor.startNs(), endNs, plan, request -> {
-                    if (request.sample().conversation() != null) {
-                        return openSession(new Session(sessions, request), request, lag, anchor, health);
-                    }
-                    String requestId = settings.requestId(request.index());
-                    StreamRequest http = StreamRequests.of(
-                            backend,
-                            backendSettings,
-                            requestId,
-                            request.sample(),
-                            models == null ? null : models[request.index() % models.length]);
-                    return permitNs -> {
+                try {
+                    // a request the plan does not send was never in flight: its end only moves the progress bar
+                    RunContext notSentRun = run.endingWith(progress::step);
+                    plan.start(anchor.startNs(), (request, reason) -> {
                         tally.requestStarted();
-                        long launchedNs = System.nanoTime();
-                        health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
-                        lag.record(anchor.startNs() + request.offsetNs(), permitNs, launchedNs);
-                        if (lateness != null) {
-                            lateness.record(anchor.startNs() + request.offsetNs(), launchedNs);
-                        }
-                        client.send(
-                                http,
-                                plan.watching(
+                        long nowNs = System.nanoTime();
+                        new RequestStream(
+                                        notSentRun,
+                                        backend.newResponse(),
                                         request,
-                                        new RequestStream(
-                                                run,
-                                                backend.newResponse(),
-                                                request,
-                                                requestId,
-                                                permitNs,
-                                                launchedNs,
-                                                (outcome, endNs1) -> dispatcher.releasePermit(),
-                                                false)));
-                    };
-                });
-            } catch (InterruptedException e) {
-                interrupted = true;
+                                        settings.requestId(request.index()),
+                                        Dispatcher.NO_LIMIT,
+                                        nowNs,
+                                        plan.watching(request, (outcome, endNs1) -> {}),
+                                        false)
+                                .notSent(reason, nowNs);
+                    });
+                    dispatcher.run(anchor.startNs(), endNs, plan, request -> {
+                        if (request.sample().conversation() != null) {
+                            return openSession(new Session(sessions, request), request, lag, anchor, health);
+                        }
+                        String requestId = settings.requestId(request.index());
+                        StreamRequest http = StreamRequests.of(
+                                backend,
+                                backendSettings,
+                                requestId,
+                                request.sample(),
+                                models == null ? null : models[request.index() % models.length]);
+                        return permitNs -> {
+                            tally.requestStarted();
+                            long launchedNs = System.nanoTime();
+                            health.requestSent(anchor.startNs() + request.offsetNs(), launchedNs);
+                            lag.record(anchor.startNs() + request.offsetNs(), permitNs, launchedNs);
+                            if (lateness != null) {
+                                lateness.record(anchor.startNs() + request.offsetNs(), launchedNs);
+                            }
+                            client.send(
+                                    http,
+                                    new RequestStream(
+                                            run,
+                                            backend.newResponse(),
+                                            request,
+                                            requestId,
+                                            permitNs,
+                                            launchedNs,
+                                            plan.watching(request, (outcome, endNs1) -> dispatcher.releasePermit()),
+                                            false));
+                        };
+                    });
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (sessions != null && interrupted) {
+                    sessions.stopped().set(true); // no session sends another turn
+                }
+                tally.sendingEnded();
+                drain = new Drain(tally, parts.options().drainTimeout(), settings.runId(), interrupted);
+                drained = drain.awaitInFlight();
             } finally {
                 if (probes != null) {
-                    probes.close(); // probes go on while the run sends, not through its drain
+                    // probes go on through the drain: how the load's tail slows a light request is theirs to show
+                    probes.close();
                 }
+                tally.probesStopped();
             }
-            if (sessions != null && interrupted) {
-                sessions.stopped().set(true); // no session sends another turn
-            }
-            tally.sendingEnded();
-            Drain drain = new Drain(tally, parts.options().drainTimeout(), settings.runId(), interrupted);
-            boolean drained = drain.awaitInFlight();
+            // after a drain that timed out, the probes in flight are cancelled with the rest at once
+            boolean probesEnded = drained && drain.awaitProbes();
             double ioBusy = client.ioCpu().busiestShareSince(ioBefore);
-            if (!drained) {
+            if (!drained || !probesEnded) {
                 client.close(); // fails every request in flight, so each still gets its RequestFinished
                 drain.awaitCancelled();
             }

@@ -125,6 +125,14 @@ abstract class StreamReader implements StreamListener, SseParser.Listener {
         end(tracker.fail(error.httpStatus(), FailureText.oneLine(reason)), System.nanoTime());
     }
 
+    /**
+     * The request was never handed to the client (the plan decided not to send it): it ends now, failed
+     * with {@code reason} and no HTTP status. Call on a request nothing else reports to.
+     */
+    final void notSent(String reason, long atNs) {
+        end(tracker.fail(0, reason), atNs);
+    }
+
     private void end(RequestOutcome outcome, long endNs) {
         ended = true;
         ended(outcome, endNs);

@@ -2,13 +2,11 @@ package io.tokenpulse.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tokenpulse.producer.backend.RequestOutcome;
 import io.tokenpulse.producer.dataset.AgentStep;
 import io.tokenpulse.producer.dataset.AgentTraceRequests;
 import io.tokenpulse.producer.dataset.Prompt;
 import io.tokenpulse.producer.dataset.SampledRequest;
-import io.tokenpulse.producer.http.StreamError;
-import io.tokenpulse.producer.http.StreamListener;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -34,20 +32,16 @@ class AgentRequestPlanTest {
                         new AgentStep(1, new int[] {2}, 5 * MS)));
     }
 
-    /** Ends the request the way the HTTP client would: through the listener the plan handed out. */
-    private static final class Ended implements StreamListener {
-        long completedNs = -1;
+    private static final RequestOutcome ANSWERED =
+            new RequestOutcome(true, 200, "", 1, 1L, 1L, null, "x", true, RequestOutcome.Reasoning.NONE);
+    private static final RequestOutcome REFUSED = new RequestOutcome(
+            false, 0, "connection refused", 0, null, null, null, "", false, RequestOutcome.Reasoning.NONE);
 
-        @Override
-        public void onBytes(ByteBuffer bytes, long arrivalNs) {}
+    /** Requests the plan did not send, with their reasons. */
+    private final List<String> notSent = new ArrayList<>();
 
-        @Override
-        public void onComplete(long completedNs) {
-            this.completedNs = completedNs;
-        }
-
-        @Override
-        public void onError(StreamError error) {}
+    private void start(AgentRequestPlan plan, long startNs) {
+        plan.start(startNs, (request, reason) -> notSent.add(request.index() + " " + reason));
     }
 
     @Test
@@ -56,17 +50,17 @@ class AgentRequestPlanTest {
         assertThat(plan.plannedSize()).isEqualTo(2);
         assertThat(plan.ownTimes()).isTrue();
         long startNs = System.nanoTime();
-        plan.start(startNs);
+        start(plan, startNs);
 
         PlannedRequest root = plan.next();
         assertThat(root.index()).isEqualTo(2);
         assertThat(root.offsetNs()).isEqualTo(MS);
         assertThat(root.sample().prompt()).isEqualTo(new Prompt.Text("p2"));
 
-        Ended stream = new Ended();
+        long[] heardNs = {-1};
         long endNs = System.nanoTime();
-        plan.watching(root, stream).onComplete(endNs);
-        assertThat(stream.completedNs)
+        plan.watching(root, (outcome, atNs) -> heardNs[0] = atNs).ended(ANSWERED, endNs);
+        assertThat(heardNs[0])
                 .as("the request's own listener still hears its end")
                 .isEqualTo(endNs);
 
@@ -78,25 +72,45 @@ class AgentRequestPlanTest {
     }
 
     @Test
-    void aFailedParentStillMakesItsChildDue() {
-        AgentRequestPlan plan = AgentRequestPlan.of(twoSessions(), new Shard(0, 1));
-        plan.start(System.nanoTime());
+    void aChildOfAFailedParentIsNotHandedOutButGoesToNotSentWhenDueAndItsChildFollows() {
+        // session 0: 0, then 1 after 0, then 2 after 1 (5 ms tool time each)
+        List<SampledRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            requests.add(new SampledRequest(new Prompt.Text("p" + i), 1, 1, i, OptionalLong.of(0)));
+        }
+        AgentRequestPlan plan = AgentRequestPlan.of(
+                new AgentTraceRequests(
+                        requests,
+                        List.of(
+                                new AgentStep(0, new int[0], 0),
+                                new AgentStep(0, new int[] {0}, 5 * MS),
+                                new AgentStep(0, new int[] {1}, 5 * MS))),
+                new Shard(0, 1));
+        // records each request not sent as failed, through the listener the plan hands out, as ShardRun does
+        plan.start(System.nanoTime(), (request, reason) -> {
+            notSent.add(request.index() + " " + reason);
+            plan.watching(request, (outcome, atNs) -> {})
+                    .ended(
+                            new RequestOutcome(
+                                    false, 0, reason, 0, null, null, null, "", false, RequestOutcome.Reasoning.NONE),
+                            System.nanoTime());
+        });
         PlannedRequest first = plan.next();
         assertThat(first.index()).isZero();
 
-        long beforeNs = System.nanoTime();
-        plan.watching(first, new Ended()).onError(new StreamError(StreamError.Kind.CONNECT_FAILED, 0, "refused", ""));
+        long failedNs = System.nanoTime();
+        plan.watching(first, (outcome, atNs) -> {}).ended(REFUSED, failedNs);
 
-        assertThat(plan.next().index()).isEqualTo(2); // the other session's root, due at 1 ms
-        PlannedRequest child = plan.next();
-        assertThat(child.index()).isEqualTo(1);
-        assertThat(System.nanoTime()).isGreaterThanOrEqualTo(beforeNs + 5 * MS);
+        assertThat(plan.hasNext()).as("neither descendant is handed out").isFalse();
+        assertThat(System.nanoTime()).as("each when it was due").isGreaterThanOrEqualTo(failedNs + 10 * MS);
+        assertThat(notSent)
+                .containsExactly("1 " + AgentRequestPlan.PARENT_FAILED, "2 " + AgentRequestPlan.PARENT_FAILED);
     }
 
     @Test
     void anInterruptEndsTheIterationAndKeepsTheInterruptForTheDrain() {
         AgentRequestPlan plan = AgentRequestPlan.of(twoSessions(), new Shard(0, 2));
-        plan.start(System.nanoTime());
+        start(plan, System.nanoTime());
         plan.next(); // request 0; request 1 waits for its answer
 
         Thread.currentThread().interrupt();

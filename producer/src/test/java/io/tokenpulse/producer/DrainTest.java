@@ -25,6 +25,20 @@ class DrainTest {
     }
 
     @Test
+    void probesStillInFlightWhenTheyStoppedAreWaitedForNoLongerThanTheDrainTimeout() {
+        RunTally tally = new RunTally();
+        tally.sendingEnded();
+        tally.probeStarted();
+        tally.probesStopped();
+        Drain drain = new Drain(tally, Duration.ofMillis(20), "run", false);
+        assertThat(drain.awaitInFlight()).isTrue();
+
+        assertThat(drain.awaitProbes()).isFalse();
+        tally.probeFinished(true, "");
+        assertThat(drain.awaitProbes()).isTrue();
+    }
+
+    @Test
     void anInterruptedRunWaitsNoLongerThanTheDrainTimeout() {
         RunTally tally = new RunTally();
         tally.requestStarted();
@@ -53,6 +67,7 @@ class DrainTest {
     void theWaitForCancelledRequestsKeepsAnInterruptForLater() {
         RunTally tally = new RunTally();
         tally.sendingEnded();
+        tally.probesStopped();
         Thread.currentThread().interrupt();
 
         new Drain(tally, Duration.ZERO, "run", true).awaitCancelled();

@@ -22,6 +22,32 @@ class RunTallyTest {
     }
 
     @Test
+    void probesInFlightDoNotHoldTheRunsEndAndEndOnceStoppedAndFinished() {
+        RunTally tally = new RunTally();
+        tally.requestStarted();
+        tally.probeStarted();
+        tally.sendingEnded();
+        tally.finished(true, "", 10);
+        assertThat(tally.allFinished())
+                .as("the run's requests ended, a probe is still out")
+                .isDone();
+
+        tally.probeStarted(); // probes go on through the drain until they are stopped
+        tally.probeFinished(true, "");
+        tally.probesStopped();
+        assertThat(tally.probesFinished()).isNotDone();
+        tally.probeFinished(false, "HTTP 503");
+
+        assertThat(tally.probesFinished()).isDone();
+        assertThat(tally.counts())
+                .as("probes count in the totals")
+                .isEqualTo(new RunTally.Counts(3, 2, 1, 0, java.util.Map.of("HTTP 503", 1L)));
+        assertThat(tally.lastFinishedNs(0))
+                .as("probes are in none of the run's times")
+                .isEqualTo(10);
+    }
+
+    @Test
     void requestsThatNeverReportedTheirEndCountAsFailedSoTheCountsAddUp() {
         RunTally tally = new RunTally();
         for (int i = 0; i < 3; i++) {

@@ -14,7 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  *   <li>{@code content_block_delta}: a timing event when {@code delta.type} is {@code text_delta}
  *       (answer, {@code delta.text}) or {@code thinking_delta} (thinking, {@code delta.thinking});
  *       other deltas (a thinking block's {@code signature_delta}, tool input) are not;</li>
- *   <li>{@code message_delta}: {@code usage.output_tokens}, the whole response's count;</li>
+ *   <li>{@code message_delta}: {@code usage.output_tokens}, the whole response's count (cumulative), and
+ *       the input counts as at the start when it repeats them;</li>
  *   <li>{@code message_stop}: the closing event;</li>
  *   <li>{@code error}: the request fails with {@code error.message};</li>
  *   <li>{@code ping}, {@code content_block_start}, {@code content_block_stop}: nothing the metrics need.</li>

@@ -3,29 +3,43 @@ package io.tokenpulse.producer.schedule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * When each request of an agent trace is due: a request without parents at {@code start + its
  * offset}; a request with parents when the last of them ended plus its tool time. A parent with
  * several children makes them due together (fan-out); a child of several parents waits for all of
- * them (join). A parent that failed ended all the same: its children are sent (decision 0010).
+ * them (join). A child of a parent that failed is due all the same, marked {@link Due#parentFailed()}:
+ * the caller does not send it and records it failed (decision 0010), which fails its own children in turn.
  *
- * <p>Threading: {@link #awaitNext} on the scheduler thread only; {@link #ended} from any thread
- * (the I/O threads, as each response ends). Both take one lock, held for microseconds; the scheduler
- * parks on it until the earliest due request is due or an end makes an earlier one due.
- * Times are {@link System#nanoTime()}.
+ * <p>Threading: {@link #start} and {@link #awaitNext} on the scheduler thread, which alone touches the
+ * graph; {@link #ended} from any thread (the I/O threads, as each response ends) only appends to a
+ * lock-free queue and unparks the scheduler, so a request's end never waits for the scheduler. The
+ * scheduler takes the ends off the queue, parked until the earliest due request is due or an end
+ * arrives. Times are {@link System#nanoTime()}.
  */
 public final class AgentGraphSchedule {
 
-    /** A request handed out: its index and when it became due (ns on the monotonic clock). */
-    public record Due(int index, long dueNs) {}
+    /**
+     * A request handed out: its index, when it became due (ns on the monotonic clock), and whether a
+     * parent failed (then it is not to be sent).
+     */
+    public record Due(int index, long dueNs, boolean parentFailed) {
+
+        /** A request whose parents all answered, or one without parents. */
+        public Due(int index, long dueNs) {
+            this(index, dueNs, false);
+        }
+    }
+
+    /** An end reported by an I/O thread, waiting for the scheduler. */
+    private record End(int index, long endNs, boolean failed) {}
 
     private final int[][] children;
     private final int[] parentsLeft;
     private final long[] lastParentEndNs;
+    private final boolean[] parentFailed;
     private final long[] toolTimeNs;
     private final long[] rootOffsetsNs;
     private final boolean[] sends;
@@ -33,8 +47,9 @@ public final class AgentGraphSchedule {
     private final int total;
     private final PriorityQueue<Due> due = new PriorityQueue<>(
             (a, b) -> a.dueNs() != b.dueNs() ? Long.compare(a.dueNs(), b.dueNs()) : a.index() - b.index());
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final ConcurrentLinkedQueue<End> ends = new ConcurrentLinkedQueue<>();
+    /** The thread in {@link #awaitNext}, for {@link #ended} to unpark; null before the first call. */
+    private volatile Thread scheduler;
 
     private int handedOut;
     private boolean started;
@@ -59,6 +74,7 @@ public final class AgentGraphSchedule {
         this.ended = new boolean[n];
         this.parentsLeft = new int[n];
         this.lastParentEndNs = new long[n];
+        this.parentFailed = new boolean[n];
         List<List<Integer>> childLists = new ArrayList<>(n);
         int count = 0;
         for (int i = 0; i < n; i++) {
@@ -94,76 +110,82 @@ public final class AgentGraphSchedule {
 
     /** Makes the requests without parents due at {@code startNs} plus their offsets; call once, first. */
     public void start(long startNs) {
-        lock.lock();
-        try {
-            if (started) {
-                throw new IllegalStateException("bug: the schedule started twice");
+        if (started) {
+            throw new IllegalStateException("bug: the schedule started twice");
+        }
+        started = true;
+        for (int i = 0; i < parentsLeft.length; i++) {
+            if (sends[i] && parentsLeft[i] == 0) {
+                due.add(new Due(i, startNs + rootOffsetsNs[i]));
             }
-            started = true;
-            for (int i = 0; i < parentsLeft.length; i++) {
-                if (sends[i] && parentsLeft[i] == 0) {
-                    due.add(new Due(i, startNs + rootOffsetsNs[i]));
-                }
-            }
-        } finally {
-            lock.unlock();
         }
     }
 
     /**
      * Waits until the earliest request is due and hands it out; requests due at the same time go in
-     * index order.
+     * index order. One thread at a time.
      *
      * @return the request, or null when every request was handed out
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Due awaitNext() throws InterruptedException {
-        lock.lockInterruptibly();
-        try {
-            if (!started) {
-                throw new IllegalStateException("bug: the schedule has not started");
-            }
-            while (handedOut < total) {
-                Due head = due.peek();
-                if (head == null) {
-                    // every request left waits for an answer still on its way
-                    changed.await();
-                    continue;
-                }
-                long leftNs = head.dueNs() - System.nanoTime();
-                if (leftNs <= 0) {
-                    handedOut++;
-                    return due.poll();
-                }
-                changed.await(leftNs, TimeUnit.NANOSECONDS);
-            }
-            return null;
-        } finally {
-            lock.unlock();
+        if (!started) {
+            throw new IllegalStateException("bug: the schedule has not started");
         }
+        // Published before the queue is read: an end queued after that read unparks this thread, and a
+        // park after an unpark returns at once, so no end is missed.
+        scheduler = Thread.currentThread();
+        while (handedOut < total) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            takeEnds();
+            Due head = due.peek();
+            if (head == null) {
+                // every request left waits for an answer still on its way
+                LockSupport.park(this);
+                continue;
+            }
+            long leftNs = head.dueNs() - System.nanoTime();
+            if (leftNs <= 0) {
+                handedOut++;
+                return due.poll();
+            }
+            LockSupport.parkNanos(this, leftNs);
+        }
+        return null;
     }
 
     /**
-     * Request {@code index} ended (answered or failed) at {@code endNs}: each child whose parents have
-     * now all ended becomes due at the latest parent end plus its tool time. A second call for the
-     * same request is a bug in the caller and is ignored.
+     * Request {@code index} ended (answered, failed, or not sent because a parent failed) at {@code endNs}:
+     * each child whose parents have now all ended becomes due at the latest parent end plus its tool time.
+     * A second call for the same request is a bug in the caller and is ignored. Never blocks.
+     *
+     * @param failed whether the request failed (its children are then not to be sent)
      */
-    public void ended(int index, long endNs) {
-        lock.lock();
-        try {
-            if (ended[index]) {
-                return;
+    public void ended(int index, long endNs, boolean failed) {
+        ends.add(new End(index, endNs, failed));
+        Thread waiting = scheduler;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
+    }
+
+    /** Applies the ends the I/O threads queued; on the scheduler thread. */
+    private void takeEnds() {
+        End end;
+        while ((end = ends.poll()) != null) {
+            if (ended[end.index()]) {
+                continue;
             }
-            ended[index] = true;
-            for (int child : children[index]) {
-                lastParentEndNs[child] = Math.max(lastParentEndNs[child], endNs);
+            ended[end.index()] = true;
+            for (int child : children[end.index()]) {
+                lastParentEndNs[child] = Math.max(lastParentEndNs[child], end.endNs());
+                parentFailed[child] |= end.failed();
                 if (--parentsLeft[child] == 0 && sends[child]) {
-                    due.add(new Due(child, lastParentEndNs[child] + toolTimeNs[child]));
-                    changed.signalAll();
+                    due.add(new Due(child, lastParentEndNs[child] + toolTimeNs[child], parentFailed[child]));
                 }
             }
-        } finally {
-            lock.unlock();
         }
     }
 }

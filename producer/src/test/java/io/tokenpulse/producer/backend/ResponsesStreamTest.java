@@ -4,7 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The openai-responses backend reading recorded Responses API streams (ResponsesEventReader through the tracker). */
+/**
+ * The openai-responses backend reading recorded Responses API streams (ResponsesEventReader through the tracker).
+ *
+ * <p>The wire format checked against OpenAI's published pages, read 2026-11-28: the streaming guide
+ * https://developers.openai.com/api/docs/guides/streaming-responses?api-mode=responses (semantic events, each
+ * {@code event: <type>} plus a JSON {@code data} with that {@code type} and a {@code sequence_number};
+ * {@code response.created}, {@code response.output_text.delta}, {@code response.completed}, {@code error}) and
+ * the API reference's streaming events it links (https://platform.openai.com/docs/api-reference/responses-streaming:
+ * {@code response.reasoning_summary_text.delta}, {@code response.reasoning_text.delta}, {@code response.incomplete},
+ * {@code response.failed} with {@code response.error}, {@code error} with top-level {@code code}/{@code message},
+ * {@code response.usage} with {@code input_tokens_details.cached_tokens} and
+ * {@code output_tokens_details.reasoning_tokens}; no {@code [DONE]}).
+ */
 class ResponsesStreamTest {
 
     private static final String FULL = StreamReplay.fixture("openai-responses-reasoning.sse");

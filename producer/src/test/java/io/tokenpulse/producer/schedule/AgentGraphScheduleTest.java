@@ -71,7 +71,7 @@ class AgentGraphScheduleTest {
         Thread.sleep(60);
         assertThat(child).as("waits for the parent's answer however long").isNotDone();
         long parentEndNs = System.nanoTime();
-        schedule.ended(0, parentEndNs);
+        schedule.ended(0, parentEndNs, false);
         AgentGraphSchedule.Due due = child.get(5, TimeUnit.SECONDS);
 
         assertThat(due).isEqualTo(new AgentGraphSchedule.Due(1, parentEndNs + 30 * MS));
@@ -85,7 +85,7 @@ class AgentGraphScheduleTest {
         schedule.start(System.nanoTime());
         schedule.awaitNext();
         long parentEndNs = System.nanoTime();
-        schedule.ended(0, parentEndNs);
+        schedule.ended(0, parentEndNs, false);
 
         List<AgentGraphSchedule.Due> children = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -107,16 +107,16 @@ class AgentGraphScheduleTest {
                 schedule(new int[][] {{}, {0}, {0}, {1, 2}}, new long[] {0, 0, 0, 5 * MS}, new long[4]);
         schedule.start(System.nanoTime());
         schedule.awaitNext();
-        schedule.ended(0, System.nanoTime());
+        schedule.ended(0, System.nanoTime(), false);
         assertThat(schedule.awaitNext().index()).isEqualTo(1);
         assertThat(schedule.awaitNext().index()).isEqualTo(2);
 
         Future<AgentGraphSchedule.Due> join = next(schedule);
         long laterEndNs = System.nanoTime();
-        schedule.ended(2, laterEndNs);
+        schedule.ended(2, laterEndNs, false);
         Thread.sleep(40);
         assertThat(join).as("one parent still running").isNotDone();
-        schedule.ended(1, laterEndNs - 3 * MS); // its answer came earlier but was reported last
+        schedule.ended(1, laterEndNs - 3 * MS, false); // its answer came earlier but was reported last
 
         assertThat(join.get(5, TimeUnit.SECONDS)).isEqualTo(new AgentGraphSchedule.Due(3, laterEndNs + 5 * MS));
     }
@@ -132,7 +132,7 @@ class AgentGraphScheduleTest {
         Future<AgentGraphSchedule.Due> next = next(schedule); // parks until the root at 300 ms
         Thread.sleep(20);
         long endNs = System.nanoTime();
-        schedule.ended(0, endNs);
+        schedule.ended(0, endNs, false);
 
         assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(new AgentGraphSchedule.Due(2, endNs));
         assertThat(System.nanoTime()).isLessThan(startNs + 300 * MS);
@@ -145,10 +145,58 @@ class AgentGraphScheduleTest {
         assertThat(schedule.size()).isEqualTo(2);
         schedule.start(System.nanoTime());
         assertThat(schedule.awaitNext().index()).isZero();
-        schedule.ended(0, System.nanoTime());
-        schedule.ended(0, System.nanoTime());
+        schedule.ended(0, System.nanoTime(), false);
+        schedule.ended(0, System.nanoTime(), false);
         assertThat(schedule.awaitNext().index()).isEqualTo(1);
         assertThat(schedule.awaitNext()).isNull();
+    }
+
+    @Test
+    void aChildOfAFailedParentIsDueMarkedAndItsOwnChildFollowsWhenItIsRecordedFailed() throws Exception {
+        // 0 -> 1 -> 2, tool time 5 ms each
+        AgentGraphSchedule schedule = schedule(new int[][] {{}, {0}, {1}}, new long[] {0, 5 * MS, 5 * MS}, new long[3]);
+        schedule.start(System.nanoTime());
+        schedule.awaitNext();
+        long failedNs = System.nanoTime();
+        schedule.ended(0, failedNs, true);
+
+        AgentGraphSchedule.Due child = handedOutAndOnTime(schedule);
+        assertThat(child).isEqualTo(new AgentGraphSchedule.Due(1, failedNs + 5 * MS, true));
+        long recordedNs = System.nanoTime();
+        schedule.ended(1, recordedNs, true); // the caller records the child failed instead of sending it
+
+        assertThat(handedOutAndOnTime(schedule)).isEqualTo(new AgentGraphSchedule.Due(2, recordedNs + 5 * MS, true));
+        assertThat(schedule.awaitNext()).isNull();
+    }
+
+    @Test
+    void aJoinWithOneFailedParentWaitsForTheOthersAndIsMarked() throws Exception {
+        AgentGraphSchedule schedule = schedule(new int[][] {{}, {}, {0, 1}}, new long[3], new long[3]);
+        schedule.start(System.nanoTime());
+        schedule.awaitNext();
+        schedule.awaitNext();
+        schedule.ended(0, System.nanoTime(), true);
+
+        Future<AgentGraphSchedule.Due> join = next(schedule);
+        Thread.sleep(40);
+        assertThat(join).as("the other parent still running").isNotDone();
+        long lastEndNs = System.nanoTime();
+        schedule.ended(1, lastEndNs, false);
+
+        assertThat(join.get(5, TimeUnit.SECONDS)).isEqualTo(new AgentGraphSchedule.Due(2, lastEndNs, true));
+    }
+
+    @Test
+    void anEndReportedFromAnotherThreadBeforeTheSchedulerWaitsIsNotLost() throws Exception {
+        AgentGraphSchedule schedule = schedule(new int[][] {{}, {0}}, new long[2], new long[2]);
+        schedule.start(System.nanoTime());
+        schedule.awaitNext();
+        long endNs = System.nanoTime();
+        Thread io = new Thread(() -> schedule.ended(0, endNs, false));
+        io.start();
+        io.join();
+
+        assertThat(next(schedule).get(5, TimeUnit.SECONDS)).isEqualTo(new AgentGraphSchedule.Due(1, endNs));
     }
 
     @Test

@@ -30,6 +30,11 @@ public final class FailureReasons {
     public static final String NONE = "none";
     /** The failure classes that need no HTTP status: every run can have them, so meters start them at 0. */
     public static final List<String> STATUS_FREE = List.of("stream", "no_response");
+    /**
+     * The class, and the error's first word, of an agent trace's request that was not sent because a request it
+     * waits for failed (the producer's {@code AgentRequestPlan.PARENT_FAILED}).
+     */
+    public static final String PARENT_FAILED = "parent_failed";
 
     private FailureReasons() {}
 
@@ -37,11 +42,14 @@ public final class FailureReasons {
      * The bounded failure class: {@code none} for a success, {@code http_<status>} when the server
      * answered with another status than 200, {@code stream} when it answered 200 and the stream
      * failed, {@code no_response} when no status arrived (connect failure, timeout, reset before
-     * the headers).
+     * the headers), {@code parent_failed} when it was never sent because its parent failed.
      */
     public static String classOf(RequestMetrics m) {
         if (m.getSuccess()) {
             return NONE;
+        }
+        if (m.getError().startsWith(PARENT_FAILED + ":")) {
+            return PARENT_FAILED;
         }
         int status = m.getHttpStatus();
         if (status == 200) {

@@ -447,6 +447,14 @@ class AggregatorMetersTest {
         assertThat(RunMeters.failureReason(m)).isEqualTo(reason);
     }
 
+    @Test
+    void anAgentRequestNotSentBecauseItsParentFailedHasItsOwnClass() {
+        RequestMetrics m = failure(RUN, 0, 0);
+        m.setError("parent_failed: not sent, a request it waits for failed");
+
+        assertThat(RunMeters.failureReason(m)).isEqualTo("parent_failed");
+    }
+
     // ---- records ----
 
     static RunEvent started(String run, double rate) {
