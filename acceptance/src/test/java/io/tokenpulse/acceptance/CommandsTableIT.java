@@ -30,6 +30,7 @@ class CommandsTableIT {
         RUN_BY.put(
                 "./tokenpulse rescore --run-id ID [--as vllm,guidellm,aiperf,sglang,inference-perf] [--format markdown\\|csv\\|json]",
                 "RescoreIT");
+        RUN_BY.put("./tokenpulse export --run-id ID --output DIR [--format parquet\\|csv]", "ExportIT");
         RUN_BY.put("./tokenpulse simulate [--port P] [--profile default\\|deterministic] [--speedup N]", "SimulateIT");
         RUN_BY.put("./tokenpulse sweep --num-prompts 1,2,4..2048x2 ...", "SweepIT");
         RUN_BY.put("./tokenpulse chart --run-id ID --output FILE.png", "PlatformFlagsIT");

@@ -21,6 +21,7 @@ import picocli.CommandLine.ScopeType;
             AggregateCommand.class,
             ReplayCommand.class,
             RescoreCommand.class,
+            ExportCommand.class,
             ChartCommand.class,
             CompareCommand.class,
             ReportCommand.class,

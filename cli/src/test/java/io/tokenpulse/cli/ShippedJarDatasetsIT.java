@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The file datasets through the shipped jar ({@code target/tokenpulse.jar}, built by {@code package}
  * before Failsafe runs) in its own JVM as a user starts it: what the jar leaves out (a library only
- * the tests have, a chat template, DuckDB's native library) or its logging configuration shows here
+ * the tests have, a chat template, a Parquet codec's native library) or its logging configuration shows here
  * and nowhere in-process. One {@code sweep} with a row of {@code --bench-params} per dataset runs
  * them all on one embedded broker and aggregator: the same bench code per point, a sixth of the
  * start-ups.
@@ -208,7 +208,7 @@ class ShippedJarDatasetsIT {
             // The last request is due 0.5 s after the first.
             soft.assertThat(results.get("trace").get("duration").asDouble()).isGreaterThan(0.5);
 
-            // hf: GSM8K's Parquet file in the hub cache, read by DuckDB's native library from the jar.
+            // hf: GSM8K's Parquet file (written by DuckDB) in the hub cache, read by parquet-java from the jar.
             soft.assertThat(run.err())
                     .contains("hf: openai/gsm8k (" + gsm8k + "): GSM8K layout, split test, subset main, 1 file: 3"
                             + " rows, 0 with fewer than 2 turns dropped; no length filter (output length 6);"

@@ -38,6 +38,26 @@ public record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
             Duration wait,
             boolean allowIncomplete,
             UnaryOperator<RunScoring.Options> options) {
+        StoredRun run = stored(pipeline, runId, wait, allowIncomplete);
+        Optional<String> missing = run.missing();
+        RunShards shards = run.storedShards()
+                .orElseThrow(() ->
+                        UserError.failure("run " + runId + " has no RunStarted record stored: nothing to score it by"));
+        RunScoring.Options scoring = options.apply(RunScoring.Options.storedIn(runId, shards.config()));
+        RunSummary summary = missing.isPresent()
+                ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), scoring, missing.get())
+                : RunScoring.summarize(runId, shards, run.requests()::stream, scoring);
+        summary.setServer(
+                ServerScoring.section(run.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
+        return new ScoredRun(summary, run.requests());
+    }
+
+    /**
+     * Reads the run as stored (what {@code export} writes out as it is).
+     *
+     * @throws UserError (failure) for an unknown run, or an incomplete one without {@code allowIncomplete}
+     */
+    public static StoredRun stored(Pipeline pipeline, String runId, Duration wait, boolean allowIncomplete) {
         StoredRun run;
         try {
             run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, wait);
@@ -49,16 +69,7 @@ public record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
             throw UserError.failure("run " + runId + " is not complete after waiting " + wait.toSeconds()
                     + " s: missing " + missing.get() + "; did the run and its aggregator finish?");
         }
-        RunShards shards = run.storedShards()
-                .orElseThrow(() ->
-                        UserError.failure("run " + runId + " has no RunStarted record stored: nothing to score it by"));
-        RunScoring.Options scoring = options.apply(RunScoring.Options.storedIn(runId, shards.config()));
-        RunSummary summary = missing.isPresent()
-                ? RunScoring.summarizeIncomplete(runId, shards, run.requests(), scoring, missing.get())
-                : RunScoring.summarize(runId, shards, run.requests()::stream, scoring);
-        summary.setServer(
-                ServerScoring.section(run.serverMetrics(), summary.getMetrics(), shards.scheduleStartEpochNs()));
-        return new ScoredRun(summary, run.requests());
+        return run;
     }
 
     /** The run's result with the per-request lists (what --save-detailed writes). */

@@ -13,25 +13,17 @@ import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.stream.Collectors;
-import org.duckdb.DuckDBDriver;
+import java.util.function.UnaryOperator;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads the rows of one {@code hf} dataset file as JSON objects: a JSON array of objects, JSONL
  * (one object per line, also under a {@code .json} name, as the hub often has it), or Parquet,
- * which DuckDB reads and turns into the same JSON ({@code to_json} of each row).
+ * whose rows {@link ParquetRows} turns into the same JSON (DuckDB's {@code to_json} of each row).
  *
  * <p>Media are read in two steps, so that a file of many images or clips is never held in memory:
  * {@link #read} gives every row with its {@link HfLayout#MEDIA_COLUMNS} as booleans (whether the row
@@ -50,9 +42,6 @@ final class HfRows {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** DuckDB's virtual column of a Parquet row's number in its file. */
-    private static final String ROW_NUMBER = "file_row_number";
 
     private HfRows() {}
 
@@ -78,13 +67,11 @@ final class HfRows {
     static Map<Integer, JsonNode> media(Path file, String column, Set<Integer> positions) {
         Map<Integer, JsonNode> values = new HashMap<>();
         if (isParquet(file)) {
-            String in = positions.stream().map(String::valueOf).collect(Collectors.joining(", "));
-            // The column's name is one of ours (HfLayout.MEDIA_COLUMNS), the positions are numbers.
-            query(
+            parquet(
                     file,
-                    "SELECT " + ROW_NUMBER + ", to_json(\"" + column + "\") FROM read_parquet(?, " + ROW_NUMBER
-                            + " = true) WHERE " + ROW_NUMBER + " IN (" + in + ")",
-                    result -> values.put(result.getInt(1), JSON.readTree(result.getString(2))));
+                    schema -> new MessageType(schema.getName(), schema.getType(column)),
+                    positions,
+                    (position, row) -> values.put(position, row.get(column)));
         } else {
             readJson(file, positions, (position, where, row) -> values.put(position, row.get(column)));
         }
@@ -108,58 +95,30 @@ final class HfRows {
         return row;
     }
 
-    /** One result row of a DuckDB query. */
-    private interface ResultRow {
-        void accept(ResultSet result) throws SQLException, JsonProcessingException;
-    }
-
     private static void readParquet(Path file, Consumer consumer) {
-        List<String> media = new ArrayList<>();
-        try (Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
-                PreparedStatement columns = connection.prepareStatement("SELECT * FROM read_parquet(?) LIMIT 0")) {
-            columns.setString(1, file.toString());
-            ResultSetMetaData meta = columns.executeQuery().getMetaData();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                if (HfLayout.MEDIA_COLUMNS.contains(meta.getColumnName(i))) {
-                    media.add("\"" + meta.getColumnName(i) + "\" IS NOT NULL AS \"" + meta.getColumnName(i) + "\"");
-                }
-            }
-        } catch (SQLException e) {
-            throw unreadableParquet(file, e);
-        }
-        String replace = media.isEmpty() ? "" : " REPLACE (" + String.join(", ", media) + ")";
-        query(
+        parquet(
                 file,
-                "SELECT to_json(t) FROM (SELECT *" + replace + " FROM read_parquet(?, " + ROW_NUMBER + " = true)) t",
-                result -> {
-                    ObjectNode row = (ObjectNode) JSON.readTree(result.getString(1));
-                    int position = row.remove(ROW_NUMBER).asInt();
-                    consumer.row(position, "row " + position, row);
-                });
+                schema -> new MessageType(
+                        schema.getName(),
+                        schema.getFields().stream()
+                                .map(field -> HfLayout.MEDIA_COLUMNS.contains(field.getName())
+                                        ? ParquetRows.presenceOnly(field)
+                                        : field)
+                                .toList()),
+                null,
+                (position, row) -> consumer.row(position, "row " + position, withoutMedia(row)));
     }
 
-    /** Runs {@code sql} with the file as its one parameter, handing over each result row. */
-    private static void query(Path file, String sql, ResultRow each) {
-        // In memory, one connection per query: DuckDB reads the file, nothing is stored.
-        try (Connection connection = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
-                PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, file.toString());
-            try (ResultSet result = statement.executeQuery()) {
-                while (result.next()) {
-                    each.accept(result);
-                }
-            }
-        } catch (SQLException e) {
-            throw unreadableParquet(file, e);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("bug: DuckDB's to_json gave no JSON for " + file, e);
+    /** Reads the file's rows with parquet-java, naming the file when it is no Parquet file it reads. */
+    private static void parquet(
+            Path file, UnaryOperator<MessageType> projection, Set<Integer> positions, ParquetRows.Consumer consumer) {
+        try {
+            ParquetRows.read(file, projection, positions, consumer);
+        } catch (IOException e) {
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            throw new IllegalArgumentException("--dataset-path " + file + " is not a readable Parquet file (" + message
+                    + "); expected a dataset file as the Hugging Face hub stores it");
         }
-    }
-
-    private static IllegalArgumentException unreadableParquet(Path file, SQLException e) {
-        String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-        return new IllegalArgumentException("--dataset-path " + file + " is not a readable Parquet file (" + message
-                + "); expected a dataset file as the Hugging Face hub stores it");
     }
 
     /** Reads the rows at {@code positions}, or all rows when null; the others are skipped unparsed. */
