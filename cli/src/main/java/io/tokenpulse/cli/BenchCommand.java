@@ -166,13 +166,18 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics and the in-process aggregator's windows. */
+    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics, OTLP and the in-process aggregator's windows. */
     HostSetup hostSetup() {
         return new HostSetup(
                 kafka.settings(),
                 pipelineNice.nice,
                 new BenchHost.Settings(
-                        metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal));
+                        metrics.metricsHost,
+                        metrics.metricsPort,
+                        metrics.otlpEndpoint(),
+                        windows.size(),
+                        windows.grace(),
+                        frugal.frugal));
     }
 
     /**

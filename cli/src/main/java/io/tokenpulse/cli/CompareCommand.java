@@ -33,7 +33,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code tokenpulse compare RESULT... [--run-id ID ...]}: one table in the columns of published vLLM comparison tables, a row per
  * result file (vLLM's, TokenPulse's, GuideLLM's, AIPerf's) or stored run, in the order given (files
- * first, then run ids); {@code --baseline N} adds each figure's change against row N.
+ * first, then run ids); {@code --baseline N} adds each figure's change against row N. Under a markdown
+ * table: where the tools' definitions differ ({@link DefinitionNotes}) and, with a TokenPulse run among
+ * the rows, which differences from it the definitions explain ({@link ExplainedDifferences}).
  */
 @Command(
         name = "compare",
