@@ -129,6 +129,22 @@ class OtlpExportIT {
                 .endsWith("--otlp-endpoint 'localhost:4318' must be an http:// or https:// URL with a host, such as"
                         + " http://127.0.0.1:4318/v1/metrics")
                 .doesNotContain("\n");
+
+        // bench aggregates in-process only on the embedded platform: elsewhere the flag is aggregate's
+        Tokenpulse.Result external = tokenpulse.run(
+                Tokenpulse.ROOT,
+                Duration.ofMinutes(1),
+                List.of(
+                        "bench",
+                        "--simulate",
+                        "--bootstrap-servers",
+                        "127.0.0.1:" + FreePorts.one(),
+                        "--otlp-endpoint",
+                        "http://127.0.0.1:4318"));
+        assertThat(external.exitCode()).as(external.toString()).isEqualTo(2);
+        assertThat(external.stderr().strip())
+                .endsWith("with --bootstrap-servers give it to 'tokenpulse aggregate'")
+                .doesNotContain("\n");
     }
 
     private static Map<String, String> attributes(List<KeyValue> attributes) {

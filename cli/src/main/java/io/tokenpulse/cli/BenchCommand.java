@@ -308,6 +308,11 @@ final class BenchCommand implements Callable<Integer> {
             throw UserError.usage("--summary-timeout-s must be >= 1, got " + summaryTimeoutS);
         }
         metrics.validate();
+        if (metrics.otlpEndpoint != null && !kafka.embedded()) {
+            // bench aggregates in-process only on the embedded platform
+            throw UserError.usage("--otlp-endpoint exports bench's in-process aggregator, which runs only on the"
+                    + " embedded platform; with --bootstrap-servers give it to 'tokenpulse aggregate'");
+        }
         windows.validate();
         timeouts.validate();
         pipelineNice.validate();
