@@ -4,8 +4,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.aggregator.exposition.OtlpExport;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.MetricsOptions;
 import io.tokenpulse.cli.options.WindowOptions;
@@ -14,6 +16,7 @@ import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -75,10 +78,20 @@ final class AggregateCommand implements Callable<Integer> {
         Properties overrides = pipeline.clientProperties();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AggregatorMeters meters = AggregatorMeters.register(registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+        OtlpExport otlp = metrics.otlpEndpoint()
+                .map(url -> OtlpExport.start(url, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION))
+                .orElse(null);
         Aggregator aggregator;
         try {
-            aggregator = Aggregator.start(pipeline.topics(), settings, overrides, meters);
+            aggregator = Aggregator.start(
+                    pipeline.topics(),
+                    settings,
+                    overrides,
+                    otlp == null ? meters : TopologyListener.all(List.of(meters, otlp)));
         } catch (org.apache.kafka.streams.errors.StreamsException e) {
+            if (otlp != null) {
+                otlp.close();
+            }
             pipeline.close();
             // two instances on one host: Kafka Streams locks its state dir
             throw UserError.failure("the aggregator could not start (" + e.getMessage() + "); another instance may use"
@@ -95,6 +108,9 @@ final class AggregateCommand implements Callable<Integer> {
                             }
                             aggregator.close();
                             meters.close();
+                            if (otlp != null) {
+                                otlp.close(); // after the aggregator: the last push has every request
+                            }
                             pipeline.close();
                             stopped.countDown();
                         },
@@ -105,7 +121,8 @@ final class AggregateCommand implements Callable<Integer> {
         }
         out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
                 + (pipeline.embedded() ? " (embedded)" : "")
-                + (endpoint != null ? ", metrics at " + endpoint.uri() : "") + ". Ctrl-C stops it.");
+                + (endpoint != null ? ", metrics at " + endpoint.uri() : "")
+                + (otlp != null ? ", OTLP to " + metrics.otlpEndpoint().orElseThrow() : "") + ". Ctrl-C stops it.");
         out.flush();
         stopped.await();
         return 0;

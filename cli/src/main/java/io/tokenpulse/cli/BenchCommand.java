@@ -151,13 +151,18 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics and the in-process aggregator's windows. */
+    /** The pipeline of this command's runs, its priority, and what their host serves: /metrics, OTLP and the in-process aggregator's windows. */
     HostSetup hostSetup() {
         return new HostSetup(
                 kafka.settings(),
                 pipelineNice.nice,
                 new BenchHost.Settings(
-                        metrics.metricsHost, metrics.metricsPort, windows.size(), windows.grace(), frugal.frugal));
+                        metrics.metricsHost,
+                        metrics.metricsPort,
+                        metrics.otlpEndpoint(),
+                        windows.size(),
+                        windows.grace(),
+                        frugal.frugal));
     }
 
     /**
@@ -272,6 +277,11 @@ final class BenchCommand implements Callable<Integer> {
 
     private void checkPipelineOptions() {
         metrics.validate();
+        if (metrics.otlpEndpoint != null && !kafka.embedded()) {
+            // bench aggregates in-process only on the embedded platform
+            throw UserError.usage("--otlp-endpoint exports bench's in-process aggregator, which runs only on the"
+                    + " embedded platform; with --bootstrap-servers give it to 'tokenpulse aggregate'");
+        }
         windows.validate();
         timeouts.validate();
         pipelineNice.validate();

@@ -1,10 +1,14 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.aggregator.definitions.DetailedTimings;
+import io.tokenpulse.aggregator.definitions.StoredTimings;
+import io.tokenpulse.aggregator.report.BenchResult;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.StoredRunWait;
 import io.tokenpulse.cli.options.TableOutputOption;
 import io.tokenpulse.cli.report.CompareTable;
 import io.tokenpulse.cli.report.DefinitionNotes;
+import io.tokenpulse.cli.report.ExplainedDifferences;
 import io.tokenpulse.cli.report.ResultFiles;
 import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
@@ -16,8 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
@@ -28,7 +32,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code tokenpulse compare RESULT... [--run-id ID ...]}: one table in the columns of published vLLM comparison tables, a row per
  * result file (vLLM's, TokenPulse's, GuideLLM's, AIPerf's) or stored run, in the order given (files
- * first, then run ids); {@code --baseline N} adds each figure's change against row N.
+ * first, then run ids); {@code --baseline N} adds each figure's change against row N. Under a markdown
+ * table: where the tools' definitions differ ({@link DefinitionNotes}) and, with a TokenPulse run among
+ * the rows, which differences from it the definitions explain ({@link ExplainedDifferences}).
  */
 @Command(
         name = "compare",
@@ -90,17 +96,34 @@ final class CompareCommand implements Callable<Integer> {
         Duration waitFor = wait.duration();
         output.validate();
         List<CompareTable.Row> rows = new ArrayList<>();
-        Set<DefinitionNotes.Tool> tools = new LinkedHashSet<>();
+        List<DefinitionNotes.Tool> rowTools = new ArrayList<>();
+        // the TokenPulse run the other rows are held against: the first stored run, else the first detailed file
+        Optional<ExplainedDifferences.Reference> reference = Optional.empty();
+        int referenceRow = -1;
         for (Path file : files) {
-            rows.addAll(ResultFiles.rows(file));
-            tools.addAll(DefinitionNotes.tools(file));
+            for (ResultFiles.FileRow row : ResultFiles.read(file)) {
+                if (reference.isEmpty() && row.detailed().isPresent()) {
+                    reference = Optional.of(detailedReference(file, row));
+                    referenceRow = rows.size();
+                }
+                rows.add(row.row());
+                rowTools.add(row.tool());
+            }
         }
         if (!runIds.isEmpty()) {
-            tools.add(DefinitionNotes.Tool.VLLM); // a stored run is scored by vLLM's definitions
             try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
+                    if (runId.equals(runIds.get(0)) && !run.requests().isEmpty()) {
+                        // a stored run has its send times: it takes over from a detailed file
+                        reference = Optional.of(new ExplainedDifferences.Reference(
+                                "run " + runId,
+                                StoredTimings.ofDuration(run.summary().getDurationNs(), run.requests()),
+                                true));
+                        referenceRow = rows.size();
+                    }
                     rows.add(ResultFiles.row(runId, run.result()));
+                    rowTools.add(DefinitionNotes.Tool.VLLM); // a stored run is scored by vLLM's definitions
                 }
             }
         }
@@ -118,9 +141,33 @@ final class CompareCommand implements Callable<Integer> {
                 .render(parsed);
         // under a markdown table, a line per column the tools define differently (CSV stays one table)
         if (parsed == CompareTable.Format.MD) {
-            table += DefinitionNotes.markdown(tools);
+            table += DefinitionNotes.markdown(new LinkedHashSet<>(rowTools));
+            if (reference.isPresent() && rows.size() > 1) {
+                List<ExplainedDifferences.Peer> peers = new ArrayList<>();
+                for (int i = 0; i < rows.size(); i++) {
+                    if (i != referenceRow) {
+                        peers.add(new ExplainedDifferences.Peer(rows.get(i), rowTools.get(i)));
+                    }
+                }
+                table +=
+                        ExplainedDifferences.markdown(reference.get(), ExplainedDifferences.of(reference.get(), peers));
+            }
         }
         output.write(table, "Comparison");
         return 0;
+    }
+
+    /** A TokenPulse result file's --save-detailed lists as the run the other rows are held against. */
+    private static ExplainedDifferences.Reference detailedReference(Path file, ResultFiles.FileRow row) {
+        BenchResult.Requests lists = row.detailed().orElseThrow().requests();
+        try {
+            return new ExplainedDifferences.Reference(
+                    file.getFileName().toString(),
+                    DetailedTimings.of(
+                            lists.ttftsS(), lists.itlsS(), lists.inputLens(), lists.outputLens(), lists.errors()),
+                    false);
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(file + ": " + e.getMessage());
+        }
     }
 }

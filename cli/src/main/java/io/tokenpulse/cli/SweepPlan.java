@@ -41,6 +41,7 @@ record SweepPlan(List<String> swept, List<ServeSetting> settings) {
             "--partitions",
             "--metrics-port",
             "--metrics-host",
+            "--otlp-endpoint",
             "--window-size-ms",
             "--window-grace-ms",
             "--spool-dir",

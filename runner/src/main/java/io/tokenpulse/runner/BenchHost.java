@@ -4,15 +4,20 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.AggregatorMeters;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.aggregator.exposition.OtlpExport;
 import io.tokenpulse.aggregator.topology.Aggregator;
 import io.tokenpulse.aggregator.topology.StreamsSettings;
+import io.tokenpulse.aggregator.topology.TopologyListener;
 import java.io.PrintStream;
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * What every {@link BenchRun} on one pipeline shares, owned by whoever runs them ({@code bench} one,
  * {@code sweep} many): the /metrics endpoint and its registry, and on the embedded platform the
- * in-process aggregator. Starting the aggregator once, not per run, is what keeps a sweep's points
+ * in-process aggregator (and its OTLP export, with {@code --otlp-endpoint}). Starting the aggregator once, not per run, is what keeps a sweep's points
  * cheap: Kafka Streams' start and its first rebalance take seconds.
  */
 public final class BenchHost implements AutoCloseable {
@@ -22,12 +27,18 @@ public final class BenchHost implements AutoCloseable {
      *
      * @param metricsHost the address /metrics binds
      * @param metricsPort its port; 0: no endpoint
+     * @param otlpEndpoint the OTLP receiver the in-process aggregator's request meters are pushed to, if any
      * @param windowSize the in-process aggregator's live windows
      * @param windowGrace how late a request may arrive and still count in its window
      * @param frugal --frugal: the in-process aggregator starts after the load, not before
      */
     public record Settings(
-            String metricsHost, int metricsPort, Duration windowSize, Duration windowGrace, boolean frugal) {}
+            String metricsHost,
+            int metricsPort,
+            Optional<URI> otlpEndpoint,
+            Duration windowSize,
+            Duration windowGrace,
+            boolean frugal) {}
 
     /** Prometheus' default scrape interval: the longest the host waits for its final scrape. */
     private static final Duration FINAL_SCRAPE_MAX = Duration.ofMinutes(1);
@@ -38,6 +49,7 @@ public final class BenchHost implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private MetricsEndpoint endpoint;
     private AggregatorMeters meters;
+    private OtlpExport otlp;
     private Aggregator aggregator;
     private boolean summarized;
 
@@ -65,6 +77,9 @@ public final class BenchHost implements AutoCloseable {
                     // One command, one process: the aggregator runs beside the load generator.
                     host.meters =
                             AggregatorMeters.register(host.registry, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION);
+                    host.otlp = settings.otlpEndpoint()
+                            .map(url -> OtlpExport.start(url, AggregatorMeters.DEFAULT_FINISHED_RUN_RETENTION))
+                            .orElse(null);
                     if (!settings.frugal()) {
                         host.startAggregator();
                     }
@@ -87,7 +102,7 @@ public final class BenchHost implements AutoCloseable {
                         .withWindowSize(settings.windowSize())
                         .withWindowGrace(settings.windowGrace()),
                 pipeline.clientProperties(),
-                meters);
+                otlp == null ? meters : TopologyListener.all(List.of(meters, otlp)));
         meters.bindStreams(aggregator.kafkaStreams(), pipeline.topics());
     }
 
@@ -133,7 +148,8 @@ public final class BenchHost implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            Closing.all(aggregator, meters, endpoint);
+            // the aggregator first, so OTLP's last push has every request
+            Closing.all(aggregator, meters, otlp, endpoint);
         }
     }
 }

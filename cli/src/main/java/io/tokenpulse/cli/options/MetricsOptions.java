@@ -2,10 +2,16 @@ package io.tokenpulse.cli.options;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tokenpulse.aggregator.exposition.MetricsEndpoint;
+import io.tokenpulse.aggregator.exposition.OtlpExport;
 import io.tokenpulse.runner.UserError;
+import java.net.URI;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** {@code --metrics-port} and {@code --metrics-host}, shared by the commands that serve Prometheus metrics. */
+/**
+ * {@code --metrics-port} and {@code --metrics-host}, shared by the commands that serve Prometheus
+ * metrics, and {@code --otlp-endpoint}, which pushes the request meters to an OpenTelemetry receiver too.
+ */
 public final class MetricsOptions {
 
     @Option(
@@ -22,6 +28,13 @@ public final class MetricsOptions {
                     "Address the /metrics endpoint binds; 0.0.0.0 for every interface, e.g. inside a container (default: ${DEFAULT-VALUE}).")
     public String metricsHost;
 
+    @Option(
+            names = "--otlp-endpoint",
+            paramLabel = "URL",
+            description =
+                    "Also push the request meters, under OpenTelemetry's gen_ai names, to this OTLP/HTTP receiver every 10 s, e.g. http://127.0.0.1:4318/v1/metrics (/v1/metrics when the URL has no path; default: off).")
+    public String otlpEndpoint;
+
     /** Fails with one line naming the flag when the port cannot be one or the host is blank. */
     public void validate() {
         if (metricsPort < 0 || metricsPort > 65535) {
@@ -29,6 +42,19 @@ public final class MetricsOptions {
         }
         if (metricsHost.isBlank()) {
             throw UserError.usage("--metrics-host must be an address such as 127.0.0.1 or 0.0.0.0");
+        }
+        otlpEndpoint();
+    }
+
+    /** The OTLP receiver's URL, when given. */
+    public Optional<URI> otlpEndpoint() {
+        if (otlpEndpoint == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(OtlpExport.endpoint(otlpEndpoint));
+        } catch (IllegalArgumentException e) {
+            throw UserError.usage(e.getMessage());
         }
     }
 

@@ -34,6 +34,16 @@ public final class DefinitionNotes {
             this.shown = shown;
         }
 
+        /** The tool's definitions ({@code rescore --as} name). */
+        public Definition definition() {
+            return Definitions.parse(definitions).get(0);
+        }
+
+        /** The tool's name as the notes show it. */
+        public String shown() {
+            return shown;
+        }
+
         /** The tool of one JSON object of a result file, as {@link ResultFiles#rows} tells them apart. */
         static Tool of(JsonNode object) {
             if (object.path("benchmarks").isArray()) {
@@ -49,10 +59,10 @@ public final class DefinitionNotes {
 
     private DefinitionNotes() {}
 
-    /** The tools of a result file's rows (read again: the rows do not carry it). */
+    /** The tools of a result file's rows. */
     public static Set<Tool> tools(Path file) {
         Set<Tool> tools = new LinkedHashSet<>();
-        ResultFiles.objects(file).forEach(object -> tools.add(Tool.of(object)));
+        ResultFiles.read(file).forEach(row -> tools.add(row.tool()));
         return tools;
     }
 
@@ -78,7 +88,7 @@ public final class DefinitionNotes {
                         ? "its inter_chunk_latency, shown as ITL, is every gap between chunks (blank when not exported)"
                         : rule(tool, Family.ITL));
         line(lines, "Throughput", tools, tool -> rule(tool, Family.OUTPUT_THROUGHPUT));
-        line(lines, "Medians and P99s", tools, tool -> definition(tool).percentileRule());
+        line(lines, "Medians and P99s", tools, tool -> tool.definition().percentileRule());
         return lines;
     }
 
@@ -105,10 +115,6 @@ public final class DefinitionNotes {
     }
 
     private static String rule(Tool tool, Family family) {
-        return definition(tool).rule(family);
-    }
-
-    private static Definition definition(Tool tool) {
-        return Definitions.parse(tool.definitions).get(0);
+        return tool.definition().rule(family);
     }
 }

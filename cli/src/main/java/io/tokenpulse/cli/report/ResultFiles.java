@@ -59,27 +59,49 @@ public final class ResultFiles {
         return message == null ? "" : message.lines().findFirst().orElse("");
     }
 
+    /**
+     * One row of a result file and where it comes from.
+     *
+     * @param tool     the tool whose definitions made its figures
+     * @param detailed the result, for TokenPulse's own file with the {@code --save-detailed} lists (a
+     *     run {@code compare} can score by the other tools' definitions); empty otherwise
+     */
+    public record FileRow(CompareTable.Row row, DefinitionNotes.Tool tool, Optional<BenchResult> detailed) {}
+
     /** The rows of one file, labelled after the file (or vLLM's {@code label} key). */
     public static List<CompareTable.Row> rows(Path file) {
+        return read(file).stream().map(FileRow::row).toList();
+    }
+
+    /** The rows of one file with their tools, labelled as {@link #rows}. */
+    public static List<FileRow> read(Path file) {
         String name = file.getFileName().toString().replaceFirst("\\.json$", "");
         List<JsonNode> objects = objects(file);
-        List<CompareTable.Row> rows = new ArrayList<>();
+        List<FileRow> rows = new ArrayList<>();
         for (int i = 0; i < objects.size(); i++) {
             JsonNode object = objects.get(i);
             String label = objects.size() == 1 ? name : name + " #" + (i + 1);
-            if (object.has("benchmarks") && object.get("benchmarks").isArray()) {
+            DefinitionNotes.Tool tool = DefinitionNotes.Tool.of(object);
+            Optional<BenchResult> none = Optional.empty();
+            if (tool == DefinitionNotes.Tool.GUIDELLM) {
                 JsonNode benchmarks = object.get("benchmarks");
                 for (int b = 0; b < benchmarks.size(); b++) {
-                    rows.add(row(benchmarks.size() == 1 ? label : label + " #" + (b + 1), guidellm(benchmarks.get(b))));
+                    rows.add(new FileRow(
+                            row(benchmarks.size() == 1 ? label : label + " #" + (b + 1), guidellm(benchmarks.get(b))),
+                            tool,
+                            none));
                 }
-            } else if (object.path("time_to_first_token").has("unit")
-                    || object.path("request_throughput").has("unit")) {
-                rows.add(row(label, aiperf(object)));
-            } else if (InferencePerfReport.matches(object)) {
-                rows.add(InferencePerfReport.row(file, label, object));
+            } else if (tool == DefinitionNotes.Tool.AIPERF) {
+                rows.add(new FileRow(row(label, aiperf(object)), tool, none));
+            } else if (tool == DefinitionNotes.Tool.INFERENCE_PERF) {
+                rows.add(new FileRow(InferencePerfReport.row(file, label, object), tool, none));
             } else if (object.has("completed") || object.has("mean_ttft_ms") || object.has("request_throughput")) {
                 BenchResult result = ResultReader.read(object);
-                rows.add(row(result.label().orElse(label), result));
+                // TokenPulse writes itl_exact, vLLM does not
+                boolean ours =
+                        object.has("itl_exact") && !result.requests().ttftsS().isEmpty();
+                rows.add(new FileRow(
+                        row(result.label().orElse(label), result), tool, ours ? Optional.of(result) : none));
             } else {
                 throw UserError.usage(file + ": unknown result format (none of the keys completed, mean_ttft_ms,"
                         + " benchmarks, time_to_first_token, successes); expected " + EXPECTED);

@@ -100,6 +100,7 @@ public final class BenchNamespace {
             "simulate_kv_cache_tokens",
             "metrics_port",
             "metrics_host",
+            "otlp_endpoint",
             "bootstrap_servers",
             "schema_registry_url",
             "schema_registry_basic_auth",

@@ -77,7 +77,8 @@ public record Comparison(
      * only those differ (the same rule per family, or a TTFT or E2EL median or P99 whose means
      * agree within 1 %, so the per-request values are the same), else their rules for the row's family.
      */
-    static String why(ScoreRow row, Definition low, ToolScores lowScores, Definition high, ToolScores highScores) {
+    public static String why(
+            ScoreRow row, Definition low, ToolScores lowScores, Definition high, ToolScores highScores) {
         String lowRule = low.rule(row.family());
         String highRule = high.rule(row.family());
         boolean rankRow = row.stat() == ScoreRow.Stat.MEDIAN || row.stat() == ScoreRow.Stat.P99;

@@ -53,12 +53,17 @@ public record BenchResult(
      * @param ttfosS a reasoning run's time to first output token, 0 when no answer text came; empty for other runs
      * @param itlsS each request's inter-token latencies
      * @param errors each request's error, "" for a success; empty when the file does not say
+     * @param inputLens each request's prompt tokens; empty when the file does not say
+     * @param outputLens each request's output tokens (0 for a failure, as vLLM writes them); empty when the file does not say
      */
     public record Requests(
             List<Double> ttftsS,
             Optional<List<Double>> ttfosS,
             List<List<Double>> itlsS,
-            Optional<List<String>> errors) {
-        public static final Requests NONE = new Requests(List.of(), Optional.empty(), List.of(), Optional.empty());
+            Optional<List<String>> errors,
+            List<Integer> inputLens,
+            List<Integer> outputLens) {
+        public static final Requests NONE =
+                new Requests(List.of(), Optional.empty(), List.of(), Optional.empty(), List.of(), List.of());
     }
 }

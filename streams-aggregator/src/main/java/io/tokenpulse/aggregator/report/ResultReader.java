@@ -108,7 +108,15 @@ public final class ResultReader {
                 numbers(result.path("ttfts")),
                 result.has("ttfos") ? Optional.of(numbers(result.get("ttfos"))) : Optional.empty(),
                 itls,
-                errors);
+                errors,
+                integers(result.path("input_lens")),
+                integers(result.path("output_lens")));
+    }
+
+    private static List<Integer> integers(JsonNode list) {
+        List<Integer> values = new ArrayList<>();
+        list.forEach(v -> values.add(v.asInt()));
+        return values;
     }
 
     private static List<Double> numbers(JsonNode list) {

@@ -5,6 +5,7 @@ import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
 import io.tokenpulse.schemas.avro.WindowMetrics;
+import java.util.List;
 
 /**
  * Sees records as they pass through {@link AggregatorTopology} (live metrics hang off it).
@@ -18,6 +19,37 @@ public interface TopologyListener {
 
     /** Listens to nothing. */
     TopologyListener NONE = new TopologyListener() {};
+
+    /** Shows every record to each of {@code listeners}, in order. */
+    static TopologyListener all(List<TopologyListener> listeners) {
+        List<TopologyListener> each = List.copyOf(listeners);
+        return new TopologyListener() {
+            @Override
+            public void onChunk(Chunk chunk) {
+                each.forEach(l -> l.onChunk(chunk));
+            }
+
+            @Override
+            public void onRunEvent(RunEvent event) {
+                each.forEach(l -> l.onRunEvent(event));
+            }
+
+            @Override
+            public void onRequestMetrics(RequestMetrics metrics) {
+                each.forEach(l -> l.onRequestMetrics(metrics));
+            }
+
+            @Override
+            public void onWindowMetrics(WindowMetrics window) {
+                each.forEach(l -> l.onWindowMetrics(window));
+            }
+
+            @Override
+            public void onRunSummary(RunSummary summary) {
+                each.forEach(l -> l.onRunSummary(summary));
+            }
+        };
+    }
 
     /** A decoded chunk, before the request join. */
     default void onChunk(Chunk chunk) {}
