@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,18 +33,12 @@ class RequestMetricsIT {
     void clientQueuePrefixCacheProbesAndSteadyStateReachTheBlockAndTheFile() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Tokenpulse.Result bench;
-        try (Tokenpulse.Background simulator =
-                tokenpulse.start("simulate", "--port", "0", "--profile", "default", "--enable-prompt-tokens-details")) {
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
+        try (LocalSimulator simulator =
+                LocalSimulator.start(tokenpulse, "--profile", "default", "--enable-prompt-tokens-details")) {
             bench = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(4),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            baseUrl,
+                    simulator.bench(
                             "--model",
                             "facebook/opt-125m",
                             "--dataset-name",
