@@ -226,10 +226,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
 
     private void generate(ChannelHandlerContext ctx, FullHttpRequest http, Endpoint endpoint, long receivedNs) {
-        String requestId = http.headers().get(REQUEST_ID);
-        if (requestId == null || requestId.isBlank()) {
-            requestId = "sim-" + counters.requestsReceived.sum();
-        }
+        String requestId = requestIdOf(http);
         if (http.headers().contains(ServerMetrics.SESSION_HEADER)) {
             metrics.sessionRequest();
         }
@@ -251,11 +248,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (request.model() != null && !serves(endpoint, request.model())) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.NOT_FOUND,
-                    "The model `" + request.model() + "` does not exist.",
-                    requestId);
+            sendModelNotFound(ctx, request.model(), requestId);
             return;
         }
         String tooLong = contextLengthError(request);
@@ -264,12 +257,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (fault.failsBeforeStreaming()) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.valueOf(fault.status()),
-                    "simulated failure",
-                    requestId,
-                    fault.retryAfterSeconds());
+            sendFailure(ctx, fault, requestId);
             return;
         }
         int maxTokens = request.maxTokensGiven()
@@ -309,10 +297,7 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
      * then run by the engine as a prefill that ends in one JSON answer ({@link PoolingResponse}).
      */
     private void pool(ChannelHandlerContext ctx, FullHttpRequest http, PoolingEndpoint endpoint, long receivedNs) {
-        String requestId = http.headers().get(REQUEST_ID);
-        if (requestId == null || requestId.isBlank()) {
-            requestId = "sim-" + counters.requestsReceived.sum();
-        }
+        String requestId = requestIdOf(http);
         PoolingRequest request;
         Fault fault;
         try {
@@ -324,26 +309,38 @@ final class SimulatorHandler extends SimpleChannelInboundHandler<FullHttpRequest
             return;
         }
         if (request.model() != null && !config.serves(request.model())) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.NOT_FOUND,
-                    "The model `" + request.model() + "` does not exist.",
-                    requestId);
+            sendModelNotFound(ctx, request.model(), requestId);
             return;
         }
         if (fault.failsBeforeStreaming()) {
-            sendError(
-                    ctx,
-                    HttpResponseStatus.valueOf(fault.status()),
-                    "simulated failure",
-                    requestId,
-                    fault.retryAfterSeconds());
+            sendFailure(ctx, fault, requestId);
             return;
         }
         PoolingResponse response = new PoolingResponse(
                 ctx, request, requestId, config.modelName(), receivedNs, metrics, () -> responseEnded(ctx));
         current = response;
         response.start(config.latencyModel());
+    }
+
+    /** The request's x-request-id, or one the server makes up. */
+    private String requestIdOf(FullHttpRequest http) {
+        String requestId = http.headers().get(REQUEST_ID);
+        return requestId == null || requestId.isBlank() ? "sim-" + counters.requestsReceived.sum() : requestId;
+    }
+
+    /** vLLM's 404 for a model it does not serve. */
+    private void sendModelNotFound(ChannelHandlerContext ctx, String model, String requestId) {
+        sendError(ctx, HttpResponseStatus.NOT_FOUND, "The model `" + model + "` does not exist.", requestId);
+    }
+
+    /** A fault's failure before any answer: its status and Retry-After. */
+    private void sendFailure(ChannelHandlerContext ctx, Fault fault, String requestId) {
+        sendError(
+                ctx,
+                HttpResponseStatus.valueOf(fault.status()),
+                "simulated failure",
+                requestId,
+                fault.retryAfterSeconds());
     }
 
     /** vLLM's wording for a prompt (plus max_tokens) beyond the context length, else null. */
