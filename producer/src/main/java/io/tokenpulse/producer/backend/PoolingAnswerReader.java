@@ -1,20 +1,16 @@
 package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 
 /**
  * Reads a pooling API's whole answer (embeddings, rerank, score): an error object fails the request;
  * otherwise the answer must hold its results array ({@code data} or {@code results}), and its
  * {@code usage} gives the input tokens: {@code prompt_tokens}, else {@code total_tokens} (vLLM's rerank
  * answer reports only that, and a pooling answer generates nothing, so the two are equal). The
- * answer's vectors and scores are not kept: a benchmark measures when they arrived. Runs once per
- * request, so a tree is fine here. Stateless and thread-safe.
+ * answer's vectors and scores are not kept: a benchmark measures when they arrived. Stateless and
+ * thread-safe.
  */
-final class PoolingAnswerReader implements EventParser {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
+final class PoolingAnswerReader extends JsonAnswerReader {
 
     private final String resultsField;
 
@@ -24,25 +20,7 @@ final class PoolingAnswerReader implements EventParser {
     }
 
     @Override
-    public StreamEvent read(byte[] data, int offset, int length) {
-        JsonNode body;
-        try {
-            body = JSON.readTree(data, offset, length);
-        } catch (IOException e) {
-            return StreamEvent.malformed(
-                    "the response body is not JSON: " + FailureText.oneLine(String.valueOf(e.getMessage())));
-        }
-        if (body == null || !body.isObject()) {
-            return StreamEvent.malformed("the response body is not a JSON object");
-        }
-        if (body.hasNonNull("error")) {
-            JsonNode error = body.get("error");
-            return StreamEvent.failed("server error: "
-                    + FailureText.oneLine(
-                            error.isTextual()
-                                    ? error.asText()
-                                    : error.path("message").asText("(no message)")));
-        }
+    StreamEvent answer(JsonNode body) {
         if (!body.path(resultsField).isArray()) {
             return StreamEvent.malformed("the answer has no '" + resultsField + "' array");
         }
