@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,16 +36,13 @@ class BenchAgainstSimulatorIT {
     static Path work;
 
     static Tokenpulse tokenpulse;
-    static Tokenpulse.Background simulator;
-    static String baseUrl;
+    static LocalSimulator simulator;
 
     @BeforeAll
     static void startSimulator() throws Exception {
         tokenpulse = new Tokenpulse(home, logs);
-        simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 QWEN + ",gpt2",
                 "--tokenizer",
@@ -61,22 +56,17 @@ class BenchAgainstSimulatorIT {
                 // a reasoning model's chat: its first 2 tokens are thinking (completions have none)
                 "--reasoning-tokens",
                 "2");
-        Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-        baseUrl = serving.group(2);
     }
 
     @AfterAll
     static void stopSimulator() {
         if (simulator != null) {
-            simulator.stop();
+            simulator.close();
         }
     }
 
     private static Tokenpulse.Result bench(String resultName, String... flags) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--base-url",
-                baseUrl,
+        List<String> args = simulator.bench(
                 "--num-prompts",
                 "12",
                 "--request-rate",
@@ -89,7 +79,7 @@ class BenchAgainstSimulatorIT {
                 "--result-dir",
                 work.resolve("results").toString(),
                 "--result-filename",
-                resultName));
+                resultName);
         args.addAll(List.of(flags));
         return tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(3), args);
     }

@@ -50,10 +50,8 @@ class MultiTurnSessionsIT {
     @Test
     void sessionsSendEachTurnAfterTheAnswerPlusThinkTimeAndReportTtftByTurn() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        try (LocalSimulator simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 QWEN,
                 "--tokenizer",
@@ -61,8 +59,7 @@ class MultiTurnSessionsIT {
                 "--profile",
                 "default",
                 "--enable-prompt-tokens-details")) {
-            Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-            String baseUrl = serving.group(2);
+            String baseUrl = simulator.baseUrl();
 
             Tokenpulse.Result bench = tokenpulse.run(
                     Tokenpulse.ROOT,

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,22 +35,19 @@ class PoolingBenchIT {
     static Path work;
 
     static Tokenpulse tokenpulse;
-    static Tokenpulse.Background simulator;
-    static String baseUrl;
+    static LocalSimulator simulator;
 
     @BeforeAll
     static void startSimulator() throws Exception {
         tokenpulse = new Tokenpulse(home, logs);
-        simulator = tokenpulse.start(
-                "simulate", "--port", "0", "--model", "gpt2", "--profile", "deterministic", "--ttft-ms", "20");
-        Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-        baseUrl = serving.group(2);
+        simulator =
+                LocalSimulator.start(tokenpulse, "--model", "gpt2", "--profile", "deterministic", "--ttft-ms", "20");
     }
 
     @AfterAll
     static void stopSimulator() {
         if (simulator != null) {
-            simulator.stop();
+            simulator.close();
         }
     }
 
@@ -62,14 +58,11 @@ class PoolingBenchIT {
         Tokenpulse.Result run = tokenpulse.run(
                 Tokenpulse.ROOT,
                 Duration.ofMinutes(3),
-                List.of(
-                        "bench",
+                simulator.bench(
                         "--backend",
                         backend,
                         "--endpoint",
                         endpoint,
-                        "--base-url",
-                        baseUrl,
                         "--model",
                         "gpt2",
                         "--dataset-name",
@@ -139,14 +132,11 @@ class PoolingBenchIT {
         Tokenpulse.Result run = tokenpulse.run(
                 Tokenpulse.ROOT,
                 Duration.ofMinutes(2),
-                List.of(
-                        "bench",
+                simulator.bench(
                         "--backend",
                         backend,
                         "--endpoint",
                         endpoint,
-                        "--base-url",
-                        baseUrl,
                         "--model",
                         "gpt2",
                         "--dataset-name",

@@ -34,18 +34,12 @@ class RequestMetricsIT {
     void clientQueuePrefixCacheProbesAndSteadyStateReachTheBlockAndTheFile() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Tokenpulse.Result bench;
-        try (Tokenpulse.Background simulator =
-                tokenpulse.start("simulate", "--port", "0", "--profile", "default", "--enable-prompt-tokens-details")) {
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
+        try (LocalSimulator simulator =
+                LocalSimulator.start(tokenpulse, "--profile", "default", "--enable-prompt-tokens-details")) {
             bench = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(4),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            baseUrl,
+                    simulator.bench(
                             "--model",
                             "facebook/opt-125m",
                             "--dataset-name",
@@ -166,7 +160,7 @@ class RequestMetricsIT {
                 "--gap-ms",
                 "10")) {
             String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
+                    .awaitLine(LocalSimulator.SERVING, Duration.ofSeconds(60))
                     .group(2);
             bench = tokenpulse.run(
                     Tokenpulse.ROOT,

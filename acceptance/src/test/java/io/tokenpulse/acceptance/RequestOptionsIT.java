@@ -8,10 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * section against the simulator's adapters.
  */
 class RequestOptionsIT {
-    static final Pattern SERVING_TLS = Pattern.compile("^Simulator serving (.+) at (https://127\\.0\\.0\\.1:\\d+) ");
-
     @TempDir
     static Path home;
 
@@ -40,17 +35,14 @@ class RequestOptionsIT {
     static Path work;
 
     static Tokenpulse tokenpulse;
-    static Tokenpulse.Background simulator;
-    static String baseUrl;
+    static LocalSimulator simulator;
 
     @BeforeAll
     static void startSimulator() throws InterruptedException {
         tokenpulse = new Tokenpulse(home, logs);
         // gpt2: a model id whose tokenizer loads offline, so bench can take it from /v1/models
-        simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 "gpt2",
                 "--profile",
@@ -63,22 +55,18 @@ class RequestOptionsIT {
                 "--lora-modules",
                 "sql-lora",
                 "chat-lora");
-        Matcher serving = simulator.awaitLine(SERVING_TLS, Duration.ofSeconds(60));
-        baseUrl = serving.group(2);
+        assertThat(simulator.baseUrl()).as("--tls serves https").startsWith("https://");
     }
 
     @AfterAll
     static void stopSimulator() {
         if (simulator != null) {
-            simulator.stop();
+            simulator.close();
         }
     }
 
     private static Tokenpulse.Result bench(String... flags) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--base-url",
-                baseUrl,
+        List<String> args = simulator.bench(
                 "--dataset-name",
                 "random",
                 "--num-prompts",
@@ -88,7 +76,7 @@ class RequestOptionsIT {
                 "--metrics-port",
                 "0",
                 "--data-dir",
-                work.resolve("data").toString()));
+                work.resolve("data").toString());
         args.addAll(List.of(flags));
         return tokenpulse.run(Tokenpulse.ROOT, Duration.ofMinutes(3), args);
     }
@@ -137,7 +125,7 @@ class RequestOptionsIT {
                 .containsSubsequence(
                         "Model not specified, fetching first model from server...",
                         "First model name: gpt2, first model id: gpt2",
-                        "Checking server health at " + baseUrl + "/health",
+                        "Checking server health at " + simulator.baseUrl() + "/health",
                         "Server is ready!",
                         "Starting initial single prompt test run...",
                         "Initial test run completed.",

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,16 +33,13 @@ class ResponsesAndMessagesIT {
     static Path work;
 
     static Tokenpulse tokenpulse;
-    static Tokenpulse.Background simulator;
-    static String baseUrl;
+    static LocalSimulator simulator;
 
     @BeforeAll
     static void startSimulator() throws Exception {
         tokenpulse = new Tokenpulse(home, logs);
-        simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 BenchAgainstSimulatorIT.QWEN,
                 "--tokenizer",
@@ -56,14 +52,12 @@ class ResponsesAndMessagesIT {
                 "5",
                 "--reasoning-tokens",
                 "2");
-        Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
-        baseUrl = serving.group(2);
     }
 
     @AfterAll
     static void stopSimulator() {
         if (simulator != null) {
-            simulator.stop();
+            simulator.close();
         }
     }
 
@@ -108,7 +102,7 @@ class ResponsesAndMessagesIT {
         Tokenpulse.Result run = tokenpulse.run(
                 Tokenpulse.ROOT,
                 Duration.ofMinutes(3),
-                bench("responses.json", "--base-url", baseUrl, "--backend", "openai-responses"));
+                bench("responses.json", "--base-url", simulator.baseUrl(), "--backend", "openai-responses"));
 
         BenchAgainstSimulatorIT.assertCompleted(run, 12);
         assertThat(run.stdoutLines().get(0)).contains("endpoint='/v1/responses'");
@@ -132,7 +126,7 @@ class ResponsesAndMessagesIT {
         Tokenpulse.Result run = tokenpulse.run(
                 Tokenpulse.ROOT,
                 Duration.ofMinutes(3),
-                bench("messages.json", "--base-url", baseUrl, "--backend", "anthropic-messages"));
+                bench("messages.json", "--base-url", simulator.baseUrl(), "--backend", "anthropic-messages"));
 
         BenchAgainstSimulatorIT.assertCompleted(run, 12);
         assertThat(run.stdoutLines().get(0)).contains("endpoint='/v1/messages'");

@@ -21,9 +21,8 @@ final class SeparatePipeline implements AutoCloseable {
     private final Tokenpulse tokenpulse;
     private final String[] platformArgs;
     private Tokenpulse.Background platform;
-    private Tokenpulse.Background simulator;
+    private LocalSimulator simulator;
     private List<String> connection;
-    private String baseUrl;
 
     private SeparatePipeline(Tokenpulse tokenpulse, String[] platformArgs) {
         this.tokenpulse = tokenpulse;
@@ -35,12 +34,9 @@ final class SeparatePipeline implements AutoCloseable {
         SeparatePipeline pipeline = new SeparatePipeline(tokenpulse, platformArgs);
         try {
             pipeline.platform = tokenpulse.start(pipeline.platformCommand());
-            pipeline.simulator = tokenpulse.start(
-                    "simulate", "--port", "0", "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20");
+            pipeline.simulator =
+                    LocalSimulator.start(tokenpulse, "--profile", "deterministic", "--ttft-ms", "50", "--gap-ms", "20");
             pipeline.connection = PlatformFlagsIT.printedFlags(pipeline.platform);
-            pipeline.baseUrl = pipeline.simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
             return pipeline;
         } catch (InterruptedException | RuntimeException | AssertionError e) {
             pipeline.close();
@@ -118,7 +114,7 @@ final class SeparatePipeline implements AutoCloseable {
         List<String> args = new ArrayList<>(args(
                 "bench",
                 "--base-url",
-                baseUrl,
+                simulator.baseUrl(),
                 "--model",
                 "facebook/opt-125m",
                 "--dataset-name",

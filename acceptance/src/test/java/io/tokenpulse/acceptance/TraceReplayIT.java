@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,10 +57,8 @@ class TraceReplayIT {
         Path sendLog = work.resolve("sends.csv");
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         Tokenpulse.Result run;
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        try (LocalSimulator simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 "gpt2",
                 "--profile",
@@ -72,14 +69,10 @@ class TraceReplayIT {
                 "5",
                 "--send-log",
                 sendLog.toString())) {
-            Matcher serving = simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
             run = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(3),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            serving.group(2),
+                    simulator.bench(
                             "--model",
                             "gpt2",
                             "--dataset-name",
@@ -94,7 +87,7 @@ class TraceReplayIT {
                             "0",
                             "--data-dir",
                             work.resolve("data").toString()));
-            simulator.stop(); // its shutdown hook writes the rest of the send log
+            simulator.close(); // its shutdown hook writes the rest of the send log
         }
 
         assertThat(run.exitCode()).as(run.toString()).isZero();

@@ -3,7 +3,6 @@ package io.tokenpulse.simulator;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
@@ -13,13 +12,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.tokenpulse.simulator.engine.Generation;
-import io.tokenpulse.simulator.engine.LatencyModel;
 import io.tokenpulse.simulator.faults.Fault;
 import io.tokenpulse.simulator.wire.ChunkFormat;
 import io.tokenpulse.simulator.wire.Endpoint;
 import io.tokenpulse.simulator.wire.GenerationRequest;
 import java.util.ArrayDeque;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,22 +24,16 @@ import java.util.concurrent.TimeUnit;
  * into SSE events (or one JSON body when the request did not ask to stream), with the faults of
  * its {@link Fault} applied on the way out.
  *
- * <p>Threading: confined to the connection's event loop, except {@link #isDone}, read by the
- * batching engine's thread.
+ * <p>Threading: as {@link EngineResponse}.
  */
-final class StreamingResponse implements Generation, ResponseInProgress {
+final class StreamingResponse extends EngineResponse {
 
-    private final ChannelHandlerContext ctx;
     private final GenerationRequest request;
     private final int outputTokens;
     private final String finishReason;
-    private final String requestId;
-    private final long receivedNs;
     private final ChunkFormat format;
     private final SendListener sendListener;
     private final Fault fault;
-    private final Runnable onEnd;
-    private final ServerMetrics metrics;
     private final StringBuilder wholeText = new StringBuilder();
     /** Writes held back by a stall fault, in order; sent together when it ends. */
     private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
@@ -53,12 +44,9 @@ final class StreamingResponse implements Generation, ResponseInProgress {
     private int pendingTokens;
     private int sentEvents;
     private boolean tokenEventSent;
-    private volatile boolean done;
     private boolean cancelled;
     /** When the model wanted the previous token sent: the server-side TTFT and ITL are measured between these. */
     private long lastDueNs;
-
-    private boolean metricsEnded;
 
     /** vLLM's --enable-prompt-tokens-details: usage carries the engine's prefix-cache hit. */
     private final boolean reportsCachedTokens;
@@ -76,22 +64,18 @@ final class StreamingResponse implements Generation, ResponseInProgress {
             ServerMetrics metrics,
             boolean reportsCachedTokens,
             Runnable onEnd) {
+        super(ctx, requestId, receivedNs, request.promptTokens(), request.promptIds(), metrics, onEnd);
         this.reportsCachedTokens = reportsCachedTokens;
-        this.ctx = ctx;
         this.request = request;
         this.outputTokens = outputTokens;
         this.finishReason = outputTokens < request.maxTokens() ? "stop" : "length";
-        this.requestId = requestId;
-        this.receivedNs = receivedNs;
         this.format = format;
         this.sendListener = sendListener;
         this.fault = fault;
-        this.onEnd = onEnd;
-        this.metrics = metrics;
     }
 
-    void start(LatencyModel model) {
-        metrics.requestStarted(request.promptTokens());
+    @Override
+    void opened() {
         if (request.stream()) {
             // Headers go out at once, as uvicorn's StreamingResponse does: the client sees the status
             // before the first token, and TTFT is measured to the first data event.
@@ -101,37 +85,11 @@ final class StreamingResponse implements Generation, ResponseInProgress {
             HttpUtil.setTransferEncodingChunked(head, true);
             ctx.writeAndFlush(head);
         }
-        model.generate(this);
-    }
-
-    @Override
-    public String requestId() {
-        return requestId;
-    }
-
-    @Override
-    public int promptTokens() {
-        return request.promptTokens();
-    }
-
-    @Override
-    public int[] promptIds() {
-        return request.promptIds();
     }
 
     @Override
     public int maxTokens() {
         return outputTokens;
-    }
-
-    @Override
-    public long receivedNs() {
-        return receivedNs;
-    }
-
-    @Override
-    public ScheduledExecutorService scheduler() {
-        return ctx.executor();
     }
 
     @Override
@@ -142,22 +100,7 @@ final class StreamingResponse implements Generation, ResponseInProgress {
     }
 
     @Override
-    public boolean isDone() {
-        return done;
-    }
-
-    @Override
-    public void emit(int tokens, long dueNs) {
-        if (tokens < 1) {
-            throw new IllegalArgumentException("an event carries at least one token, got " + tokens);
-        }
-        if (!ctx.executor().inEventLoop()) {
-            ctx.executor().execute(() -> emit(tokens, dueNs));
-            return;
-        }
-        if (done) {
-            return;
-        }
+    void generated(int tokens, long dueNs) {
         int count = Math.min(tokens, outputTokens - emittedTokens);
         if (count > 0) {
             metrics.tokensSent(count, emittedTokens == 0, dueNs - (emittedTokens == 0 ? receivedNs : lastDueNs));
@@ -187,7 +130,7 @@ final class StreamingResponse implements Generation, ResponseInProgress {
     /** The client went away: stop generating. */
     @Override
     public void cancel() {
-        done = true;
+        markDone();
         cancelled = true;
         endMetrics();
         held.forEach(ByteBuf::release);
@@ -232,7 +175,7 @@ final class StreamingResponse implements Generation, ResponseInProgress {
         if (stalled && System.nanoTime() < stallUntilNs) {
             held.add(out);
             if (last) {
-                done = true;
+                markDone();
             }
             return;
         }
@@ -263,14 +206,13 @@ final class StreamingResponse implements Generation, ResponseInProgress {
         if (cancelled) {
             return;
         }
-        boolean ended = done;
+        boolean ended = isDone();
         ByteBuf out;
         while ((out = held.poll()) != null) {
             write(out, ended && held.isEmpty());
         }
         if (ended) {
-            endMetrics();
-            onEnd.run();
+            end();
         }
     }
 
@@ -294,34 +236,24 @@ final class StreamingResponse implements Generation, ResponseInProgress {
     private void sendWhole() {
         ByteBuf body = ctx.alloc().buffer(wholeText.length() + 256);
         format.wholeResponse(body, wholeText.toString(), finishReason, request.promptTokens(), emittedTokens);
-        DefaultFullHttpResponse response =
-                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-        response.headers().set(SimulatorHandler.REQUEST_ID, requestId);
-        HttpUtil.setContentLength(response, body.readableBytes());
-        ctx.writeAndFlush(response);
+        sendJson(body);
         end();
     }
 
     /** SO_LINGER 0 makes close() send RST instead of FIN: a connection reset mid-stream. */
     private void reset() {
-        done = true;
+        markDone();
         endMetrics();
         ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
         ctx.close();
     }
 
     private void end() {
-        done = true;
-        endMetrics();
-        onEnd.run();
+        finish(emittedTokens == outputTokens, lastDueNs - receivedNs);
     }
 
-    /** Once per request, however it ends: complete, reset by a fault, or left by the client. */
+    /** Counted as ended with what was sent: complete when every token was, e2e to the last one's due time. */
     private void endMetrics() {
-        if (!metricsEnded) {
-            metricsEnded = true;
-            metrics.requestEnded(emittedTokens == outputTokens, lastDueNs - receivedNs);
-        }
+        endMetrics(emittedTokens == outputTokens, lastDueNs - receivedNs);
     }
 }

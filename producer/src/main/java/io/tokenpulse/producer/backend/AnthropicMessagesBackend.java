@@ -37,27 +37,14 @@ final class AnthropicMessagesBackend implements Backend {
     @Override
     public void check(BackendSettings settings) {
         RequestParts.pathEndsWith(NAME, settings, "messages");
-        BackendSettings.Sampling sampling = settings.sampling();
-        List<String> refused = new ArrayList<>();
-        if (sampling.minP() != null) {
-            refused.add("--min-p");
-        }
-        if (sampling.logprobs() != null) {
-            refused.add("--logprobs");
-        }
-        if (sampling.ignoreEos()) {
-            refused.add("--ignore-eos");
-        }
-        if (sampling.frequencyPenalty() != null) {
-            refused.add("--frequency-penalty");
-        }
-        if (sampling.presencePenalty() != null) {
-            refused.add("--presence-penalty");
-        }
-        if (sampling.repetitionPenalty() != null) {
-            refused.add("--repetition-penalty");
-        }
-        RequestParts.refuseFlags(NAME, refused);
+        RequestParts.refuseFlagsBut(
+                NAME,
+                settings.sampling(),
+                RequestParts.NO_REQUEST_FIELD,
+                "--temperature",
+                "--top-p",
+                "--top-k",
+                "--extra-body");
     }
 
     @Override

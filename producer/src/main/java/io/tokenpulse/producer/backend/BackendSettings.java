@@ -2,8 +2,10 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -111,6 +113,31 @@ public record BackendSettings(
         private static void finite(String flag, Double value) {
             if (value != null && !Double.isFinite(value)) {
                 throw new IllegalArgumentException(flag + " must be a finite number, got " + value);
+            }
+        }
+
+        /**
+         * The names of the flags given ({@code --temperature}, ..., {@code --extra-body}), in this
+         * record's order, for a backend to refuse those its request cannot carry.
+         */
+        List<String> givenFlags() {
+            List<String> given = new ArrayList<>();
+            addIf(given, temperature != null, "--temperature");
+            addIf(given, topP != null, "--top-p");
+            addIf(given, topK != null, "--top-k");
+            addIf(given, minP != null, "--min-p");
+            addIf(given, logprobs != null, "--logprobs");
+            addIf(given, ignoreEos, "--ignore-eos");
+            addIf(given, frequencyPenalty != null, "--frequency-penalty");
+            addIf(given, presencePenalty != null, "--presence-penalty");
+            addIf(given, repetitionPenalty != null, "--repetition-penalty");
+            addIf(given, extraBody != null, "--extra-body");
+            return given;
+        }
+
+        private static void addIf(List<String> flags, boolean given, String flag) {
+            if (given) {
+                flags.add(flag);
             }
         }
 

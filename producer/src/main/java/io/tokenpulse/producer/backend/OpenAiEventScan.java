@@ -55,6 +55,7 @@ final class OpenAiEventScan {
     private int strStart;
     private int strEnd;
     private boolean strEscaped;
+    private boolean seenChoices;
     /** Set by {@link #number}: the literal had no fraction or exponent; and its value fits an int. */
     private boolean numberIsInt;
 
@@ -79,69 +80,10 @@ final class OpenAiEventScan {
         textStart = textEnd = reasoningStart = reasoningEnd = 0;
         textEscaped = reasoningEscaped = false;
         hasUsage = false;
-        boolean seenChoices = false;
+        seenChoices = false;
         ws();
-        if (!at('{')) {
+        if (!at('{') || !members(Member.EVENT)) {
             return false;
-        }
-        p++;
-        ws();
-        if (at('}')) {
-            p++;
-        } else {
-            while (true) {
-                if (!string() || strEscaped) {
-                    return false;
-                }
-                int keyStart = strStart;
-                int keyLength = strEnd - strStart;
-                if (!colon()) {
-                    return false;
-                }
-                if (is(keyStart, keyLength, CHOICES)) {
-                    if (seenChoices) {
-                        return false;
-                    }
-                    seenChoices = true;
-                    if (!(at('[') ? choices() : skipValue(0))) {
-                        return false;
-                    }
-                } else if (is(keyStart, keyLength, USAGE)) {
-                    if (hasUsage) {
-                        return false;
-                    }
-                    if (!(at('{') ? usageObject() : skipValue(0))) {
-                        return false;
-                    }
-                } else if (is(keyStart, keyLength, ERROR)) {
-                    if (!literal(NULL)) {
-                        return false; // an error event: EventReader words its message
-                    }
-                } else if ((is(keyStart, keyLength, OBJECT) || is(keyStart, keyLength, MESSAGE))
-                        && (at('{') || at('['))) {
-                    return false; // EventReader reads into such a value instead of skipping it
-                } else if (is(keyStart, keyLength, OBJECT)) {
-                    if (at('"')) {
-                        if (!string() || strEscaped || is(strStart, strEnd - strStart, ERROR)) {
-                            return false;
-                        }
-                    } else if (!skipValue(0)) {
-                        return false;
-                    }
-                } else if (!skipValue(0)) {
-                    return false;
-                }
-                ws();
-                if (at(',')) {
-                    p++;
-                    ws();
-                } else if (at('}')) {
-                    p++;
-                    break;
-                } else {
-                    return false;
-                }
-            }
         }
         ws();
         return p == end;
@@ -192,10 +134,7 @@ final class OpenAiEventScan {
 
     /** At '[' of choices: the first element read, the others skipped. */
     private boolean choices() {
-        p++;
-        ws();
-        if (at(']')) {
-            p++;
+        if (opensEmpty(']')) {
             return true;
         }
         if (!at('{')) {
@@ -205,20 +144,15 @@ final class OpenAiEventScan {
         if (!firstChoice()) {
             return false;
         }
-        ws();
-        while (at(',')) {
-            p++;
-            ws();
+        while (true) {
+            int next = afterItem(']');
+            if (next != MORE) {
+                return next == CLOSED;
+            }
             if (!skipValue(1)) {
                 return false;
             }
-            ws();
         }
-        if (!at(']')) {
-            return false;
-        }
-        p++;
-        return true;
     }
 
     /** At '{' of the first choice. */
@@ -227,6 +161,7 @@ final class OpenAiEventScan {
     }
 
     private enum Member {
+        EVENT,
         CHOICE,
         DELTA,
         USAGE,
@@ -236,10 +171,7 @@ final class OpenAiEventScan {
 
     /** At '{': reads an object's members as {@code kind} says, skipping the others. */
     private boolean members(Member kind) {
-        p++;
-        ws();
-        if (at('}')) {
-            p++;
+        if (opensEmpty('}')) {
             return true;
         }
         while (true) {
@@ -251,15 +183,9 @@ final class OpenAiEventScan {
             if (!colon() || !member(kind, keyStart, keyLength)) {
                 return false;
             }
-            ws();
-            if (at(',')) {
-                p++;
-                ws();
-            } else if (at('}')) {
-                p++;
-                return true;
-            } else {
-                return false;
+            int next = afterItem('}');
+            if (next != MORE) {
+                return next == CLOSED;
             }
         }
     }
@@ -267,16 +193,33 @@ final class OpenAiEventScan {
     /** At the value of member {@code key} of an object of {@code kind}. */
     private boolean member(Member kind, int key, int keyLength) {
         switch (kind) {
+            case EVENT -> {
+                if (is(key, keyLength, CHOICES)) {
+                    if (seenChoices) {
+                        return false;
+                    }
+                    seenChoices = true;
+                    return at('[') ? choices() : skipValue(0);
+                }
+                if (is(key, keyLength, USAGE)) {
+                    return !hasUsage && (at('{') ? usageObject() : skipValue(0));
+                }
+                if (is(key, keyLength, ERROR)) {
+                    return literal(NULL); // else an error event: EventReader words its message
+                }
+                boolean object = is(key, keyLength, OBJECT);
+                if ((object || is(key, keyLength, MESSAGE)) && (at('{') || at('['))) {
+                    return false; // EventReader reads into such a value instead of skipping it
+                }
+                if (object && at('"')) {
+                    return string() && !strEscaped && !is(strStart, strEnd - strStart, ERROR);
+                }
+                return skipValue(0);
+            }
             case CHOICE -> {
                 if (!deltaContent && is(key, keyLength, TEXT)) {
                     if (at('"')) {
-                        if (!string()) {
-                            return false;
-                        }
-                        textStart = strStart;
-                        textEnd = strEnd;
-                        textEscaped = strEscaped;
-                        return true;
+                        return textString();
                     }
                     if (at('{') || at('[')) {
                         return false; // EventReader would not skip it
@@ -294,13 +237,7 @@ final class OpenAiEventScan {
             }
             case DELTA -> {
                 if (at('"') && is(key, keyLength, CONTENT)) {
-                    if (!string()) {
-                        return false;
-                    }
-                    textStart = strStart;
-                    textEnd = strEnd;
-                    textEscaped = strEscaped;
-                    return true;
+                    return textString();
                 }
                 if (at('"') && (is(key, keyLength, REASONING_CONTENT) || is(key, keyLength, REASONING))) {
                     if (!string()) {
@@ -315,20 +252,10 @@ final class OpenAiEventScan {
             }
             case USAGE -> {
                 if (is(key, keyLength, PROMPT_TOKENS)) {
-                    int state = count();
-                    if (state == COUNT) {
-                        promptTokens = countValue;
-                        hasPrompt = true;
-                    }
-                    return state != BAD;
+                    return count(PROMPT);
                 }
                 if (is(key, keyLength, COMPLETION_TOKENS)) {
-                    int state = count();
-                    if (state == COUNT) {
-                        completionTokens = countValue;
-                        hasCompletion = true;
-                    }
-                    return state != BAD;
+                    return count(COMPLETION);
                 }
                 if (is(key, keyLength, COMPLETION_TOKENS_DETAILS) && at('{')) {
                     hasReasoning = false; // each details object replaces the count
@@ -342,53 +269,75 @@ final class OpenAiEventScan {
             }
             case PROMPT_DETAILS -> {
                 if (is(key, keyLength, CACHED_TOKENS)) {
-                    int state = count();
-                    if (state == COUNT) {
-                        cachedTokens = countValue;
-                        hasCached = true;
-                    }
-                    return state != BAD;
+                    return count(CACHED);
                 }
                 return skipValue(3);
             }
             default -> {
                 if (is(key, keyLength, REASONING_TOKENS)) {
-                    int state = count();
-                    if (state == COUNT) {
-                        reasoningTokens = countValue;
-                        hasReasoning = true;
-                    }
-                    return state != BAD;
+                    return count(REASONING_COUNT);
                 }
                 return skipValue(3);
             }
         }
     }
 
-    private static final int COUNT = 0;
-    private static final int IGNORED = 1;
-    private static final int BAD = 2;
-    private int countValue;
+    // which count a usage member holds (fields, not arrays: two arrays more per response cost 0.4 B an event)
+    private static final int PROMPT = 0;
+    private static final int COMPLETION = 1;
+    private static final int REASONING_COUNT = 2;
+    private static final int CACHED = 3;
 
     /**
-     * A token count: {@link #COUNT} (in {@link #countValue}) for an int literal, {@link #IGNORED} for any
-     * other value (as EventReader ignores it), {@link #BAD} when unreadable or beyond an int (EventReader fails it).
+     * A token count, kept as {@code which} for an int literal; any other value is ignored (as
+     * EventReader ignores it); false when unreadable or beyond an int (EventReader fails it).
      */
-    private int count() {
+    private boolean count(int which) {
         if (p < end && (b[p] == '-' || (b[p] >= '0' && b[p] <= '9'))) {
             if (!number()) {
-                return BAD;
+                return false;
             }
-            if (!numberIsInt) {
-                return IGNORED;
+            if (numberIsInt) {
+                if (!numberFitsInt) {
+                    return false;
+                }
+                keepCount(which, (int) numberValue);
             }
-            if (!numberFitsInt) {
-                return BAD;
-            }
-            countValue = (int) numberValue;
-            return COUNT;
+            return true;
         }
-        return skipValue(3) ? IGNORED : BAD;
+        return skipValue(3);
+    }
+
+    private void keepCount(int which, int value) {
+        switch (which) {
+            case PROMPT -> {
+                promptTokens = value;
+                hasPrompt = true;
+            }
+            case COMPLETION -> {
+                completionTokens = value;
+                hasCompletion = true;
+            }
+            case REASONING_COUNT -> {
+                reasoningTokens = value;
+                hasReasoning = true;
+            }
+            default -> {
+                cachedTokens = value;
+                hasCached = true;
+            }
+        }
+    }
+
+    /** At '"' of the answer text: its span. */
+    private boolean textString() {
+        if (!string()) {
+            return false;
+        }
+        textStart = strStart;
+        textEnd = strEnd;
+        textEscaped = strEscaped;
+        return true;
     }
 
     /** At '{' of usage: a fresh count set (the last usage object wins). */
@@ -407,55 +356,21 @@ final class OpenAiEventScan {
         switch (c) {
             case '"':
                 return string();
-            case '{': {
+            case '{', '[': {
                 if (depth > MAX_DEPTH) {
                     return false;
                 }
-                p++;
-                ws();
-                if (at('}')) {
-                    p++;
+                char close = c == '{' ? '}' : ']';
+                if (opensEmpty(close)) {
                     return true;
                 }
                 while (true) {
-                    if (!string() || !colon() || !skipValue(depth + 1)) {
+                    if ((c == '{' && (!string() || !colon())) || !skipValue(depth + 1)) {
                         return false;
                     }
-                    ws();
-                    if (at(',')) {
-                        p++;
-                        ws();
-                    } else if (at('}')) {
-                        p++;
-                        return true;
-                    } else {
-                        return false;
-                    }
-                }
-            }
-            case '[': {
-                if (depth > MAX_DEPTH) {
-                    return false;
-                }
-                p++;
-                ws();
-                if (at(']')) {
-                    p++;
-                    return true;
-                }
-                while (true) {
-                    if (!skipValue(depth + 1)) {
-                        return false;
-                    }
-                    ws();
-                    if (at(',')) {
-                        p++;
-                        ws();
-                    } else if (at(']')) {
-                        p++;
-                        return true;
-                    } else {
-                        return false;
+                    int next = afterItem(close);
+                    if (next != MORE) {
+                        return next == CLOSED;
                     }
                 }
             }
@@ -658,6 +573,39 @@ final class OpenAiEventScan {
                 i += 4;
             }
         }
+    }
+
+    private static final int MORE = 0;
+    private static final int CLOSED = 1;
+    private static final int MALFORMED = 2;
+
+    /** At '{' or '[': steps in; true when {@code close} follows (then past it too): the object or array is empty. */
+    private boolean opensEmpty(char close) {
+        p++;
+        ws();
+        if (at(close)) {
+            p++;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * After an object's member or an array's element: {@link #MORE} past ',' (and whitespace),
+     * {@link #CLOSED} past {@code close}, else {@link #MALFORMED}.
+     */
+    private int afterItem(char close) {
+        ws();
+        if (at(',')) {
+            p++;
+            ws();
+            return MORE;
+        }
+        if (at(close)) {
+            p++;
+            return CLOSED;
+        }
+        return MALFORMED;
     }
 
     private boolean colon() {

@@ -2,8 +2,6 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
@@ -31,30 +29,8 @@ final class OpenAiResponsesBackend implements Backend {
     @Override
     public void check(BackendSettings settings) {
         RequestParts.pathEndsWith(NAME, settings, "responses");
-        BackendSettings.Sampling sampling = settings.sampling();
-        List<String> refused = new ArrayList<>();
-        if (sampling.topK() != null) {
-            refused.add("--top-k");
-        }
-        if (sampling.minP() != null) {
-            refused.add("--min-p");
-        }
-        if (sampling.logprobs() != null) {
-            refused.add("--logprobs");
-        }
-        if (sampling.ignoreEos()) {
-            refused.add("--ignore-eos");
-        }
-        if (sampling.frequencyPenalty() != null) {
-            refused.add("--frequency-penalty");
-        }
-        if (sampling.presencePenalty() != null) {
-            refused.add("--presence-penalty");
-        }
-        if (sampling.repetitionPenalty() != null) {
-            refused.add("--repetition-penalty");
-        }
-        RequestParts.refuseFlags(NAME, refused);
+        RequestParts.refuseFlagsBut(
+                NAME, settings.sampling(), RequestParts.NO_REQUEST_FIELD, "--temperature", "--top-p", "--extra-body");
     }
 
     @Override

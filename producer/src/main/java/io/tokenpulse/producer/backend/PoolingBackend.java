@@ -2,8 +2,6 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * What the pooling backends share (embeddings, rerank, score, as vLLM's {@code _run_pooling_request}
@@ -48,7 +46,12 @@ abstract class PoolingBackend implements Backend {
             throw new IllegalArgumentException("backend " + name + " needs an endpoint path ending in '" + suffix
                     + "', got '" + path + "'; change --endpoint, e.g. --endpoint " + examplePath);
         }
-        refuseGenerationFlags(settings.sampling());
+        // sampling, --ignore-eos and --logprobs have no meaning for a model that generates nothing
+        RequestParts.refuseFlagsBut(
+                name,
+                settings.sampling(),
+                "asks a pooling model for one answer and generates no tokens",
+                "--extra-body");
     }
 
     @Override
@@ -71,42 +74,6 @@ abstract class PoolingBackend implements Backend {
     @Override
     public final ResponseTracker newResponse() {
         return ResponseTracker.pooling(reader);
-    }
-
-    /** Sampling, --ignore-eos and --logprobs have no meaning for a model that generates nothing. */
-    private void refuseGenerationFlags(BackendSettings.Sampling sampling) {
-        List<String> given = new ArrayList<>();
-        if (sampling.temperature() != null) {
-            given.add("--temperature");
-        }
-        if (sampling.topP() != null) {
-            given.add("--top-p");
-        }
-        if (sampling.topK() != null) {
-            given.add("--top-k");
-        }
-        if (sampling.minP() != null) {
-            given.add("--min-p");
-        }
-        if (sampling.logprobs() != null) {
-            given.add("--logprobs");
-        }
-        if (sampling.frequencyPenalty() != null) {
-            given.add("--frequency-penalty");
-        }
-        if (sampling.presencePenalty() != null) {
-            given.add("--presence-penalty");
-        }
-        if (sampling.repetitionPenalty() != null) {
-            given.add("--repetition-penalty");
-        }
-        if (sampling.ignoreEos()) {
-            given.add("--ignore-eos");
-        }
-        if (!given.isEmpty()) {
-            throw new IllegalArgumentException("backend " + name + " asks a pooling model for one answer and"
-                    + " generates no tokens; remove " + String.join(" ", given));
-        }
     }
 
     @Override

@@ -19,6 +19,10 @@ final class RequestParts {
     private static final JsonFactory JSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper(JSON);
 
+    /** Why a newer API's backend refuses a sampling flag: {@link #refuseFlagsBut}'s {@code why}. */
+    static final String NO_REQUEST_FIELD =
+            "has no request field for these flags (--extra-body sets fields a server takes beyond the API)";
+
     /** Writes the fields of one JSON object. */
     @FunctionalInterface
     interface JsonFields {
@@ -56,40 +60,26 @@ final class RequestParts {
     /**
      * vLLM refuses sampling flags for every backend but the OpenAI-compatible ones (its request
      * functions hard-code them), and silently drops --logprobs: refused here too, so a run never
-     * measures something other than what was asked for.
+     * measures something other than what was asked for. {@code --ignore-eos} is left to the backend.
      */
     static void refuseSampling(String backend, BackendSettings.Sampling sampling) {
-        List<String> given = new ArrayList<>();
-        if (sampling.temperature() != null) {
-            given.add("--temperature");
-        }
-        if (sampling.topP() != null) {
-            given.add("--top-p");
-        }
-        if (sampling.topK() != null) {
-            given.add("--top-k");
-        }
-        if (sampling.minP() != null) {
-            given.add("--min-p");
-        }
-        if (sampling.logprobs() != null) {
-            given.add("--logprobs");
-        }
-        if (sampling.frequencyPenalty() != null) {
-            given.add("--frequency-penalty");
-        }
-        if (sampling.presencePenalty() != null) {
-            given.add("--presence-penalty");
-        }
-        if (sampling.repetitionPenalty() != null) {
-            given.add("--repetition-penalty");
-        }
-        if (sampling.extraBody() != null) {
-            given.add("--extra-body");
-        }
-        if (!given.isEmpty()) {
-            throw new IllegalArgumentException("backend " + backend + " sends vLLM's fixed sampling parameters"
-                    + " (sampling flags only reach OpenAI-compatible backends); remove " + String.join(" ", given));
+        refuseFlagsBut(
+                backend,
+                sampling,
+                "sends vLLM's fixed sampling parameters (sampling flags only reach OpenAI-compatible backends)",
+                "--ignore-eos");
+    }
+
+    /**
+     * Refuses the sampling flags given ({@link BackendSettings.Sampling#givenFlags()}) but those in
+     * {@code sent}: "backend {@code backend} {@code why}; remove" and the flags. Nothing when none.
+     */
+    static void refuseFlagsBut(String backend, BackendSettings.Sampling sampling, String why, String... sent) {
+        List<String> refused = sampling.givenFlags();
+        refused.removeAll(List.of(sent));
+        if (!refused.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "backend " + backend + " " + why + "; remove " + String.join(" ", refused));
         }
     }
 
@@ -108,15 +98,6 @@ final class RequestParts {
             return MAPPER.writeValueAsBytes(payload);
         } catch (IOException e) {
             throw new UncheckedIOException("re-reading a request body written here failed", e);
-        }
-    }
-
-    /** Refuses the {@code flags} given that {@code backend}'s API has no field for; nothing when none. */
-    static void refuseFlags(String backend, List<String> flags) {
-        if (!flags.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "backend " + backend + " has no request field for " + String.join(" ", flags)
-                            + "; remove them (--extra-body sets fields a server takes beyond the API)");
         }
     }
 

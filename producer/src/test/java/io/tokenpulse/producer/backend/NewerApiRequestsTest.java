@@ -169,9 +169,10 @@ class NewerApiRequestsTest {
     void samplingFlagsTheApiHasNoFieldForAreRefused() {
         Sampling vllmOnly = new Sampling(null, null, 20, 0.1, null, true);
         assertThatThrownBy(() -> Backends.get("openai-responses").check(settings(RESPONSES, null, Map.of(), vllmOnly)))
-                .hasMessageStartingWith(
-                        "backend openai-responses has no request field for --top-k --min-p --ignore-eos;");
+                .hasMessage("backend openai-responses has no request field for these flags (--extra-body sets fields"
+                        + " a server takes beyond the API); remove --top-k --min-p --ignore-eos");
         assertThatThrownBy(() -> Backends.get("anthropic-messages").check(settings(MESSAGES, null, Map.of(), vllmOnly)))
-                .hasMessageStartingWith("backend anthropic-messages has no request field for --min-p --ignore-eos;");
+                .hasMessageStartingWith("backend anthropic-messages has no request field for these flags")
+                .hasMessageEndingWith("; remove --min-p --ignore-eos");
     }
 }
