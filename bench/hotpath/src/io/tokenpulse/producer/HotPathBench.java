@@ -86,7 +86,7 @@ public final class HotPathBench {
                         q, 0, new SampledRequest(new Prompt.Text("p"), 32, EVENTS_PER_REQUEST, q));
                 RequestStream stream = new RequestStream(
                         run, Backends.get(backend).newResponse(), planned, "bench-" + q, Dispatcher.NO_LIMIT, START_NS,
-                        (outcome, endNs) -> {});
+                        (outcome, endNs) -> {}, false);
                 stream.onConnected(0);
                 stream.onRequestSent(START_NS);
                 stream.onResponseStart(200, Map.of());
