@@ -25,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * started again by hand from its node's {@code node.command}, rejoins until every partition is in sync.
  * Then the platform itself is killed, and its remaining brokers end with it.
  */
+// 90 s of the suite's 20 minutes: run on demand (-Dtokenpulse.faults=true), as bench/cluster-faults/run is
+@EnabledIfSystemProperty(named = "tokenpulse.faults", matches = "true")
 class ClusterBrokerLossIT {
 
     private static final int REQUESTS = 120;

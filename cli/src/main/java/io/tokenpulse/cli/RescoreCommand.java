@@ -10,6 +10,7 @@ import io.tokenpulse.aggregator.scoring.RunShards;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.StoredRunWait;
 import io.tokenpulse.cli.options.TableOutputOption;
+import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
 import io.tokenpulse.schemas.PipelineRole;
@@ -83,18 +84,8 @@ final class RescoreCommand implements Callable<Integer> {
         Duration waitFor = wait.duration();
         Comparison comparison;
         try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
-            StoredRun run;
-            try {
-                run = StoredRun.read(pipeline.topics(), pipeline.clientProperties(), runId, waitFor);
-            } catch (IllegalArgumentException e) {
-                throw UserError.failure(e.getMessage());
-            }
+            StoredRun run = ScoredRun.stored(pipeline, runId, waitFor, allowIncomplete);
             Optional<String> missing = run.missing();
-            if (missing.isPresent() && !allowIncomplete) {
-                throw UserError.failure("run " + runId + " is not complete after waiting " + waitFor.toSeconds()
-                        + " s: missing " + missing.get() + "; did the run and its aggregator finish?"
-                        + " (--allow-incomplete scores what is stored)");
-            }
             RunShards shards = run.storedShards()
                     .orElseThrow(() -> UserError.failure(
                             "run " + runId + " has no RunStarted record stored: nothing to score it by"));

@@ -406,9 +406,9 @@ class ReplayCommandIT {
         Outcome replay = execute("replay", "--run-id", "r2", "--data-dir", dataDir.toString(), "--wait-s", "1");
         assertThat(replay.code()).isEqualTo(1);
         assertThat(replay.err().lines().toList())
-                .containsExactly(
-                        "replay: run r2 is not complete after waiting 1 s: "
-                                + "missing RunFinished of shard 0 of 1 (0 request metrics so far); did the run and its aggregator finish?");
+                .containsExactly("replay: run r2 is not complete after waiting 1 s: "
+                        + "missing RunFinished of shard 0 of 1 (0 request metrics so far); did the run and its aggregator finish?"
+                        + " (--allow-incomplete reads what is stored)");
     }
 
     @Test

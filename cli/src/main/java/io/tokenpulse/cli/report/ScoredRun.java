@@ -67,7 +67,8 @@ public record ScoredRun(RunSummary summary, List<RequestMetrics> requests) {
         Optional<String> missing = run.missing();
         if (missing.isPresent() && !allowIncomplete) {
             throw UserError.failure("run " + runId + " is not complete after waiting " + wait.toSeconds()
-                    + " s: missing " + missing.get() + "; did the run and its aggregator finish?");
+                    + " s: missing " + missing.get() + "; did the run and its aggregator finish?"
+                    + " (--allow-incomplete reads what is stored)");
         }
         return run;
     }
