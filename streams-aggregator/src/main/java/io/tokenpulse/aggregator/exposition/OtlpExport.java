@@ -98,7 +98,10 @@ public final class OtlpExport implements TopologyListener, AutoCloseable {
                 return TimeUnit.SECONDS; // the conventions' unit, s
             }
         };
-        OtlpMeterRegistry registry = new OtlpMeterRegistry(config, Clock.SYSTEM);
+        OtlpMeterRegistry registry = OtlpMeterRegistry.builder(config)
+                .clock(Clock.SYSTEM)
+                .metricsSender(new LoggedOtlpSender())
+                .build();
         registry.config().namingConvention(NamingConvention.identity); // the gen_ai names as they are
         return new OtlpExport(registry, retention);
     }
