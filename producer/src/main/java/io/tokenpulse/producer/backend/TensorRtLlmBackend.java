@@ -1,5 +1,8 @@
 package io.tokenpulse.producer.backend;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
 /**
  * The TensorRT-LLM Triton ensemble's {@code /v2/models/<model>/generate_stream} as vLLM's
  * {@code async_request_trt_llm} speaks it: {@code {"accumulate_tokens": true, "text_input",
@@ -7,41 +10,22 @@ package io.tokenpulse.producer.backend;
  * output length with {@code --ignore-eos}; no Authorization header. Every SSE event is a timing
  * event and its {@code text_output} is appended; output tokens are the tokenizer's count of the text.
  */
-final class TensorRtLlmBackend implements Backend {
+final class TensorRtLlmBackend extends GenerateStreamBackend {
 
-    private static final EventParser READER = new TritonEventReader();
-
-    @Override
-    public String name() {
-        return "tensorrt-llm";
+    TensorRtLlmBackend() {
+        super("tensorrt-llm", new TritonEventReader());
     }
 
     @Override
-    public void check(BackendSettings settings) {
-        RequestParts.pathEndsWith(name(), settings, "generate_stream");
-        RequestParts.refuseSampling(name(), settings.sampling());
-    }
-
-    @Override
-    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
-        check(settings);
-        byte[] body = RequestParts.json(json -> {
-            json.writeBooleanField("accumulate_tokens", true);
-            json.writeStringField("text_input", request.prompt());
-            json.writeNumberField("temperature", 0.0);
-            json.writeNumberField("top_p", 1.0);
-            json.writeNumberField("max_tokens", request.maxTokens());
-            json.writeBooleanField("stream", true);
-            if (settings.sampling().ignoreEos()) {
-                json.writeNumberField("min_length", request.maxTokens());
-            }
-        });
-        return new HttpCall(
-                settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
-    }
-
-    @Override
-    public ResponseTracker newResponse() {
-        return new ResponseTracker(READER, false, true);
+    void writeFields(JsonGenerator json, BackendSettings.Sampling sampling, PromptRequest request) throws IOException {
+        json.writeBooleanField("accumulate_tokens", true);
+        json.writeStringField("text_input", request.prompt());
+        json.writeNumberField("temperature", 0.0);
+        json.writeNumberField("top_p", 1.0);
+        json.writeNumberField("max_tokens", request.maxTokens());
+        json.writeBooleanField("stream", true);
+        if (sampling.ignoreEos()) {
+            json.writeNumberField("min_length", request.maxTokens());
+        }
     }
 }

@@ -1,5 +1,8 @@
 package io.tokenpulse.producer.backend;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
 /**
  * Hugging Face TGI's {@code /generate_stream} as vLLM's {@code async_request_tgi} speaks it:
  * {@code {"inputs", "parameters": {"max_new_tokens", "do_sample": true, "temperature": 0.01,
@@ -11,40 +14,21 @@ package io.tokenpulse.producer.backend;
  * with {@code --ignore-eos} output tokens are the tokenizer's count of the generated text, where
  * vLLM writes down the requested length (equal when the server honours ignore_eos_token).
  */
-final class TgiBackend implements Backend {
+final class TgiBackend extends GenerateStreamBackend {
 
-    private static final EventParser READER = new TgiEventReader();
-
-    @Override
-    public String name() {
-        return "tgi";
+    TgiBackend() {
+        super("tgi", new TgiEventReader());
     }
 
     @Override
-    public void check(BackendSettings settings) {
-        RequestParts.pathEndsWith(name(), settings, "generate_stream");
-        RequestParts.refuseSampling(name(), settings.sampling());
-    }
-
-    @Override
-    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
-        check(settings);
-        byte[] body = RequestParts.json(json -> {
-            json.writeStringField("inputs", request.prompt());
-            json.writeObjectFieldStart("parameters");
-            json.writeNumberField("max_new_tokens", request.maxTokens());
-            json.writeBooleanField("do_sample", true);
-            json.writeNumberField("temperature", 0.01);
-            json.writeNumberField("top_p", 0.99);
-            json.writeBooleanField("ignore_eos_token", settings.sampling().ignoreEos());
-            json.writeEndObject();
-        });
-        return new HttpCall(
-                settings.endpoint(), RequestParts.headers(settings, request, "application/json", false), body);
-    }
-
-    @Override
-    public ResponseTracker newResponse() {
-        return new ResponseTracker(READER, false, true);
+    void writeFields(JsonGenerator json, BackendSettings.Sampling sampling, PromptRequest request) throws IOException {
+        json.writeStringField("inputs", request.prompt());
+        json.writeObjectFieldStart("parameters");
+        json.writeNumberField("max_new_tokens", request.maxTokens());
+        json.writeBooleanField("do_sample", true);
+        json.writeNumberField("temperature", 0.01);
+        json.writeNumberField("top_p", 0.99);
+        json.writeBooleanField("ignore_eos_token", sampling.ignoreEos());
+        json.writeEndObject();
     }
 }
