@@ -21,26 +21,18 @@ import java.util.stream.Collectors;
  * <p>The API has no field for the other sampling flags, so they are refused rather than dropped
  * ({@code --extra-body} reaches a server that takes more).
  */
-final class AnthropicMessagesBackend implements Backend {
+final class AnthropicMessagesBackend extends TypedEventBackend {
 
     static final String NAME = "anthropic-messages";
     /** The API version every request names; 2023-06-01 is the one Anthropic's docs and SDKs send. */
     static final String API_VERSION = "2023-06-01";
 
-    private static final EventParser READER = new MessagesEventReader();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public void check(BackendSettings settings) {
-        RequestParts.pathEndsWith(NAME, settings, "messages");
-        RequestParts.refuseFlagsBut(
+    AnthropicMessagesBackend() {
+        super(
                 NAME,
-                settings.sampling(),
-                RequestParts.NO_REQUEST_FIELD,
+                "messages",
+                new MessagesEventReader(),
+                MessagesEventReader.CLOSING_EVENT,
                 "--temperature",
                 "--top-p",
                 "--top-k",
@@ -48,41 +40,37 @@ final class AnthropicMessagesBackend implements Backend {
     }
 
     @Override
-    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
-        check(settings);
-        BackendSettings.Sampling sampling = settings.sampling();
-        byte[] body = RequestParts.json(json -> {
-            json.writeStringField("model", request.modelOr(settings.model()));
-            json.writeNumberField("max_tokens", request.maxTokens());
-            if (request.messages().isEmpty()) {
-                json.writeArrayFieldStart("messages");
-                json.writeStartObject();
-                json.writeStringField("role", "user");
-                writeContent(json, request);
-                json.writeEndObject();
-                json.writeEndArray();
-            } else {
-                writeConversation(json, request);
-            }
-            json.writeNumberField("temperature", sampling.temperatureOrGreedy());
-            json.writeBooleanField("stream", true);
-            if (sampling.topP() != null) {
-                json.writeNumberField("top_p", sampling.topP());
-            }
-            // -1 is vLLM's "off"; the API's is leaving the field out
-            if (sampling.topK() != null && sampling.topK() >= 0) {
-                json.writeNumberField("top_k", sampling.topK());
-            }
-        });
+    void writeFields(JsonGenerator json, BackendSettings.Sampling sampling, PromptRequest request) throws IOException {
+        json.writeNumberField("max_tokens", request.maxTokens());
+        if (request.messages().isEmpty()) {
+            json.writeArrayFieldStart("messages");
+            json.writeStartObject();
+            json.writeStringField("role", "user");
+            writeContent(json, request);
+            json.writeEndObject();
+            json.writeEndArray();
+        } else {
+            writeConversation(json, request);
+        }
+        json.writeNumberField("temperature", sampling.temperatureOrGreedy());
+        json.writeBooleanField("stream", true);
+        if (sampling.topP() != null) {
+            json.writeNumberField("top_p", sampling.topP());
+        }
+        // -1 is vLLM's "off"; the API's is leaving the field out
+        if (sampling.topK() != null && sampling.topK() >= 0) {
+            json.writeNumberField("top_k", sampling.topK());
+        }
+    }
+
+    @Override
+    List<HttpCall.Header> headers(BackendSettings settings, PromptRequest request) {
         List<HttpCall.Header> own = new ArrayList<>();
         own.add(new HttpCall.Header("anthropic-version", API_VERSION));
         if (RequestParts.hasApiKey(settings)) {
             own.add(new HttpCall.Header("x-api-key", settings.apiKey()));
         }
-        return new HttpCall(
-                settings.endpoint(),
-                RequestParts.headers(settings, request, "application/json", own),
-                RequestParts.withExtraBody(body, sampling));
+        return RequestParts.headers(settings, request, "application/json", own);
     }
 
     /**
@@ -105,47 +93,27 @@ final class AnthropicMessagesBackend implements Backend {
                         .toList());
     }
 
-    /**
-     * The prompt as a string, or with the dataset's images a text block and image blocks: a
-     * {@code data:} URL as a base64 source, any other as a URL source.
-     */
+    /** The prompt as a string, or with the dataset's images a text block and image blocks. */
     private static void writeContent(JsonGenerator json, PromptRequest request) throws IOException {
         if (request.imageUrls().isEmpty()) {
             json.writeStringField("content", request.prompt());
-            return;
+        } else {
+            ContentParts.write(json, request, "text", "image", AnthropicMessagesBackend::writeImageSource);
         }
-        json.writeArrayFieldStart("content");
-        json.writeStartObject();
-        json.writeStringField("type", "text");
-        json.writeStringField("text", request.prompt());
+    }
+
+    /** An image block's {@code source}: a {@code data:} URL as a base64 source, any other as a URL source. */
+    private static void writeImageSource(JsonGenerator json, String url) throws IOException {
+        json.writeObjectFieldStart("source");
+        int comma = url.indexOf(',');
+        if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
+            json.writeStringField("type", "base64");
+            json.writeStringField("media_type", url.substring("data:".length(), comma - ";base64".length()));
+            json.writeStringField("data", url.substring(comma + 1));
+        } else {
+            json.writeStringField("type", "url");
+            json.writeStringField("url", url);
+        }
         json.writeEndObject();
-        for (String url : request.imageUrls()) {
-            json.writeStartObject();
-            json.writeStringField("type", "image");
-            json.writeObjectFieldStart("source");
-            int comma = url.indexOf(',');
-            if (url.startsWith("data:") && comma > 0 && url.substring(0, comma).endsWith(";base64")) {
-                json.writeStringField("type", "base64");
-                json.writeStringField("media_type", url.substring("data:".length(), comma - ";base64".length()));
-                json.writeStringField("data", url.substring(comma + 1));
-            } else {
-                json.writeStringField("type", "url");
-                json.writeStringField("url", url);
-            }
-            json.writeEndObject();
-            json.writeEndObject();
-        }
-        json.writeEndArray();
-    }
-
-    @Override
-    public ResponseTracker newResponse() {
-        // Events after the first delta move last, as for chat: E2EL runs to message_stop.
-        return new ResponseTracker(READER, true, true, MessagesEventReader.CLOSING_EVENT);
-    }
-
-    @Override
-    public String toString() {
-        return "Backend[" + NAME + "]";
     }
 }

@@ -41,20 +41,11 @@ final class OpenAiChatBackend extends OpenAiBackend {
         json.writeArrayFieldStart("messages");
         json.writeStartObject();
         json.writeStringField("role", "user");
-        json.writeArrayFieldStart("content");
-        json.writeStartObject();
-        json.writeStringField("type", "text");
-        json.writeStringField("text", request.prompt());
-        json.writeEndObject();
-        for (String url : request.imageUrls()) {
-            json.writeStartObject();
-            json.writeStringField("type", "image_url");
-            json.writeObjectFieldStart("image_url");
-            json.writeStringField("url", url);
-            json.writeEndObject();
-            json.writeEndObject();
-        }
-        json.writeEndArray();
+        ContentParts.write(json, request, "text", "image_url", (part, url) -> {
+            part.writeObjectFieldStart("image_url");
+            part.writeStringField("url", url);
+            part.writeEndObject();
+        });
         json.writeEndObject();
         json.writeEndArray();
     }

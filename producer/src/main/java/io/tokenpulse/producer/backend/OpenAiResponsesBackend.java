@@ -2,6 +2,7 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * The OpenAI Responses API ({@code POST /v1/responses}, also served by vLLM): {@code model},
@@ -16,41 +17,35 @@ import java.io.IOException;
  * <p>The API has no field for the other sampling flags, so they are refused rather than dropped
  * ({@code --extra-body} reaches a server that takes more).
  */
-final class OpenAiResponsesBackend implements Backend {
+final class OpenAiResponsesBackend extends TypedEventBackend {
 
     static final String NAME = "openai-responses";
-    private static final EventParser READER = new ResponsesEventReader();
 
-    @Override
-    public String name() {
-        return NAME;
+    OpenAiResponsesBackend() {
+        super(
+                NAME,
+                "responses",
+                new ResponsesEventReader(),
+                ResponsesEventReader.CLOSING_EVENT,
+                "--temperature",
+                "--top-p",
+                "--extra-body");
     }
 
     @Override
-    public void check(BackendSettings settings) {
-        RequestParts.pathEndsWith(NAME, settings, "responses");
-        RequestParts.refuseFlagsBut(
-                NAME, settings.sampling(), RequestParts.NO_REQUEST_FIELD, "--temperature", "--top-p", "--extra-body");
+    void writeFields(JsonGenerator json, BackendSettings.Sampling sampling, PromptRequest request) throws IOException {
+        writeInput(json, request);
+        json.writeNumberField("temperature", sampling.temperatureOrGreedy());
+        json.writeNumberField("max_output_tokens", request.maxTokens());
+        json.writeBooleanField("stream", true);
+        if (sampling.topP() != null) {
+            json.writeNumberField("top_p", sampling.topP());
+        }
     }
 
     @Override
-    public HttpCall buildRequest(BackendSettings settings, PromptRequest request) {
-        check(settings);
-        BackendSettings.Sampling sampling = settings.sampling();
-        byte[] body = RequestParts.json(json -> {
-            json.writeStringField("model", request.modelOr(settings.model()));
-            writeInput(json, request);
-            json.writeNumberField("temperature", sampling.temperatureOrGreedy());
-            json.writeNumberField("max_output_tokens", request.maxTokens());
-            json.writeBooleanField("stream", true);
-            if (sampling.topP() != null) {
-                json.writeNumberField("top_p", sampling.topP());
-            }
-        });
-        return new HttpCall(
-                settings.endpoint(),
-                RequestParts.headers(settings, request, "application/json", true),
-                RequestParts.withExtraBody(body, sampling));
+    List<HttpCall.Header> headers(BackendSettings settings, PromptRequest request) {
+        return RequestParts.headers(settings, request, "application/json", true);
     }
 
     /**
@@ -72,30 +67,9 @@ final class OpenAiResponsesBackend implements Backend {
         json.writeArrayFieldStart("input");
         json.writeStartObject();
         json.writeStringField("role", "user");
-        json.writeArrayFieldStart("content");
-        json.writeStartObject();
-        json.writeStringField("type", "input_text");
-        json.writeStringField("text", request.prompt());
-        json.writeEndObject();
-        for (String url : request.imageUrls()) {
-            json.writeStartObject();
-            json.writeStringField("type", "input_image");
-            json.writeStringField("image_url", url);
-            json.writeEndObject();
-        }
-        json.writeEndArray();
+        ContentParts.write(
+                json, request, "input_text", "input_image", (part, url) -> part.writeStringField("image_url", url));
         json.writeEndObject();
         json.writeEndArray();
-    }
-
-    @Override
-    public ResponseTracker newResponse() {
-        // Events after the first delta move last, as for chat: E2EL runs to response.completed.
-        return new ResponseTracker(READER, true, true, ResponsesEventReader.CLOSING_EVENT);
-    }
-
-    @Override
-    public String toString() {
-        return "Backend[" + NAME + "]";
     }
 }
