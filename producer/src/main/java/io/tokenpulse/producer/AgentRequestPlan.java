@@ -5,7 +5,6 @@ import io.tokenpulse.producer.dataset.AgentTraceRequests;
 import io.tokenpulse.producer.dataset.SampledRequest;
 import io.tokenpulse.producer.schedule.AgentGraphSchedule;
 import java.util.Arrays;
-import java.util.NoSuchElementException;
 import java.util.stream.IntStream;
 
 /**
@@ -23,7 +22,7 @@ import java.util.stream.IntStream;
  * hears of the requests not sent; the listeners from {@link #watching} report ends from the I/O threads. An interrupt while waiting ends
  * the iteration with the thread's interrupt status set, which the drain after it reads as a stop.
  */
-final class AgentRequestPlan implements SendPlan {
+final class AgentRequestPlan extends LookaheadPlan {
 
     /** The failure reason of a request not sent because a request it waits for failed. */
     static final String PARENT_FAILED = "parent_failed: not sent, a request it waits for failed";
@@ -33,7 +32,6 @@ final class AgentRequestPlan implements SendPlan {
     private final long[] plannedOffsetsNs;
     private long startNs;
     private NotSent notSent;
-    private PlannedRequest next;
 
     private AgentRequestPlan(AgentGraphSchedule schedule, SampledRequest[] samples, long[] plannedOffsetsNs) {
         this.schedule = schedule;
@@ -87,11 +85,9 @@ final class AgentRequestPlan implements SendPlan {
         schedule.start(startNs);
     }
 
+    /** Blocks until a request is due; null when none is left or the thread was interrupted. */
     @Override
-    public boolean hasNext() {
-        if (next != null) {
-            return true;
-        }
+    PlannedRequest findNext() {
         while (true) {
             AgentGraphSchedule.Due due;
             try {
@@ -99,30 +95,19 @@ final class AgentRequestPlan implements SendPlan {
             } catch (InterruptedException e) {
                 // Iterator cannot throw it: keep the status for the dispatcher's next sleep and the drain.
                 Thread.currentThread().interrupt();
-                return false;
+                return null;
             }
             if (due == null) {
-                return false;
+                return null;
             }
             SampledRequest sample = samples[due.index()];
             samples[due.index()] = null; // sent once: let the prompt go
             PlannedRequest request = new PlannedRequest(due.index(), due.dueNs() - startNs, sample);
             if (!due.parentFailed()) {
-                next = request;
-                return true;
+                return request;
             }
             notSent.notSent(request, PARENT_FAILED);
         }
-    }
-
-    @Override
-    public PlannedRequest next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        PlannedRequest planned = next;
-        next = null;
-        return planned;
     }
 
     @Override

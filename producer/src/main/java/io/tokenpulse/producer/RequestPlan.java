@@ -6,7 +6,6 @@ import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.producer.schedule.RpsStep;
 import java.util.Arrays;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
 
@@ -23,7 +22,7 @@ import java.util.stream.IntStream;
  * </ul>
  * Not thread-safe: the scheduler alone iterates it.
  */
-final class RequestPlan implements SendPlan {
+final class RequestPlan extends LookaheadPlan {
 
     private final Shard shard;
     private final PrimitiveIterator.OfLong offsetsNs;
@@ -42,7 +41,6 @@ final class RequestPlan implements SendPlan {
     private final int[] firstRequestIndex;
 
     private int nextIndex;
-    private PlannedRequest next;
 
     private RequestPlan(
             Shard shard,
@@ -184,8 +182,8 @@ final class RequestPlan implements SendPlan {
     }
 
     @Override
-    public boolean hasNext() {
-        while (next == null && offsetsNs.hasNext()) {
+    PlannedRequest findNext() {
+        while (offsetsNs.hasNext()) {
             long offsetNs = offsetsNs.nextLong();
             int index = nextIndex++;
             if (index < 0) {
@@ -193,23 +191,14 @@ final class RequestPlan implements SendPlan {
             }
             if (shard.owns(index)) {
                 int slot = cycle ? index % samples.length : index;
-                next = new PlannedRequest(
+                PlannedRequest planned = new PlannedRequest(
                         firstRequestIndex == null ? index : firstRequestIndex[index], offsetNs, samples[slot]);
                 if (!cycle) {
                     samples[slot] = null; // sent once: let the prompt go
                 }
+                return planned;
             }
         }
-        return next != null;
-    }
-
-    @Override
-    public PlannedRequest next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        PlannedRequest planned = next;
-        next = null;
-        return planned;
+        return null;
     }
 }
