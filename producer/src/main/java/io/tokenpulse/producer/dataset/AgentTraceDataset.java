@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Prompts come from {@code input_length} and {@code hash_ids} as in the {@code trace} dataset
  * ({@link HashBlockPrompts}). {@link #sample} returns {@link AgentTraceRequests}, which carries the graph.
  */
-final class AgentTraceDataset implements Dataset {
+final class AgentTraceDataset extends NamedDataset {
 
     static final String NAME = "agent-trace";
 
@@ -41,6 +41,7 @@ final class AgentTraceDataset implements Dataset {
 
     private AgentTraceDataset(
             Path file, Tokenizer tokenizer, DatasetOptions options, List<AgentTraceFile.Session> sessions) {
+        super(NAME);
         this.file = file;
         this.prompts = new HashBlockPrompts(tokenizer);
         this.style = options.promptStyle();
@@ -62,15 +63,8 @@ final class AgentTraceDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
     public List<SampledRequest> sample(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+        refuseNegative(numRequests);
         double firstMs = sessions.get(0).startMs();
         List<AgentTraceFile.Request> taken = new ArrayList<>();
         List<AgentStep> steps = new ArrayList<>();

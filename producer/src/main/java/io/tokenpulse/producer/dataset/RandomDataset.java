@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * the consecutive allowed ids {@code (offset + index + k) mod |allowed|}, decoded and re-encoded
  * until it has exactly {@code prefix + input length} tokens ({@link TokenSequencePrompt}).
  */
-final class RandomDataset implements Dataset {
+final class RandomDataset extends NamedDataset {
 
     static final String NAME = "random";
 
@@ -33,6 +33,7 @@ final class RandomDataset implements Dataset {
     private final int outputHigh;
 
     RandomDataset(Tokenizer tokenizer, DatasetOptions.Random flags, PromptStyle style) {
+        super(NAME);
         this.tokenizer = tokenizer;
         this.flags = flags;
         this.style = style;
@@ -57,15 +58,8 @@ final class RandomDataset implements Dataset {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
     public List<SampledRequest> sample(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+        refuseNegative(numRequests);
         SplittableRandom random = new SplittableRandom(seed);
         // Drawn in vLLM's order: all input lengths, all output lengths, all offsets, then the prefix.
         int[] inputLens = draw(random, numRequests, inputLow, inputHigh + 1);

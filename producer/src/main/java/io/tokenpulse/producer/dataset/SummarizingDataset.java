@@ -7,17 +7,10 @@ import org.slf4j.LoggerFactory;
  * A dataset whose every draw says, in one logged line ({@link Drawn#summary}), how many entries it
  * read, dropped (by which rule) and sampled. Subclasses only choose the requests.
  */
-abstract class SummarizingDataset implements Dataset {
-
-    private final String name;
+abstract class SummarizingDataset extends NamedDataset {
 
     SummarizingDataset(String name) {
-        this.name = name;
-    }
-
-    @Override
-    public final String name() {
-        return name;
+        super(name);
     }
 
     @Override
@@ -29,9 +22,7 @@ abstract class SummarizingDataset implements Dataset {
 
     /** The requests and their summary line, without logging it. */
     final Drawn draw(int numRequests, long seed) {
-        if (numRequests < 0) {
-            throw new IllegalArgumentException("--num-prompts must be >= 0, got " + numRequests);
-        }
+        refuseNegative(numRequests);
         return choose(numRequests, seed);
     }
 
