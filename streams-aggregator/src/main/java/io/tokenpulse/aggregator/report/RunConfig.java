@@ -45,28 +45,6 @@ public record RunConfig(
         }
     }
 
-    /** A run at a constant rate (or {@code inf}). */
-    public RunConfig(
-            String date,
-            String backend,
-            String modelId,
-            String tokenizerId,
-            int numPrompts,
-            double requestRate,
-            double burstiness,
-            OptionalInt maxConcurrency) {
-        this(
-                date,
-                backend,
-                modelId,
-                tokenizerId,
-                numPrompts,
-                requestRate,
-                burstiness,
-                maxConcurrency,
-                Optional.empty());
-    }
-
     /** The {@code date} text vLLM writes for a local date-time. */
     public static String formatDate(LocalDateTime localTime) {
         return DATE.format(localTime);

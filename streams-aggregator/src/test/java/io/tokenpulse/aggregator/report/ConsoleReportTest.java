@@ -24,7 +24,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ConsoleReportTest {
 
     private static final RunConfig SEED_000_CONFIG = new RunConfig(
-            "20250515-134619", "vllm", "facebook/opt-6.7b", "facebook/opt-6.7b", 4800, 4.0, 1.0, OptionalInt.empty());
+            "20250515-134619",
+            "vllm",
+            "facebook/opt-6.7b",
+            "facebook/opt-6.7b",
+            4800,
+            4.0,
+            1.0,
+            OptionalInt.empty(),
+            Optional.empty());
 
     private static MetricStats stats(Metric metric, double mean, double median, double p99) {
         return new MetricStats(metric, 1, mean, median, 0, List.of(new PercentileValue(99, p99)), true);
@@ -87,7 +95,8 @@ class ConsoleReportTest {
                 "current vLLM's small t in total token throughput       | Peak concurrent requests:        | 'Total token throughput (tok/s):          1826.52   '",
             })
     void currentVllmsLinesAppearInItsOrder(String why, String previousLabel, String line) {
-        RunConfig config = new RunConfig("20250515-134619", "vllm", "m", "m", 10, 4.0, 1.0, OptionalInt.of(8));
+        RunConfig config =
+                new RunConfig("20250515-134619", "vllm", "m", "m", 10, 4.0, 1.0, OptionalInt.of(8), Optional.empty());
         List<String> lines = print(
                         new ConsoleReport(ConsoleReport.Layout.CURRENT), config, seed000(3, OptionalDouble.of(2.5)))
                 .lines()
@@ -100,7 +109,15 @@ class ConsoleReportTest {
     @Test
     void currentVllmsBlockPrintsFailedRequestsAlwaysAndNoConfiguredRateForInf() {
         RunConfig inf = new RunConfig(
-                "20250515-134619", "vllm", "m", "m", 10, Double.POSITIVE_INFINITY, 1.0, OptionalInt.empty());
+                "20250515-134619",
+                "vllm",
+                "m",
+                "m",
+                10,
+                Double.POSITIVE_INFINITY,
+                1.0,
+                OptionalInt.empty(),
+                Optional.empty());
         assertThat(print(new ConsoleReport(ConsoleReport.Layout.CURRENT), inf, seed000(0, OptionalDouble.empty())))
                 .contains(
                         "Successful requests:                     4762      \nFailed requests:                         0 ")

@@ -67,7 +67,15 @@ class GoldenReportTest {
             new RequestReasoning(java.util.OptionalLong.empty(), 0, java.util.OptionalInt.empty());
 
     private static final RunConfig CONFIG = new RunConfig(
-            "20250515-134619", "vllm", "facebook/opt-125m", "facebook/opt-125m", 4, 4.0, 1.0, OptionalInt.of(2));
+            "20250515-134619",
+            "vllm",
+            "facebook/opt-125m",
+            "facebook/opt-125m",
+            4,
+            4.0,
+            1.0,
+            OptionalInt.of(2),
+            Optional.empty());
 
     private record Run(RunResult result, List<RequestDetail> details) {}
 
@@ -269,7 +277,8 @@ class GoldenReportTest {
                 4,
                 Double.POSITIVE_INFINITY,
                 1.0,
-                OptionalInt.empty());
+                OptionalInt.empty(),
+                Optional.empty());
         assertThat(ResultFile.defaultName(inf)).isEqualTo("openai-chat-infqps-Qwen3-8B-20250101-000000.json");
         assertThat(ResultJson.of(inf, run().result(), Map.of()).toJson())
                 .contains("\"request_rate\": \"inf\", \"burstiness\": 1.0, \"max_concurrency\": null, ");

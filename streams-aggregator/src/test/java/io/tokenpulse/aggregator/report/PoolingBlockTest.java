@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,16 @@ class PoolingBlockTest {
     }
 
     private static RunConfig config(String backend, double rate, OptionalInt maxConcurrency) {
-        return new RunConfig("20261127-230000", backend, "BAAI/bge-m3", "BAAI/bge-m3", 4, rate, 1.0, maxConcurrency);
+        return new RunConfig(
+                "20261127-230000",
+                backend,
+                "BAAI/bge-m3",
+                "BAAI/bge-m3",
+                4,
+                rate,
+                1.0,
+                maxConcurrency,
+                Optional.empty());
     }
 
     private static String print(ConsoleReport.Layout layout, RunConfig config) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class RequestMetricsSectionsTest {
 
     private static final RunConfig CONFIG =
-            new RunConfig("20261127-230000", "vllm", "m", "m", 10, 20.0, 1.0, OptionalInt.of(2));
+            new RunConfig("20261127-230000", "vllm", "m", "m", 10, 20.0, 1.0, OptionalInt.of(2), Optional.empty());
 
     private static MetricStats stats(Metric metric, double mean) {
         return new MetricStats(metric, 4, mean, mean, 0, List.of(new PercentileValue(99, mean)), true);
