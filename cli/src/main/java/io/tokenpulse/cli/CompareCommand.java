@@ -3,8 +3,7 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.definitions.DetailedTimings;
 import io.tokenpulse.aggregator.definitions.StoredTimings;
 import io.tokenpulse.aggregator.report.BenchResult;
-import io.tokenpulse.cli.options.KafkaOptions;
-import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.StoredRunOptions;
 import io.tokenpulse.cli.options.TableOutputOption;
 import io.tokenpulse.cli.report.CompareTable;
 import io.tokenpulse.cli.report.DefinitionNotes;
@@ -81,10 +80,7 @@ final class CompareCommand implements Callable<Integer> {
     TableOutputOption output;
 
     @Mixin
-    StoredRunWait wait;
-
-    @Mixin
-    KafkaOptions kafka;
+    StoredRunOptions storedRun;
 
     @Override
     public Integer call() throws IOException {
@@ -93,7 +89,7 @@ final class CompareCommand implements Callable<Integer> {
         if (files.isEmpty() && runIds.isEmpty()) {
             throw UserError.usage("give at least one result file or --run-id to compare");
         }
-        Duration waitFor = wait.duration();
+        Duration waitFor = storedRun.waitFor();
         output.validate();
         List<CompareTable.Row> rows = new ArrayList<>();
         List<DefinitionNotes.Tool> rowTools = new ArrayList<>();
@@ -111,7 +107,7 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         if (!runIds.isEmpty()) {
-            try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.COMPARE)) {
+            try (Pipeline pipeline = storedRun.connect(PipelineRole.COMPARE)) {
                 for (String runId : runIds) {
                     ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                     if (runId.equals(runIds.get(0)) && !run.requests().isEmpty()) {

@@ -3,8 +3,7 @@ package io.tokenpulse.cli;
 import io.tokenpulse.aggregator.results.StoredChunks;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.results.StoredWindows;
-import io.tokenpulse.cli.options.KafkaOptions;
-import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.StoredRunOptions;
 import io.tokenpulse.cli.report.ExportFormat;
 import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
@@ -62,10 +61,7 @@ final class ExportCommand implements Callable<Integer> {
     boolean allowIncomplete;
 
     @Mixin
-    StoredRunWait wait;
-
-    @Mixin
-    KafkaOptions kafka;
+    StoredRunOptions storedRun;
 
     @Override
     public Integer call() throws IOException {
@@ -79,11 +75,11 @@ final class ExportCommand implements Callable<Integer> {
         if (Files.exists(output) && !Files.isDirectory(output)) {
             throw UserError.usage("--output " + output + " is a file; give a folder to write the run's files to");
         }
-        Duration waitFor = wait.duration();
+        Duration waitFor = storedRun.waitFor();
         List<String> written = new ArrayList<>();
         String counts;
         String incomplete;
-        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = storedRun.connect(PipelineRole.REPLAY)) {
             StoredRun run = ScoredRun.stored(pipeline, runId, waitFor, allowIncomplete);
             List<Chunk> chunks = StoredChunks.read(pipeline.topics(), pipeline.clientProperties(), runId, waitFor);
             // A finished run's windows settle soon after its summary; an incomplete one's are read up to --wait-s.

@@ -6,9 +6,8 @@ import io.tokenpulse.aggregator.metrics.PercentileMetrics;
 import io.tokenpulse.aggregator.report.ResultFile;
 import io.tokenpulse.aggregator.report.SummaryRecords;
 import io.tokenpulse.aggregator.scoring.RunScoring;
-import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.ResultFileOptions;
-import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.StoredRunOptions;
 import io.tokenpulse.cli.report.RunReport;
 import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
@@ -70,15 +69,12 @@ final class ReplayCommand implements Callable<Integer> {
     ResultFileOptions resultFile;
 
     @Mixin
-    StoredRunWait wait;
-
-    @Mixin
-    KafkaOptions kafka;
+    StoredRunOptions storedRun;
 
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
-        Duration waitFor = wait.duration();
+        Duration waitFor = storedRun.waitFor();
         PercentileMetrics selection;
         MetricPercentiles percentiles;
         GoodputSlo slo;
@@ -92,7 +88,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }
-        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = storedRun.connect(PipelineRole.REPLAY)) {
             ScoredRun run = ScoredRun.read(
                     pipeline,
                     runId,

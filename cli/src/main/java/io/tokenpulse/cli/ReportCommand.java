@@ -1,7 +1,6 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.cli.options.KafkaOptions;
-import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.StoredRunOptions;
 import io.tokenpulse.cli.report.HtmlReport;
 import io.tokenpulse.cli.report.ReportFile;
 import io.tokenpulse.cli.report.ScoredRun;
@@ -45,10 +44,7 @@ final class ReportCommand implements Callable<Integer> {
     String output;
 
     @Mixin
-    StoredRunWait wait;
-
-    @Mixin
-    KafkaOptions kafka;
+    StoredRunOptions storedRun;
 
     @Override
     public Integer call() {
@@ -56,7 +52,7 @@ final class ReportCommand implements Callable<Integer> {
         if (sources != 1) {
             throw UserError.usage("give exactly one of RESULT.json, --run-id ID or --sweep DIR, got " + sources);
         }
-        Duration waitFor = wait.duration();
+        Duration waitFor = storedRun.waitFor();
         Path file = ReportFile.checked("--output", output);
         String html;
         if (resultFile != null) {
@@ -64,7 +60,7 @@ final class ReportCommand implements Callable<Integer> {
         } else if (sweepDir != null) {
             html = ReportFile.sweep(sweepDir);
         } else {
-            try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPORT)) {
+            try (Pipeline pipeline = storedRun.connect(PipelineRole.REPORT)) {
                 ScoredRun run = ScoredRun.read(pipeline, runId, waitFor, false, UnaryOperator.identity());
                 html = ReportFile.storedRun(pipeline, runId, run, waitFor);
             }

@@ -7,8 +7,7 @@ import io.tokenpulse.aggregator.definitions.Definitions;
 import io.tokenpulse.aggregator.definitions.StoredTimings;
 import io.tokenpulse.aggregator.results.StoredRun;
 import io.tokenpulse.aggregator.scoring.RunShards;
-import io.tokenpulse.cli.options.KafkaOptions;
-import io.tokenpulse.cli.options.StoredRunWait;
+import io.tokenpulse.cli.options.StoredRunOptions;
 import io.tokenpulse.cli.options.TableOutputOption;
 import io.tokenpulse.cli.report.ScoredRun;
 import io.tokenpulse.runner.Pipeline;
@@ -64,10 +63,7 @@ final class RescoreCommand implements Callable<Integer> {
     boolean allowIncomplete;
 
     @Mixin
-    StoredRunWait wait;
-
-    @Mixin
-    KafkaOptions kafka;
+    StoredRunOptions storedRun;
 
     @Override
     public Integer call() throws IOException {
@@ -81,9 +77,9 @@ final class RescoreCommand implements Callable<Integer> {
             throw UserError.usage(e.getMessage());
         }
         output.validate();
-        Duration waitFor = wait.duration();
+        Duration waitFor = storedRun.waitFor();
         Comparison comparison;
-        try (Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = storedRun.connect(PipelineRole.REPLAY)) {
             StoredRun run = ScoredRun.stored(pipeline, runId, waitFor, allowIncomplete);
             Optional<String> missing = run.missing();
             RunShards shards = run.storedShards()
