@@ -39,18 +39,11 @@ class ExportIT {
     void aStoredRunIsWrittenAsParquetAndCsvFilesWithARowPerRequestAndPerChunk() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
         String dataDir = work.resolve("data").toString();
-        try (Tokenpulse.Background simulator =
-                tokenpulse.start("simulate", "--port", "0", "--profile", "deterministic")) {
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
+        try (LocalSimulator simulator = LocalSimulator.start(tokenpulse, "--profile", "deterministic")) {
             Tokenpulse.Result bench = tokenpulse.run(
                     Tokenpulse.ROOT,
                     Duration.ofMinutes(4),
-                    List.of(
-                            "bench",
-                            "--base-url",
-                            baseUrl,
+                    simulator.bench(
                             "--model",
                             "facebook/opt-125m",
                             "--dataset-name",

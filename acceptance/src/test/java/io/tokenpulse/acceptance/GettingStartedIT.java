@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * product prints pasted as printed: {@code simulate} suggests a {@code bench}; {@code bench} prints its
  * run id before the load and, after the block, the {@code replay}/{@code chart}/{@code report} commands
  * that take it, and writes {@code run_id} into its result file; {@code replay --save-result} writes a
- * file of its own beside bench's and says where. Flags the test adds to a printed command: a free port
- * for the simulator and {@code --metrics-port 0} (other tests share the machine), and for bench and
- * replay {@code --save-result}.
+ * file of its own beside bench's and says where. Flags the test adds to a printed command: a port the
+ * system picks for the simulator ({@link LocalSimulator}) and {@code --metrics-port 0} (other tests share
+ * the machine), and for bench and replay {@code --save-result}.
  */
 class GettingStartedIT {
     private static final Pattern RUN_ID_FIRST = Pattern.compile("^Run id: (\\d{8}-\\d{6}-[0-9a-f]{6})$");
@@ -42,9 +42,7 @@ class GettingStartedIT {
     @Test
     void theCommandsTheProductPrintsRunAsPasted() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
-        try (Tokenpulse.Background simulator =
-                tokenpulse.start("simulate", "--port", Integer.toString(FreePorts.one()))) {
-            simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60));
+        try (LocalSimulator simulator = LocalSimulator.start(tokenpulse)) {
             String suggested = simulator
                     .awaitLine(Pattern.compile("^  (\\./tokenpulse bench .*)$"), Duration.ofSeconds(10))
                     .group(1);

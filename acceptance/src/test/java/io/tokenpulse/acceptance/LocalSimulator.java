@@ -3,6 +3,7 @@ package io.tokenpulse.acceptance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,6 +36,11 @@ final class LocalSimulator implements AutoCloseable {
             process.close();
             throw e;
         }
+    }
+
+    /** Waits for a later line of its output (the bench command it suggests, ...). */
+    Matcher awaitLine(Pattern pattern, Duration timeout) throws InterruptedException {
+        return process.awaitLine(pattern, timeout);
     }
 
     /** Where it serves: {@code http://127.0.0.1:PORT}. */

@@ -52,16 +52,13 @@ class SessionsOnMessageApisIT {
     static Path work;
 
     static Tokenpulse tokenpulse;
-    static Tokenpulse.Background simulator;
-    static String baseUrl;
+    static LocalSimulator simulator;
 
     @BeforeAll
     static void startSimulator() throws Exception {
         tokenpulse = new Tokenpulse(home, logs);
-        simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 QWEN,
                 "--tokenizer",
@@ -69,14 +66,12 @@ class SessionsOnMessageApisIT {
                 "--profile",
                 "default",
                 "--enable-prompt-tokens-details");
-        baseUrl =
-                simulator.awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60)).group(2);
     }
 
     @AfterAll
     static void stopSimulator() {
         if (simulator != null) {
-            simulator.stop();
+            simulator.close();
         }
     }
 
@@ -87,7 +82,7 @@ class SessionsOnMessageApisIT {
         Tokenpulse.Background bench = tokenpulse.start(
                 Tokenpulse.ROOT,
                 MultiTurnSessionsIT.withSessions(
-                        List.of("bench", "--base-url", baseUrl, "--backend", backend),
+                        simulator.bench("--backend", backend),
                         SESSIONS,
                         TURNS,
                         64,
@@ -189,7 +184,7 @@ class SessionsOnMessageApisIT {
                 : "{\"model\": \"" + QWEN + "\", \"max_tokens\": 2, \"system\": \"Be brief.\", \"messages\": "
                         + messages + "}";
         HttpResponse<String> response = http.send(
-                HttpRequest.newBuilder(URI.create(baseUrl + (responses ? "/v1/responses" : "/v1/messages")))
+                HttpRequest.newBuilder(URI.create(simulator.baseUrl() + (responses ? "/v1/responses" : "/v1/messages")))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(),

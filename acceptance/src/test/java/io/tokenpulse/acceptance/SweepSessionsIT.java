@@ -33,10 +33,8 @@ class SweepSessionsIT {
     @Test
     void eachPointPlaysEverySessionTurnByTurn() throws Exception {
         Tokenpulse tokenpulse = new Tokenpulse(home, logs);
-        try (Tokenpulse.Background simulator = tokenpulse.start(
-                "simulate",
-                "--port",
-                "0",
+        try (LocalSimulator simulator = LocalSimulator.start(
+                tokenpulse,
                 "--model",
                 BenchAgainstSimulatorIT.QWEN,
                 "--tokenizer",
@@ -47,9 +45,6 @@ class SweepSessionsIT {
                 "20",
                 "--gap-ms",
                 "5")) {
-            String baseUrl = simulator
-                    .awaitLine(SimulateIT.SERVING, Duration.ofSeconds(60))
-                    .group(2);
             Path dir = work.resolve("sweep");
             Tokenpulse.Result sweep = tokenpulse.run(
                     Tokenpulse.ROOT,
@@ -58,7 +53,7 @@ class SweepSessionsIT {
                             List.of(
                                     "sweep",
                                     "--base-url",
-                                    baseUrl,
+                                    simulator.baseUrl(),
                                     "--backend",
                                     "openai-chat",
                                     "--endpoint",
