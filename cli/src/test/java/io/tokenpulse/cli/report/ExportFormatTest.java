@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.ServerMetricBucket;
 import java.nio.file.Path;
@@ -70,6 +71,44 @@ class ExportFormatTest {
             assertThat(rows.getObject(4)).as("a gauge's count").isNull();
             assertThat(rows.getInt(5)).isZero();
             assertThat(rows.next()).isFalse();
+        }
+    }
+
+    @Test
+    void aNullableListIsAListOrNullInParquet() throws Exception {
+        RequestMetrics stored = RequestMetrics.newBuilder()
+                .setRunId("r1")
+                .setShardIndex(0)
+                .setRequestIndex(0)
+                .setRequestId("id-0")
+                .setSuccess(true)
+                .setHttpStatus(200)
+                .setError("")
+                .setPromptLen(1)
+                .setOutputTokens(2)
+                .setQueueDelayNs(0)
+                .setConnectNs(0)
+                .setItlNs(List.of(5L))
+                .setSentEpochNs(0)
+                .setFinishedEpochNs(10)
+                .setEmptyTextEvents(List.of(0, 1))
+                .build();
+        RequestMetrics older = RequestMetrics.newBuilder(stored)
+                .setRequestIndex(1)
+                .setEmptyTextEvents(null)
+                .build();
+        Path file = ExportFormat.PARQUET.write(
+                dir, "request-metrics", RequestMetrics.getClassSchema(), List.of(stored, older));
+
+        try (Connection duckdb = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+                Statement sql = duckdb.createStatement();
+                ResultSet rows = sql.executeQuery("SELECT len(empty_text_events), empty_text_events[2]" + " FROM '"
+                        + file + "' ORDER BY request_index")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(2);
+            assertThat(rows.getInt(2)).isEqualTo(1);
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getObject(1)).as("a run stored before the field").isNull();
         }
     }
 

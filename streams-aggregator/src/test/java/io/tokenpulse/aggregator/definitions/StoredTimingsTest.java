@@ -35,6 +35,21 @@ class StoredTimingsTest {
                 new boolean[3], StoredTimings.request(metrics(130L, 2)).emptyText());
     }
 
+    @Test
+    void recordedEmptyEventsReplaceTheFirstAnswerRule() {
+        // an empty event mid-stream (110 ms) and none before the answer: the record says so
+        RequestMetrics m = RequestMetrics.newBuilder(metrics(100L, 0))
+                .setEmptyTextEvents(List.of(1))
+                .build();
+        assertArrayEquals(
+                new boolean[] {false, true, false}, StoredTimings.request(m).emptyText());
+        // none empty: the events before a thinking model's first answer are its thinking
+        RequestMetrics thought = RequestMetrics.newBuilder(metrics(130L, 2))
+                .setEmptyTextEvents(List.of())
+                .build();
+        assertArrayEquals(new boolean[3], StoredTimings.request(thought).emptyText());
+    }
+
     private static RequestMetrics metrics(Long ttfoMs, int reasoningEvents) {
         return RequestMetrics.newBuilder()
                 .setRunId("r1")
