@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class EmptyTextEventsTest {
     private static final long MS = 1_000_000L;
-    private static final long SENT = 1_700_000_000_000L * MS;
 
     private static final TimedRun RUN = run(List.of(0, 2, 5));
 
@@ -111,25 +110,7 @@ class EmptyTextEventsTest {
 
     /** @param emptyTextEvents the record's field; null for a run stored before it existed */
     private static TimedRun run(List<Integer> emptyTextEvents) {
-        RequestMetrics m = RequestMetrics.newBuilder()
-                .setRunId("r1")
-                .setShardIndex(0)
-                .setRequestIndex(0)
-                .setRequestId("id-0")
-                .setSuccess(true)
-                .setHttpStatus(200)
-                .setError("")
-                .setPromptLen(10)
-                .setOutputTokens(3)
-                .setTtftNs(100 * MS)
-                .setE2elNs(230 * MS)
-                .setTpotNs(65.0 * MS)
-                .setTokenLatencyNs(230.0 / 3 * MS)
-                .setQueueDelayNs(0)
-                .setConnectNs(0)
-                .setItlNs(List.of(20 * MS, 30 * MS, 10 * MS, 40 * MS, 30 * MS))
-                .setSentEpochNs(SENT)
-                .setFinishedEpochNs(SENT + 240 * MS)
+        RequestMetrics m = FixtureRun.stored(100, List.of(20L, 30L, 10L, 40L, 30L), 240)
                 .setTtfoNs(120 * MS)
                 .setEmptyTextEvents(emptyTextEvents)
                 .build();
