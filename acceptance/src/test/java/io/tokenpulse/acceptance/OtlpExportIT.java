@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bench --simulate --otlp-endpoint URL} pushes the request meters under OpenTelemetry's gen_ai
  * names to an OTLP/HTTP receiver: the receiver here decodes what arrives with OpenTelemetry's own
- * protobuf classes (opentelemetry-proto), as a collector would. (Debian's Prometheus, 2.42, predates
- * Prometheus' OTLP receiver, 2.47.)
+ * protobuf classes (opentelemetry-proto), as a collector would. (Debian's Prometheus has no OTLP
+ * receiver: bookworm's 2.42 predates it, and Debian builds it out of trixie's 2.53 and sid's 3.5 until
+ * the Collector is packaged, Debian bug 1080354.)
  */
 class OtlpExportIT {
     private static final int REQUESTS = 6;

@@ -199,6 +199,7 @@ final class RequestStream extends StreamReader {
                         .setSessionId(turn == null ? null : turn.sessionId())
                         .setTurnIndex(turn == null ? null : turn.turnIndex())
                         .setProbe(probe)
+                        .setEmptyTextEvents(outcome.emptyTextEvents())
                         .setCachedTokens(
                                 outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));

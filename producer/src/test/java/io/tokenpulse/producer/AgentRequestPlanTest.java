@@ -33,9 +33,9 @@ class AgentRequestPlanTest {
     }
 
     private static final RequestOutcome ANSWERED =
-            new RequestOutcome(true, 200, "", 1, 1L, 1L, null, "x", true, RequestOutcome.Reasoning.NONE);
+            new RequestOutcome(true, 200, "", 1, 1L, 1L, null, "x", true, RequestOutcome.Reasoning.NONE, List.of());
     private static final RequestOutcome REFUSED = new RequestOutcome(
-            false, 0, "connection refused", 0, null, null, null, "", false, RequestOutcome.Reasoning.NONE);
+            false, 0, "connection refused", 0, null, null, null, "", false, RequestOutcome.Reasoning.NONE, List.of());
 
     /** Requests the plan did not send, with their reasons. */
     private final List<String> notSent = new ArrayList<>();
@@ -92,7 +92,17 @@ class AgentRequestPlanTest {
             plan.watching(request, (outcome, atNs) -> {})
                     .ended(
                             new RequestOutcome(
-                                    false, 0, reason, 0, null, null, null, "", false, RequestOutcome.Reasoning.NONE),
+                                    false,
+                                    0,
+                                    reason,
+                                    0,
+                                    null,
+                                    null,
+                                    null,
+                                    "",
+                                    false,
+                                    RequestOutcome.Reasoning.NONE,
+                                    List.of()),
                             System.nanoTime());
         });
         PlannedRequest first = plan.next();

@@ -14,6 +14,9 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
 import org.duckdb.DuckDBDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +73,38 @@ class ExportFormatTest {
             assertThat(rows.getObject(4)).as("a gauge's count").isNull();
             assertThat(rows.getInt(5)).isZero();
             assertThat(rows.next()).isFalse();
+        }
+    }
+
+    @Test
+    void aNullableListIsAListOrNullInParquet() throws Exception {
+        // request metrics' empty_text_events: a list, or null in a run stored before it was recorded
+        Schema schema = SchemaBuilder.record("R")
+                .fields()
+                .requiredInt("i")
+                .name("empty_text_events")
+                .type()
+                .optional()
+                .array()
+                .items()
+                .intType()
+                .endRecord();
+        GenericData.Record listed = new GenericData.Record(schema);
+        listed.put("i", 0);
+        listed.put("empty_text_events", List.of(0, 1));
+        GenericData.Record older = new GenericData.Record(schema);
+        older.put("i", 1);
+        Path file = ExportFormat.PARQUET.write(dir, "request-metrics", schema, List.of(listed, older));
+
+        try (Connection duckdb = new DuckDBDriver().connect("jdbc:duckdb:", new Properties());
+                Statement sql = duckdb.createStatement();
+                ResultSet rows = sql.executeQuery(
+                        "SELECT len(empty_text_events), empty_text_events[2] FROM '" + file + "' ORDER BY i")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(2);
+            assertThat(rows.getInt(2)).isEqualTo(1);
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getObject(1)).isNull();
         }
     }
 

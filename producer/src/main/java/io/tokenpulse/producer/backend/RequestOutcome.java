@@ -1,5 +1,7 @@
 package io.tokenpulse.producer.backend;
 
+import java.util.List;
+
 /**
  * How one request ended (docs/metrics.md, what counts as failed), with the timing the stream gave.
  *
@@ -14,6 +16,9 @@ package io.tokenpulse.producer.backend;
  * @param doneSeen whether the stream ended with {@code [DONE]}
  * @param reasoning a reasoning model's thinking, kept apart from the answer, and when the answer
  *     began; {@link Reasoning#NONE} when the stream carried neither
+ * @param emptyTextEvents positions (0 for {@code first}) of the timing events that carried neither
+ *     answer text nor thinking (chat's role-only first event, a special token the server does not
+ *     render), in stream order: the events GuideLLM, AIPerf, SGLang and inference-perf skip
  */
 public record RequestOutcome(
         boolean success,
@@ -25,7 +30,8 @@ public record RequestOutcome(
         StreamEvent.Usage usage,
         String generatedText,
         boolean doneSeen,
-        Reasoning reasoning) {
+        Reasoning reasoning,
+        List<Integer> emptyTextEvents) {
 
     public RequestOutcome {
         if (error == null || success != error.isEmpty()) {
@@ -38,6 +44,7 @@ public record RequestOutcome(
         if (reasoning == null) {
             reasoning = Reasoning.NONE;
         }
+        emptyTextEvents = emptyTextEvents == null ? List.of() : List.copyOf(emptyTextEvents);
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.tokenpulse.producer.backend;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The state of one streamed response: turns each data event into a timing step and, at the
  * end, into the request's outcome (docs/metrics.md, timing points and what counts as failed).
@@ -45,6 +48,9 @@ public final class ResponseTracker {
     private final StringBuilder reasoning = new StringBuilder();
 
     private int chunks;
+    /** Positions of the timing events that carried neither answer text nor thinking. */
+    private final List<Integer> emptyTextEvents = new ArrayList<>(2);
+
     private int reasoningEvents;
     private Long firstAnswerNs;
     private long firstNs;
@@ -145,7 +151,10 @@ public final class ResponseTracker {
         if (firstAnswerNs == null && !event.text().isEmpty()) {
             firstAnswerNs = arrivalNs;
         }
-        return timingStep(arrivalNs, tokensOf(event.usage()));
+        return timingStep(
+                arrivalNs,
+                tokensOf(event.usage()),
+                event.text().isEmpty() && event.reasoning().isEmpty());
     }
 
     /** {@link #onEvent} for an event the fast path read: the same rules, the text decoded straight into the buffers. */
@@ -169,11 +178,14 @@ public final class ResponseTracker {
         if (firstAnswerNs == null && hasText) {
             firstAnswerNs = arrivalNs;
         }
-        return timingStep(arrivalNs, tokensOf(eventUsage));
+        return timingStep(arrivalNs, tokensOf(eventUsage), !hasText && scan.reasoningEnd == scan.reasoningStart);
     }
 
-    private Step timingStep(long arrivalNs, Integer tokens) {
+    private Step timingStep(long arrivalNs, Integer tokens, boolean emptyText) {
         int seq = chunks++;
+        if (emptyText) {
+            emptyTextEvents.add(seq);
+        }
         long gapNs = seq == 0 ? 0 : arrivalNs - previousChunkNs;
         if (seq == 0) {
             firstNs = arrivalNs;
@@ -219,7 +231,17 @@ public final class ResponseTracker {
         }
         finished = true;
         return new RequestOutcome(
-                true, httpStatus, "", chunks, firstNs, lastNs, usage, text.toString(), doneSeen, reasoningSeen());
+                true,
+                httpStatus,
+                "",
+                chunks,
+                firstNs,
+                lastNs,
+                usage,
+                text.toString(),
+                doneSeen,
+                reasoningSeen(),
+                List.copyOf(emptyTextEvents));
     }
 
     private RequestOutcome answered(int httpStatus) {
@@ -228,7 +250,17 @@ public final class ResponseTracker {
         }
         finished = true;
         return new RequestOutcome(
-                true, httpStatus, "", 0, answeredNs, answeredNs, usage, "", false, RequestOutcome.Reasoning.NONE);
+                true,
+                httpStatus,
+                "",
+                0,
+                answeredNs,
+                answeredNs,
+                usage,
+                "",
+                false,
+                RequestOutcome.Reasoning.NONE,
+                List.of());
     }
 
     /**
@@ -254,7 +286,8 @@ public final class ResponseTracker {
                 usage,
                 text.toString(),
                 doneSeen,
-                reasoningSeen());
+                reasoningSeen(),
+                List.copyOf(emptyTextEvents));
     }
 
     private RequestOutcome.Reasoning reasoningSeen() {

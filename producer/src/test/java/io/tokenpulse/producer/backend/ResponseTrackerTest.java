@@ -72,6 +72,32 @@ class ResponseTrackerTest {
         assertThat(r.steps().get(8).isChunk()).isFalse();
         assertThat(o.generatedText()).isEqualTo("Grüße aus Köln — 你好!");
         assertThat(o.usage()).isEqualTo(new StreamEvent.Usage(17, 7));
+        assertThat(o.emptyTextEvents())
+                .as("the role-only first chunk and the finish_reason chunk carried no text")
+                .containsExactly(0, 7);
+    }
+
+    @Test
+    void emptyEventsMidStreamAreListedAndThinkingCountsAsText() {
+        RequestOutcome chat = run(
+                "openai-chat",
+                200,
+                "{\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}",
+                DELTA,
+                "{\"choices\":[{\"delta\":{\"content\":\"\"}}]}",
+                "{\"choices\":[{\"delta\":{}}]}",
+                DELTA,
+                USAGE);
+        assertThat(chat.chunkEvents()).isEqualTo(5);
+        assertThat(chat.emptyTextEvents()).containsExactly(2, 3);
+        // the general reader (TGI's events), not the OpenAI fast path: a special token without text
+        RequestOutcome tgi = run(
+                "tgi",
+                200,
+                "{\"index\":1,\"token\":{\"text\":\"a\"}}",
+                "{\"index\":2,\"token\":{\"text\":\"\",\"special\":true}}",
+                "{\"index\":3,\"token\":{\"text\":\"b\"},\"generated_text\":\"ab\"}");
+        assertThat(tgi.emptyTextEvents()).containsExactly(1);
     }
 
     private static RequestOutcome run(String backend, int status, String... payloads) {
@@ -162,6 +188,7 @@ class ResponseTrackerTest {
         assertThat(o.reasoning().firstAnswerNs())
                 .as("the first output token: the first event with answer text")
                 .isEqualTo(1_030);
+        assertThat(o.emptyTextEvents()).as("thinking is text").isEmpty();
     }
 
     @Test

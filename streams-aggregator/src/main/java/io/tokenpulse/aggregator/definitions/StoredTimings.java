@@ -8,13 +8,14 @@ import java.util.List;
  * A stored run's request metrics as {@link TimedRun}: every time on the run's wall clock (ns since
  * the epoch). Each request's events are rebuilt from its send, its TTFT and its ITL samples (one per
  * streamed event after the first), so they are exactly the events TokenPulse's own (vLLM's) scoring
- * saw. The stored request metrics do not keep each event's text; what they say is when the first
- * event with answer text arrived ({@code ttfo_ns}). Without a reasoning model's thinking, the
- * events before it carried no text (a role-only or special-token event) and are marked so; every
- * later event counts as carrying text, so an empty event in the middle of a stream, or one that
- * arrived in the same read as the first answer (the same timestamp), is not seen.
- * With thinking (which GuideLLM and AIPerf count as text, SGLang and inference-perf do not) or
- * without {@code ttfo_ns}, every event counts as carrying text.
+ * saw. The events that carried no text are the ones the record lists in {@code empty_text_events}
+ * (neither answer text nor thinking; thinking counts as text, as GuideLLM and AIPerf count it).
+ *
+ * <p>A record stored before that field existed (it reads null) says only when the first event with
+ * answer text arrived ({@code ttfo_ns}): without a reasoning model's thinking, the events before it
+ * are marked empty and every later one counts as carrying text, so an empty event in the middle of a
+ * stream, or one that arrived in the same read as the first answer (the same timestamp), is not
+ * seen; with thinking or without {@code ttfo_ns}, every event counts as carrying text.
  */
 public final class StoredTimings {
 
@@ -67,7 +68,13 @@ public final class StoredTimings {
             }
         }
         boolean[] emptyText = new boolean[chunks.length];
-        if (m.getTtfoNs() != null && m.getReasoningEvents() == 0) {
+        if (m.getEmptyTextEvents() != null) {
+            for (int i : m.getEmptyTextEvents()) {
+                if (i >= 0 && i < chunks.length) { // a request the join failed for impossible timing has no events
+                    emptyText[i] = true;
+                }
+            }
+        } else if (m.getTtfoNs() != null && m.getReasoningEvents() == 0) {
             long firstAnswer = sent + m.getTtfoNs();
             for (int i = 0; i < chunks.length && chunks[i] < firstAnswer; i++) {
                 emptyText[i] = true;

@@ -87,6 +87,8 @@ final class RequestRecords {
                 .setSessionId(f.getSessionId())
                 .setTurnIndex(f.getTurnIndex())
                 .setProbe(f.getProbe())
+                // which events the tools that count only text skip (rescore's definitions)
+                .setEmptyTextEvents(f.getEmptyTextEvents())
                 .build();
     }
 }

@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.definitions;
 
+import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.util.List;
 import java.util.Map;
 
@@ -46,6 +47,40 @@ final class FixtureRun {
             long sentMs, long[] chunksMs, boolean[] empty, long endMs, int n, int prompt, boolean success) {
         long[] chunks = java.util.Arrays.stream(chunksMs).map(FixtureRun::ms).toArray();
         return new TimedRequest(ms(sentMs), chunks, empty, ms(endMs), n, prompt, success);
+    }
+
+    /** When {@link #stored} requests were sent: ns since the epoch, as the stored records keep it. */
+    static final long STORED_SENT_NS = ms(1_700_000_000_000L);
+
+    /**
+     * A successful request's metrics as the aggregator stores them, sent at {@link #STORED_SENT_NS},
+     * with 3 output tokens and 10 input tokens; the caller adds what the test is about.
+     *
+     * @param ttftMs     its first event, ms after the send
+     * @param itlMs      the gaps to each later event, ms
+     * @param finishedMs its end, ms after the send
+     */
+    static RequestMetrics.Builder stored(long ttftMs, List<Long> itlMs, long finishedMs) {
+        long e2elMs = ttftMs + itlMs.stream().mapToLong(Long::longValue).sum();
+        return RequestMetrics.newBuilder()
+                .setRunId("r1")
+                .setShardIndex(0)
+                .setRequestIndex(0)
+                .setRequestId("id-0")
+                .setSuccess(true)
+                .setHttpStatus(200)
+                .setError("")
+                .setPromptLen(10)
+                .setOutputTokens(3)
+                .setTtftNs(ms(ttftMs))
+                .setE2elNs(ms(e2elMs))
+                .setTpotNs(ms(e2elMs - ttftMs) / 2.0)
+                .setTokenLatencyNs(ms(e2elMs) / 3.0)
+                .setQueueDelayNs(0)
+                .setConnectNs(0)
+                .setItlNs(itlMs.stream().map(FixtureRun::ms).toList())
+                .setSentEpochNs(STORED_SENT_NS)
+                .setFinishedEpochNs(STORED_SENT_NS + ms(finishedMs));
     }
 
     /** Asserts each expected row's value, and that the tool reports no row beyond them. */

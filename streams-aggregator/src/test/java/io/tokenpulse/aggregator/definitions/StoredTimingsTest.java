@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class StoredTimingsTest {
     private static final long MS = 1_000_000L;
-    private static final long SENT = 1_700_000_000_000L * MS;
+    private static final long SENT = FixtureRun.STORED_SENT_NS;
 
     @Test
     void eventsAreRebuiltFromTtftAndItl() {
@@ -35,26 +35,23 @@ class StoredTimingsTest {
                 new boolean[3], StoredTimings.request(metrics(130L, 2)).emptyText());
     }
 
+    @Test
+    void recordedEmptyEventsReplaceTheFirstAnswerRule() {
+        // an empty event mid-stream (110 ms) and none before the answer: the record says so
+        RequestMetrics m = RequestMetrics.newBuilder(metrics(100L, 0))
+                .setEmptyTextEvents(List.of(1))
+                .build();
+        assertArrayEquals(
+                new boolean[] {false, true, false}, StoredTimings.request(m).emptyText());
+        // none empty: the events before a thinking model's first answer are its thinking
+        RequestMetrics thought = RequestMetrics.newBuilder(metrics(130L, 2))
+                .setEmptyTextEvents(List.of())
+                .build();
+        assertArrayEquals(new boolean[3], StoredTimings.request(thought).emptyText());
+    }
+
     private static RequestMetrics metrics(Long ttfoMs, int reasoningEvents) {
-        return RequestMetrics.newBuilder()
-                .setRunId("r1")
-                .setShardIndex(0)
-                .setRequestIndex(0)
-                .setRequestId("id-0")
-                .setSuccess(true)
-                .setHttpStatus(200)
-                .setError("")
-                .setPromptLen(10)
-                .setOutputTokens(3)
-                .setTtftNs(100 * MS)
-                .setE2elNs(130 * MS)
-                .setTpotNs(15.0 * MS)
-                .setTokenLatencyNs(130.0 / 3 * MS)
-                .setQueueDelayNs(0)
-                .setConnectNs(0)
-                .setItlNs(List.of(10 * MS, 20 * MS))
-                .setSentEpochNs(SENT)
-                .setFinishedEpochNs(SENT + 140 * MS)
+        return FixtureRun.stored(100, List.of(10L, 20L), 140)
                 .setTtfoNs(ttfoMs == null ? null : ttfoMs * MS)
                 .setReasoningEvents(reasoningEvents)
                 .build();

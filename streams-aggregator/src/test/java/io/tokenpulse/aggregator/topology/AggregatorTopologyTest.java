@@ -82,6 +82,22 @@ class AggregatorTopologyTest {
     }
 
     @Test
+    void theEventsWithoutTextAreCopiedIntoItsMetrics() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        // a role-only first event and an empty one mid-stream, as the load generator saw them
+        f.finished(RUN, 0, 0, success(900, 1000, 10, 3, 100, 150, 200, 250).setEmptyTextEvents(List.of(0, 2)));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.chunk(RUN, 0, 0, 1, 150 * MS);
+        f.chunk(RUN, 0, 0, 2, 200 * MS);
+        f.chunk(RUN, 0, 0, 3, 250 * MS);
+        f.finished(RUN, 0, 1, success(900, 1000, 10, 1, 100));
+        f.chunk(RUN, 0, 1, 0, 100 * MS);
+
+        List<RequestMetrics> out = f.requestMetrics.readValuesToList();
+        assertThat(out).extracting(RequestMetrics::getEmptyTextEvents).containsExactly(List.of(0, 2), null);
+    }
+
+    @Test
     void aReasoningRequestsAnswerTimeAndThinkingAreCopiedIntoItsMetrics() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
         f.finished(
