@@ -2,8 +2,8 @@
 a platform, /metrics, and pairing a run's chunk records with the simulator's send log.
 
 Imported by bench/cpu/cpu.py, bench/soak/soak.py, bench/soak/cold.py, bench/accuracy/accuracy.py,
-bench/trace/trace.py, bench/outage/outage.py, bench/shared-host/shared_host.py and
-bench/aggregator/aggregator.py (they put this folder on sys.path); plain Python 3, no
+bench/trace/trace.py, bench/outage/outage.py, bench/shared-host/shared_host.py,
+bench/aggregator/aggregator.py and bench/shards/shards.py (they put this folder on sys.path); plain Python 3, no
 packages beyond the standard library (reading chunks back runs examples/python-consumer, which needs
 Debian's python3-confluent-kafka and python3-avro).
 """

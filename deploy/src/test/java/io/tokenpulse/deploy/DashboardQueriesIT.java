@@ -24,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every query of every dashboard in {@code grafana/dashboards/} against a real Prometheus that
  * scraped a real {@code tokenpulse bench --simulate} run (the shaded jar, in a process of its own):
- * each must parse and return data, as Grafana would run it. The run has failures (the simulator resets streams longer than 6 events)
- * and goodput, so the failure and goodput panels have something to show, scrapes the simulator's
- * {@code /metrics}, so the server panels have too, and its chat responses start with a token of
- * thinking, so the reasoning (TTFO) panel has too.
+ * each must parse and return data, as Grafana would run it. The run has failures (the simulator resets a
+ * seeded three in ten streams) and goodput, so the failure and goodput panels have something to show,
+ * sessions of two turns, so the TTFT-by-turn panel has too, scrapes the simulator's {@code /metrics}, so
+ * the server panels have too, and its chat responses start with a token of thinking, so the reasoning
+ * (TTFO) panel has too.
  */
 class DashboardQueriesIT {
 
@@ -137,9 +138,9 @@ class DashboardQueriesIT {
                 "-Duser.home=" + home,
                 "-jar",
                 JAR.toString()));
-        // Output lengths 3..9 and a reset after the 6th event: requests longer than 6 tokens fail
-        // mid-stream ("stream" failures), the shorter ones succeed; seed 0 keeps the test request short.
-        // E2EL is 50 ms + 20 ms per token after the first, so the 120 ms SLO splits the successes.
+        // Sessions of two turns, so the TTFT-by-turn panel has turns to show. A seeded three in ten
+        // requests are reset after their 3rd event ("stream" failures; seed 0 spares the test request).
+        // E2EL is about 50 ms + 20 ms per token after the first, so the 160 ms SLO splits the successes.
         // The first token of every chat response is thinking: a reasoning model's run.
         command.addAll(List.of(
                 "bench",
@@ -153,22 +154,22 @@ class DashboardQueriesIT {
                 "--endpoint",
                 "/v1/chat/completions",
                 "--dataset-name",
-                "random",
+                "multi-turn",
                 "--num-prompts",
-                "40",
+                "20",
+                "--multi-turn-num-turns",
+                "2",
                 "--request-rate",
                 "5",
-                "--random-input-len",
+                "--multi-turn-input-len",
                 "16",
-                "--random-output-len",
+                "--multi-turn-output-len",
                 "6",
-                "--random-range-ratio",
-                "0.5",
-                "--header",
-                "x-simulator-fault=reset-after=6",
+                "--simulate-fault",
+                "reset=3:0.3",
                 "--goodput",
                 "ttft:500",
-                "e2el:120",
+                "e2el:160",
                 "--percentile-metrics",
                 "ttft,tpot,itl,e2el",
                 "--metric-percentiles",
@@ -197,7 +198,8 @@ class DashboardQueriesIT {
         assertThat(out)
                 .contains("Failed requests:")
                 .contains("Request goodput (req/s):")
-                .contains("Mean TTFO (ms):");
+                .contains("Mean TTFO (ms):")
+                .contains("Per Turn");
     }
 
     /** Bench waits for one scrape after its summary; its summary gauges must be stored by now. */

@@ -252,6 +252,9 @@ class DashboardsTest {
                 // a reasoning model's request, so the TTFO meters exist too
                 .setTtfoNs(success ? 60 * MS : null)
                 .setReasoningEvents(success ? 1 : 0)
+                // a session's turn, so the TTFT-by-turn meter exists too
+                .setSessionId("r1-session-0")
+                .setTurnIndex(0)
                 .build();
     }
 }

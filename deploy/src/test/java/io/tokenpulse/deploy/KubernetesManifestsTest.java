@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * cluster's size and replication, a {@code KafkaTopic} for each of TokenPulse's topics, the aggregator's
  * replicas within the partitions, the bench Job's index as {@code --shard-index}, every address a
  * command is given pointing at a Service and port that exist, every Service and PodMonitor selecting
- * pods with the named port, the alert rules' {@code PrometheusRule} equal to the rules file. The
+ * pods with the named port, the alert rules' {@code PrometheusRule} equal to the rules file, each Grafana
+ * dashboard a ConfigMap for Grafana's sidecar with the file's content. The
  * secured overlay ({@code deploy/kubernetes-secure}): its {@code KafkaUser}s' ACLs equal to the secured
  * platform's ({@link PipelineAcls}), every client authenticating as its user. The flags themselves are
  * checked against the shipped jar by {@link DeploymentFlagsIT}.
@@ -313,6 +314,30 @@ class KubernetesManifestsTest {
         assertThat(rule.path("spec").path("groups"))
                 .as("alert-rules.yaml is prometheus/rules/tokenpulse.rules.yml's groups: copy them again")
                 .isEqualTo(groups);
+    }
+
+    @Test
+    void everyDashboardIsAConfigMapForGrafanasSidecarWithTheFileAsItIs() throws IOException {
+        List<DashboardFiles.Dashboard> dashboards = DashboardFiles.load();
+        assertThat(dashboards).isNotEmpty();
+        for (List<JsonNode> rendered : List.of(resources, secured)) {
+            List<JsonNode> configMaps = all(rendered, "ConfigMap").stream()
+                    .filter(c -> c.path("metadata")
+                            .path("labels")
+                            .path("grafana_dashboard")
+                            .asText()
+                            .equals("1"))
+                    .toList();
+            assertThat(configMaps).as("one ConfigMap per dashboard").hasSameSizeAs(dashboards);
+            for (DashboardFiles.Dashboard dashboard : dashboards) {
+                String file = dashboard.file().getFileName().toString();
+                String content = Files.readString(dashboard.file());
+                assertThat(configMaps)
+                        .as(file + ", its content as it is (generated from grafana/dashboards)")
+                        .anySatisfy(c ->
+                                assertThat(c.path("data").path(file).asText()).isEqualTo(content));
+            }
+        }
     }
 
     @Test
