@@ -79,7 +79,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      * How long the idle sender sleeps before looking at the queue again. The producer lingers 50 ms
      * per batch anyway; sleeping instead of being woken keeps every signal off the timing threads. 20 ms
      * rather than 10 ms halves the sender's wake-ups (100 to 50 a second), which took its CPU from ~13 to
-     * ~10 µs per record at 1 000 records/s (docs/performance.md).
+     * ~11 µs per record at 1 000 records/s (docs/performance.md).
      */
     private static final long IDLE_PARK_NS = 20_000_000;
     /**

@@ -103,7 +103,7 @@ public record PublisherSettings(
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         // Thousands of chunks a second: batch them for up to 50 ms. Each batch (one per partition) and
         // each produce request costs the producer's network thread wake-ups and work of its own: at
-        // 1 000 chunks/s on 3 partitions, 50 ms instead of 20 ms takes that thread from ~22 to ~16 µs of
+        // 1 000 chunks/s on 3 partitions, 50 ms instead of 20 ms takes that thread from ~27 to ~16 µs of
         // CPU per chunk (docs/performance.md). A chunk may wait that long before it leaves; the aggregator's
         // live windows show it only at their next commit (every 100 ms) anyway. --kafka-property linger.ms=N
         // changes it.
