@@ -1,14 +1,16 @@
 """CPU by thread group of a running `bench --bootstrap-servers` (started by bench/hotpath/alone), from
 /proc: 10 s after its "Initial test run completed" line, over a 40 s window, per event at the run's
-1 000 events/s (20 req/s x 50 tokens). Usage: python3 bench/hotpath/split.py OUT/bench.log"""
+1 000 events/s (20 req/s x 50 tokens), with each thread group's wake-ups (voluntary context switches) a second. Usage: python3 bench/hotpath/split.py OUT/bench.log"""
 import os,re,time,subprocess,collections,sys
 def find():
     for p in os.listdir('/proc'):
         if p.isdigit():
-            try: c=open(f'/proc/{p}/cmdline','rb').read().replace(b'\0',b' ').decode()
+            try: c=open(f'/proc/{p}/cmdline','rb').read().replace(b'\0',b' ').decode(); e=open(f'/proc/{p}/environ','rb').read()
             except: continue
-            if ' bench ' in c and '127.0.0.1:18000' in c and c.startswith('java'): return p
+            # this run's bench: alone sets its HOME to OUT/home (another helper's run may be going on)
+            if ' bench ' in c and c.startswith('java') and home in e.split(b'\0'): return p
 log=sys.argv[1]
+home=b'HOME='+os.path.join(os.path.dirname(os.path.abspath(log)),'home').encode()
 while not os.path.exists(log): time.sleep(0.5)
 pid=None
 while not pid: time.sleep(0.5); pid=find()
@@ -18,13 +20,16 @@ def snap():
     for t in os.listdir(f'/proc/{pid}/task'):
         try:
             st=open(f'/proc/{pid}/task/{t}/stat').read(); comm=open(f'/proc/{pid}/task/{t}/comm').read().strip()
-            f=st.rsplit(')',1)[1].split(); out[t]=(comm,(int(f[11])+int(f[12]))/os.sysconf('SC_CLK_TCK'))
+            f=st.rsplit(')',1)[1].split()
+            # voluntary context switches: how often the thread slept and was woken
+            wakes=int(re.search(r'^voluntary_ctxt_switches:\s*(\d+)',open(f'/proc/{pid}/task/{t}/status').read(),re.M).group(1))
+            out[t]=(comm,(int(f[11])+int(f[12]))/os.sysconf('SC_CLK_TCK'),wakes)
         except Exception: pass
     return out
 time.sleep(10); a=snap(); t0=time.time(); time.sleep(40); b=snap(); dt=time.time()-t0
-g=collections.Counter()
-for t,(comm,cpu) in b.items():
-    g[re.sub(r'\d+','N',comm)]+=cpu-a.get(t,(comm,0))[1]
+g=collections.Counter(); w=collections.Counter()
+for t,(comm,cpu,wakes) in b.items():
+    k=re.sub(r'\d+','N',comm); g[k]+=cpu-a.get(t,(comm,0,0))[1]; w[k]+=wakes-a.get(t,(comm,0,0))[2]
 tot=sum(g.values()); ev=1000*dt
 print(f"window {dt:.1f}s, cpu {tot:.2f}s, {tot/ev*1e6:.1f} us/event at 1000 events/s")
-for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event")
+for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event {w[k]/dt:7.0f} wake-ups/s")

@@ -101,8 +101,13 @@ public record PublisherSettings(
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         // lz4: most of zstd's gain on these small repetitive records for a fraction of the CPU.
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        // Thousands of chunks a second: batch them for up to 20 ms; the pipeline is not that latency-bound.
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        // Thousands of chunks a second: batch them for up to 50 ms. Each batch (one per partition) and
+        // each produce request costs the producer's network thread wake-ups and work of its own: at
+        // 1 000 chunks/s on 3 partitions, 50 ms instead of 20 ms takes that thread from ~27 to ~16 µs of
+        // CPU per chunk (docs/performance.md). A chunk may wait that long before it leaves; the aggregator's
+        // live windows show it only at their next commit (every 100 ms) anyway. --kafka-property linger.ms=N
+        // changes it.
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "50");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         // send() runs on EventPublisher's own sender thread, never on a timing thread: it may wait for
         // metadata (a topic idle past metadata.max.idle.ms) or buffer space. Past this the record goes

@@ -70,7 +70,7 @@ final class BenchPipeline implements AutoCloseable {
         return props;
     }
 
-    /** A publisher with the load generator's production defaults (idempotent, acks=all, lz4, 20 ms linger). */
+    /** A publisher with the load generator's production defaults (idempotent, acks=all, lz4, 50 ms linger). */
     EventPublisher openPublisher() {
         return EventPublisher.open(PublisherSettings.of(platform.bootstrapServers()), topics);
     }
