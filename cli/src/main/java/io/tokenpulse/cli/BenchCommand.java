@@ -285,17 +285,13 @@ final class BenchCommand implements Callable<Integer> {
         windows.validate();
         timeouts.validate();
         pipelineNice.validate();
+        frugal.validate(kafka.embedded());
         if (!kafka.embedded()
                 && (spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.SIZE)
                         || spec.commandLine().getParseResult().hasMatchedOption(WindowOptions.GRACE))) {
             throw UserError.usage(
                     WindowOptions.SIZE + " and " + WindowOptions.GRACE
                             + " shape the in-process aggregator's windows; with --bootstrap-servers give them to 'tokenpulse aggregate'");
-        }
-        if (!kafka.embedded() && frugal.frugal) {
-            throw UserError.usage(FrugalOption.NAME
-                    + " defers the in-process aggregator; with --bootstrap-servers there is none: start"
-                    + " 'tokenpulse aggregate' after the load, or under nice, instead");
         }
     }
 }

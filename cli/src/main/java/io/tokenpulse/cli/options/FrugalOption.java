@@ -1,5 +1,6 @@
 package io.tokenpulse.cli.options;
 
+import io.tokenpulse.runner.UserError;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,4 +19,13 @@ public final class FrugalOption {
                     + " benchmark costs the server's host only the client's CPU; live windows and dashboards"
                     + " stay empty until then.")
     public boolean frugal;
+
+    /** With a pipeline of the user's ({@code --bootstrap-servers}) there is no in-process aggregator to defer. */
+    public void validate(boolean embeddedPipeline) {
+        if (frugal && !embeddedPipeline) {
+            throw UserError.usage(NAME
+                    + " defers the in-process aggregator; with --bootstrap-servers there is none: start"
+                    + " 'tokenpulse aggregate' after the load, or under nice, instead");
+        }
+    }
 }
