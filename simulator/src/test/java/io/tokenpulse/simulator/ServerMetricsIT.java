@@ -56,7 +56,7 @@ class ServerMetricsIT {
             assertThat(maxWaiting).isEqualTo(2);
             // 2 running sequences of at most 4 + 30 tokens (3 blocks of 16) in a cache of 131072
             assertThat(maxKv).isGreaterThan(0).isLessThanOrEqualTo(2 * 3 * 16 / 131072.0);
-            String done = scrape(server);
+            String done = scrapeWhenIdle(server, "vllm:num_requests_running{model_name=\"m\"}");
             assertThat(value(done, "vllm:num_requests_running{model_name=\"m\"}"))
                     .isEqualTo(0);
             assertThat(value(done, "vllm:kv_cache_usage_perc{model_name=\"m\"}"))
@@ -123,7 +123,7 @@ class ServerMetricsIT {
             assertThat(send(server, prompt, 3).join().statusCode()).isEqualTo(200);
             assertThat(send(server, prompt, 3).join().statusCode()).isEqualTo(200);
 
-            String text = scrape(server);
+            String text = scrapeWhenIdle(server, "sglang:num_running_reqs{model_name=\"m\"}");
             assertThat(value(text, "sglang:num_running_reqs{model_name=\"m\"}")).isEqualTo(0);
             assertThat(value(text, "sglang:num_queue_reqs{model_name=\"m\"}")).isEqualTo(0);
             // the second request's 32 cached tokens of the two requests' 80
@@ -145,6 +145,20 @@ class ServerMetricsIT {
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A scrape once the engine has let go of every request: a response's last bytes can reach the
+     * client before the engine step that frees its sequence has updated the gauges.
+     */
+    private static String scrapeWhenIdle(SimulatorServer server, String running) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        String text = scrape(server);
+        while (value(text, running) != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            text = scrape(server);
+        }
+        return text;
     }
 
     private static String scrape(SimulatorServer server) throws Exception {
