@@ -44,8 +44,27 @@ def bench(connection, port, a, run_id, concurrency, results, name, *shard):
             "--random-output-len", str(a.output_len), "--ignore-eos", "--num-prompts",
             str(a.streams * a.requests_per_stream), "--request-rate", "inf", "--max-concurrency", str(concurrency),
             "--seed", str(a.seed), "--run-id", run_id, *shard, "--percentile-metrics", "ttft,tpot,itl,e2el",
-            "--metric-percentiles", "99", "--metrics-port", "0", "--disable-tqdm", "--save-result", "--result-dir",
+            "--metric-percentiles", "99", "--metrics-port", "0", "--disable-tqdm", "--save-result", "--save-detailed", "--vllm-block", "current", "--result-dir",
             results, "--result-filename", f"{name}.json"]
+
+
+def percentile(values, q):
+    """numpy's default (linear) percentile, as the result files' P99s."""
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * q / 100
+    lo = int(k)
+    return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (k - lo)
+
+
+def ttft_by_wave(result, streams):
+    """P99 TTFT (ms) of the first `streams` requests sent (the wave that opens every stream at once) and of
+    the rest: where a tail comes from start-up (JIT, connections) rather than from the steady load."""
+    sent = sorted(zip(result["start_times"], result["ttfts"]))
+    first = [t * 1000 for _, t in sent[:streams] if t is not None]
+    rest = [t * 1000 for _, t in sent[streams:] if t is not None]
+    return percentile(first, 99), percentile(rest, 99)
 
 
 def run_all(commands, out, names, timeout_s):
@@ -154,6 +173,9 @@ def main():
         all_agree &= ok
         print(f"{label:34}{sharded.get(key, float('nan')):14.2f}{one.get(key, float('nan')):14.2f}  "
               f"{tolerance(rel, abs_):12} {'yes' if ok else 'NO'}")
+    for label, index in (("P99 TTFT, first wave (ms)", 0), ("P99 TTFT, after it (ms)", 1)):
+        print(f"{label:34}{ttft_by_wave(sharded, a.streams)[index]:14.2f}{ttft_by_wave(one, a.streams)[index]:14.2f}"
+              f"  (not judged: where the P99 comes from)")
     print(f"shards that reported: {sharded.get('shards')} of {sharded.get('shard_count')}; clock offsets against "
           f"the broker's: {json.dumps(sharded.get('shard_clock_offsets'))}")
     json.dump({"sharded": sharded, "single": one, "agree": all_agree}, open(os.path.join(out, "shards.json"), "w"),
