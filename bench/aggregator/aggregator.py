@@ -29,10 +29,11 @@ ISO = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")
 
 
 def launcher_opts():
-    """The JVM options ./tokenpulse gives `aggregate` (its opts=... line and C1 only, as for every client
+    """The JVM options ./tokenpulse gives `aggregate` (its opts=... and c1=... lines, as for every client
     command), so that --jfr and --java-opts only add to them."""
     with open(LAUNCHER) as f:
-        return re.search(r'^opts="([^"]*)"', f.read(), re.MULTILINE).group(1) + " -XX:TieredStopAtLevel=1"
+        text = f.read()
+    return " ".join(re.search(rf'^{name}="([^"]*)"', text, re.MULTILINE).group(1) for name in ("opts", "c1"))
 
 
 def watch(proc, log_path, pattern, seen):

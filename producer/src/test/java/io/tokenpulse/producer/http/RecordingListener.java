@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** Keeps everything a request reported; {@link #done} completes with the error, or null on success. */
-final class RecordingListener implements StreamListener {
+class RecordingListener implements StreamListener {
 
     final CompletableFuture<StreamError> done = new CompletableFuture<>();
     final List<Long> arrivalsNs = new ArrayList<>();

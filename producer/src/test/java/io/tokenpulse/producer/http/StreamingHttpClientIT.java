@@ -6,6 +6,7 @@ import io.tokenpulse.simulator.SimulatorConfig;
 import io.tokenpulse.simulator.SimulatorServer;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -192,6 +193,27 @@ class StreamingHttpClientIT {
         assertThat(error.httpStatus()).isEqualTo(200);
         assertThat(listener.body.toString()).contains("tok1 ").doesNotContain("tok2 ");
         assertThat(error.message()).contains("body bytes");
+    }
+
+    @Test
+    void aListenerThatThrowsOnTheBodyFailsItsRequestAndClosesTheConnection() throws Exception {
+        start(SimulatorConfig.deterministic(Duration.ofMillis(1), Duration.ofMillis(1)));
+        RecordingListener listener = new RecordingListener() {
+            @Override
+            public synchronized void onBytes(ByteBuffer bytes, long arrivalNs) {
+                throw new IllegalStateException("no room");
+            }
+        };
+
+        client.send(completion(5, null), listener);
+
+        StreamError error = listener.done.get(5, TimeUnit.SECONDS);
+        assertThat(error.kind()).isEqualTo(StreamError.Kind.LISTENER_FAILED);
+        assertThat(error.message()).isEqualTo("stream listener threw java.lang.IllegalStateException: no room");
+        assertThat(send(completion(2, null)).done.get(5, TimeUnit.SECONDS))
+                .as("the next request gets a connection of its own")
+                .isNull();
+        assertThat(server.stats().connectionsOpened()).isEqualTo(2);
     }
 
     @Test
