@@ -20,7 +20,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tpbench import LAUNCHER, Platform, free_port, load_average, start_aggregate, start_simulator, stop, workdir  # noqa: E402
+from tpbench import (LAUNCHER, Platform, free_port, load_average, read_send_log, start_aggregate,  # noqa: E402
+                     start_simulator, stop, workdir)  # noqa: E402
 
 # (result file key, label, relative tolerance, absolute tolerance in the key's unit); None: must be equal
 ROWS = [
@@ -38,14 +39,22 @@ ROWS = [
 ]
 
 
-def bench(connection, port, a, run_id, concurrency, results, name, *shard):
+def bench(connection, port, a, run_id, concurrency, results, name, id_prefix, *shard):
     return [LAUNCHER, "bench", *connection, "--base-url", f"http://127.0.0.1:{port}", "--model",
             "facebook/opt-125m", "--dataset-name", "random", "--random-input-len", str(a.input_len),
             "--random-output-len", str(a.output_len), "--ignore-eos", "--num-prompts",
             str(a.streams * a.requests_per_stream), "--request-rate", "inf", "--max-concurrency", str(concurrency),
-            "--seed", str(a.seed), "--run-id", run_id, *shard, "--percentile-metrics", "ttft,tpot,itl,e2el",
+            "--seed", str(a.seed), "--num-warmups", str(a.num_warmups), "--request-id-prefix", id_prefix,
+            "--run-id", run_id, *shard, "--percentile-metrics", "ttft,tpot,itl,e2el",
             "--metric-percentiles", "99", "--metrics-port", "0", "--disable-tqdm", "--save-result", "--save-detailed", "--vllm-block", "current", "--result-dir",
             results, "--result-filename", f"{name}.json"]
+
+
+def first_token_lateness_ms(send_log, prefix):
+    """Per request of the run whose x-request-ids start with prefix: the simulator's write of its first
+    event after the time its latency model wanted it (sent_ns - due_ns), in ms."""
+    return [(sent_ns - due_ns) / 1e6 for events in read_send_log(send_log, prefix).values()
+            for event, _, due_ns, sent_ns in events if event == 0]
 
 
 def percentile(values, q):
@@ -117,6 +126,9 @@ def main():
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--warmup-requests", type=int, default=400,
                    help="a bench of this many requests first, not compared; 0 for none")
+    p.add_argument("--num-warmups", type=int, default=0,
+                   help="bench's --num-warmups for every bench process (each warms its own client before the start "
+                        "barrier)")
     p.add_argument("--timeout-s", type=float, default=900)
     p.add_argument("--out", default=None)
     a = p.parse_args()
@@ -128,8 +140,9 @@ def main():
           f"{a.streams * a.requests_per_stream} requests of {a.output_len} tokens, {a.ttft_ms} ms TTFT, "
           f"{a.gap_ms} ms between tokens ({a.streams * 1000 / a.gap_ms:.0f} events/s at most); "
           f"files in {out}; {os.cpu_count()} cores, {load_average()}", flush=True)
+    send_log = os.path.join(out, "sends.csv")
     sim, port = start_simulator(out, "shards", LAUNCHER, "--profile", "deterministic", "--ttft-ms", str(a.ttft_ms),
-                                "--gap-ms", str(a.gap_ms))
+                                "--gap-ms", str(a.gap_ms), "--send-log", send_log)
     platform = Platform(LAUNCHER, os.path.join(out, "platform"), os.path.join(out, "platform"), env)
     aggregate = None
     results = os.path.join(out, "results")
@@ -139,18 +152,18 @@ def main():
         if a.warmup_requests:
             # simulator, broker and aggregator warmed (JIT, connections) before either run, so that the
             # first run compared does not pay for it alone
-            warmup = bench(connection, port, a, f"warmup-{stamp}", a.streams, results, "warmup")
+            warmup = bench(connection, port, a, f"warmup-{stamp}", a.streams, results, "warmup", "warmup-")
             warmup[warmup.index("--num-prompts") + 1] = str(a.warmup_requests)
             codes = run_all([warmup], out, ["warmup"], a.timeout_s)
             print(f"warm-up bench of {a.warmup_requests} requests: exit code {codes[0]}; {load_average()}", flush=True)
         run_id = f"shards-{stamp}"
         names = [f"shard-{i}" for i in range(a.shards)]
-        commands = [bench(connection, port, a, run_id, a.streams // a.shards, results, name, "--shard-index", str(i),
+        commands = [bench(connection, port, a, run_id, a.streams // a.shards, results, name, "sharded-", "--shard-index", str(i),
                           "--shard-count", str(a.shards)) for i, name in enumerate(names)]
         print(" ".join(commands[0]), flush=True)
         codes = run_all(commands, out, names, a.timeout_s)
         print(f"{a.shards} shards: exit codes {codes}; {load_average()}", flush=True)
-        single = bench(connection, port, a, f"single-{stamp}", a.streams, results, "single")
+        single = bench(connection, port, a, f"single-{stamp}", a.streams, results, "single", "single-")
         print(" ".join(single), flush=True)
         codes += run_all([single], out, ["single"], a.timeout_s)
         print(f"1 bench: exit code {codes[-1]}; {load_average()}", flush=True)
@@ -176,6 +189,11 @@ def main():
     for label, index in (("P99 TTFT, first wave (ms)", 0), ("P99 TTFT, after it (ms)", 1)):
         print(f"{label:34}{ttft_by_wave(sharded, a.streams)[index]:14.2f}{ttft_by_wave(one, a.streams)[index]:14.2f}"
               f"  (not judged: where the P99 comes from)")
+    # how late the simulator itself wrote each first token (its send log): a starved server, not the client
+    late = {arm: first_token_lateness_ms(send_log, prefix) for arm, prefix in (("sharded", "sharded-"), ("single", "single-"))}
+    for label, q in (("First token late at server, median", 50), ("First token late at server, P99", 99)):
+        print(f"{label:34}{percentile(late['sharded'], q):14.2f}{percentile(late['single'], q):14.2f}"
+              f"  (not judged: the simulator's own delay in ms, inside TTFT)")
     print(f"shards that reported: {sharded.get('shards')} of {sharded.get('shard_count')}; clock offsets against "
           f"the broker's: {json.dumps(sharded.get('shard_clock_offsets'))}")
     json.dump({"sharded": sharded, "single": one, "agree": all_agree}, open(os.path.join(out, "shards.json"), "w"),
