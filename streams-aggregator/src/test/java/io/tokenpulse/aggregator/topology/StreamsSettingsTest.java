@@ -46,6 +46,18 @@ class StreamsSettingsTest {
     }
 
     @Test
+    void commitsEveryQuarterSecondUnlessAKafkaPropertySaysOtherwise() {
+        StreamsSettings settings = StreamsSettings.defaults("127.0.0.1:9092");
+        assertThat(new StreamsConfig(settings.toProperties(new Properties()))
+                        .getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(250L);
+        Properties overrides = new Properties();
+        overrides.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+        assertThat(new StreamsConfig(settings.toProperties(overrides)).getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))
+                .isEqualTo(100L);
+    }
+
+    @Test
     void theInstanceIdHoldsOnlyCharactersKafkaAccepts() {
         assertThat(StreamsSettings.staticMemberId("tokenpulse-aggregator", "bench host:1/é", Path.of("/tmp/a b")))
                 .startsWith("tokenpulse-aggregator-bench_host_1__-")
