@@ -1,6 +1,7 @@
 package io.tokenpulse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -183,5 +184,8 @@ class BenchDatasetsIT {
         // for the empty text prompt.
         assertThat(json.get("total_input_tokens").asInt()).isEqualTo(25 + 1 + 50 + 1);
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 5);
+        // vLLM's RTFx: the sent clips' 0.25 s + 0.5 s over the run's duration
+        assertThat(json.get("rtfx").asDouble())
+                .isCloseTo(0.75 / json.get("duration").asDouble(), within(1e-9));
     }
 }

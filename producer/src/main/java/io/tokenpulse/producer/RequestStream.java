@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * count of the thinking; prompt length is
  * {@code usage.prompt_tokens} when reported, else the dataset's count. A request that was never
  * written (connect failed) reports {@code sent} as the moment it was handed to the client.
+ * {@code input_audio_duration_s} is the backend's length of the audio it sends for the prompt, recorded for
+ * a failure too, as vLLM does (only successful requests count towards RTFx).
  * Offsets count from the shard's schedule start; {@code first_ns}/{@code last_ns} and chunk
  * offsets from {@code sent}.
  *
@@ -45,6 +47,7 @@ final class RequestStream extends StreamReader {
     private final PlannedRequest.SessionTurn turn;
     private final EndListener endListener;
     private final boolean probe;
+    private final double inputAudioSeconds;
     private boolean startPublished;
 
     /** Told when the request's stream ended, on the I/O thread, before its records are published. */
@@ -85,6 +88,8 @@ final class RequestStream extends StreamReader {
         this.launchedNs = launchedNs;
         this.turn = request.turn();
         this.endListener = endListener;
+        this.inputAudioSeconds =
+                run.inputAudioSeconds().applyAsDouble(request.sample().prompt());
     }
 
     @Override
@@ -200,6 +205,7 @@ final class RequestStream extends StreamReader {
                         .setTurnIndex(turn == null ? null : turn.turnIndex())
                         .setProbe(probe)
                         .setEmptyTextEvents(outcome.emptyTextEvents())
+                        .setInputAudioDurationS(inputAudioSeconds)
                         .setCachedTokens(
                                 outcome.usage() == null ? null : outcome.usage().cachedTokens())
                         .build()));

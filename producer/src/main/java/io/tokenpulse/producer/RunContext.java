@@ -1,9 +1,11 @@
 package io.tokenpulse.producer;
 
+import io.tokenpulse.producer.dataset.Prompt;
 import io.tokenpulse.producer.publish.RecordSink;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.concurrent.Executor;
 import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What every request of a shard's run shares.
@@ -20,6 +22,7 @@ import java.util.function.IntFunction;
  * @param onEnd called once per request when its stream ended (permit release, progress)
  * @param requestModel the model request {@code i} names (its --lora-modules adapter, else the target's)
  * @param firstTokens told of each request's time to first token as it arrives
+ * @param inputAudioSeconds the seconds of audio the backend sends for a prompt (RTFx's numerator; 0 without audio)
  */
 record RunContext(
         String runId,
@@ -32,7 +35,8 @@ record RunContext(
         boolean keepGeneratedText,
         Runnable onEnd,
         IntFunction<String> requestModel,
-        FirstTokenListener firstTokens) {
+        FirstTokenListener firstTokens,
+        ToDoubleFunction<Prompt> inputAudioSeconds) {
 
     /** The same context with another {@code onEnd}. */
     RunContext endingWith(Runnable otherOnEnd) {
@@ -47,6 +51,7 @@ record RunContext(
                 keepGeneratedText,
                 otherOnEnd,
                 requestModel,
-                firstTokens);
+                firstTokens,
+                inputAudioSeconds);
     }
 }

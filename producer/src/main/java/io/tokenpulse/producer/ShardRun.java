@@ -121,7 +121,8 @@ final class ShardRun {
                         progress.step();
                     },
                     index -> models == null ? backendSettings.model() : models[index % models.length],
-                    parts.options().firstTokens());
+                    parts.options().firstTokens(),
+                    backend::inputAudioSeconds);
             long endNs = workload.durationMinutes() == null ? Long.MAX_VALUE : anchor.startNs() + workload.durationNs();
             boolean interrupted = false;
             SessionParts sessions = plan.sessions()
@@ -150,7 +151,8 @@ final class ShardRun {
                     false,
                     () -> {},
                     index -> backendSettings.model(),
-                    FirstTokenListener.NONE);
+                    FirstTokenListener.NONE,
+                    backend::inputAudioSeconds);
             ProbeSender probes = workload.probeRequestRate() == null
                     ? null
                     : new ProbeSender(workload.probeRequestRate(), anchor.startNs(), settings.shardIndex(), probe -> {

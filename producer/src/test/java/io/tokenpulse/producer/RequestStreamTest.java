@@ -119,6 +119,20 @@ class RequestStreamTest {
     }
 
     @Test
+    void theFinishCarriesTheSecondsOfAudioTheBackendSentFailedOrNot() {
+        RequestStream audio = stream(7, 0, Dispatcher.NO_LIMIT, "openai-audio");
+        audio.onError(new StreamError(StreamError.Kind.HTTP_STATUS, 503, "HTTP 503 from x", ""));
+        assertThat(finished().getInputAudioDurationS())
+                .as("a text prompt gets openai-audio's synthetic 5 s tone; a failure keeps its seconds")
+                .isEqualTo(5.0);
+
+        requests.clear();
+        RequestStream text = stream(8, 0, Dispatcher.NO_LIMIT, "openai-chat");
+        text.onError(new StreamError(StreamError.Kind.HTTP_STATUS, 503, "HTTP 503 from x", ""));
+        assertThat(finished().getInputAudioDurationS()).isZero();
+    }
+
+    @Test
     void aRequestThatNeverConnectedStillGetsBothRecordsWithSentAtItsLaunch() {
         RequestStream stream = stream(4, 0, Dispatcher.NO_LIMIT);
         stream.onError(
@@ -249,7 +263,8 @@ class RequestStreamTest {
                 true,
                 () -> ends++,
                 i -> "adapter-" + i,
-                firstTokens::add);
+                firstTokens::add,
+                Backends.get(backend)::inputAudioSeconds);
         tally.requestStarted();
         PlannedRequest planned =
                 new PlannedRequest(index, offsetNs, new SampledRequest(new Prompt.Text("p"), 100, 16, index));

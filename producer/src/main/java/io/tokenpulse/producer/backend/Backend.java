@@ -1,5 +1,7 @@
 package io.tokenpulse.producer.backend;
 
+import io.tokenpulse.producer.dataset.Prompt;
+
 /**
  * One serving API's wire format: how to write a benchmark request and how to read the streamed
  * answer. Implementations are stateless and thread-safe; the per-request state lives in the
@@ -28,4 +30,12 @@ public interface Backend {
 
     /** Fresh state for reading one streamed response. */
     ResponseTracker newResponse();
+
+    /**
+     * Seconds of audio the request for {@code prompt} sends (vLLM's {@code input_audio_duration}, what
+     * RTFx sums); 0 for an API that takes no audio.
+     */
+    default double inputAudioSeconds(Prompt prompt) {
+        return 0;
+    }
 }

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.multipart.DefaultHttpDataFactory;
 import io.netty.handler.codec.http.multipart.HttpPostRequestEncoder;
 import io.netty.handler.codec.http.multipart.MemoryFileUpload;
+import io.tokenpulse.producer.dataset.Prompt;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,6 +69,12 @@ final class OpenAiAudioBackend implements Backend {
     @Override
     public ResponseTracker newResponse() {
         return new ResponseTracker(READER, true, true);
+    }
+
+    /** The dataset's clip, else the synthetic tone: what {@link #buildRequest} sends. */
+    @Override
+    public double inputAudioSeconds(Prompt prompt) {
+        return prompt instanceof Prompt.Audio clip ? clip.seconds() : SyntheticAudio.SECONDS;
     }
 
     private record Multipart(String contentType, byte[] body) {}

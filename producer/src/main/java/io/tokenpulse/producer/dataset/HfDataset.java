@@ -270,7 +270,7 @@ final class HfDataset extends SummarizingDataset {
             case AUDIO -> {
                 HfMedia.Clip clip = HfMedia.clip(entry.file(), entry.where(), media);
                 yield clips.keep(clip, asr)
-                        ? Optional.of(new Prompt.Audio(candidate.sent(), clip.wav()))
+                        ? Optional.of(new Prompt.Audio(candidate.sent(), clip.wav(), clip.durationS()))
                         : Optional.empty();
             }
         };

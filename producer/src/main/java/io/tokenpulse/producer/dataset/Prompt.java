@@ -40,11 +40,15 @@ public sealed interface Prompt {
      * ASR prompt: empty, or Whisper's decoder prefix).
      *
      * @param wav a WAV file's bytes; do not modify
+     * @param seconds the clip's length (frames / sampling rate), vLLM's {@code input_audio_duration}
      */
-    record Audio(String text, byte[] wav) implements Prompt {
+    record Audio(String text, byte[] wav, double seconds) implements Prompt {
         public Audio {
             Objects.requireNonNull(text, "text");
             Objects.requireNonNull(wav, "wav");
+            if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+                throw new IllegalArgumentException("a clip's length must be finite and >= 0, got " + seconds);
+            }
         }
     }
 

@@ -81,9 +81,21 @@ class VllmRequestFunctionsTest {
         HttpCall call = Backends.get("openai-audio")
                 .buildRequest(
                         settings("/v1/audio/transcriptions", Sampling.GREEDY),
-                        PromptRequest.of("bench-4", new Prompt.Audio("", clip), 32));
+                        PromptRequest.of("bench-4", new Prompt.Audio("", clip, 3 / 8_000.0), 32));
         assertThat(call.body()).containsSequence(clip);
         assertThat(call.body().length).isLessThan(clip.length + 2048);
+    }
+
+    @Test
+    void openAiAudioCountsTheSecondsItSendsAsVllmsInputAudioDuration() {
+        Backend audio = Backends.get("openai-audio");
+        assertThat(audio.inputAudioSeconds(new Prompt.Audio("", Wav.pcm16(new double[4_000], 16_000), 0.25)))
+                .isEqualTo(0.25);
+        assertThat(audio.inputAudioSeconds(new Prompt.Text("Say hi")))
+                .as("the synthetic tone")
+                .isEqualTo(5.0);
+        assertThat(Backends.get("openai-chat").inputAudioSeconds(new Prompt.Text("Say hi")))
+                .isZero();
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -333,6 +333,10 @@ class HfDatasetTest {
         assertThat(drawn.requests())
                 .extracting(r -> ((Prompt.Audio) r.prompt()).wav().length)
                 .containsExactly(44 + 2 * 16_000, 44 + 2 * 8_000);
+        assertThat(drawn.requests())
+                .as("each clip's seconds, which RTFx sums")
+                .extracting(r -> ((Prompt.Audio) r.prompt()).seconds())
+                .containsExactly(1.0, 0.5);
         assertThat(drawn.summary())
                 .isEqualTo("hf: " + file + ": ASR layout, 1 file: 4 rows, 0 with fewer than 2 turns dropped; no length"
                         + " filter (output length 1024); of 4 clips read, 2 outside 0.3 to 1.0 s dropped"
@@ -383,6 +387,10 @@ class HfDatasetTest {
 
         assertThat(((Prompt.Audio) fromBytes.prompt()).wav()).isEqualTo(wav);
         assertThat(((Prompt.Audio) fromArray.prompt()).wav()).isEqualTo(wav);
+        assertThat(((Prompt.Audio) fromBytes.prompt()).seconds())
+                .as("the file's frames / sampling rate, as soundfile.info reads it")
+                .isEqualTo(4 / 16_000.0);
+        assertThat(((Prompt.Audio) fromArray.prompt()).seconds()).isEqualTo(4 / 16_000.0);
         assertThat(fromBytes.expectedOutputLen()).isEqualTo(1024);
         HfDataset flacRows = hf(flac.toString(), PromptStyle.AUDIO, DatasetOptions.Hf.DEFAULTS, false);
         assertThatThrownBy(() -> flacRows.draw(1, 0))

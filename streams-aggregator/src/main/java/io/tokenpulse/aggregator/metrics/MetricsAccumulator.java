@@ -27,8 +27,9 @@ public final class MetricsAccumulator {
     /** Samples kept exactly per metric before the sketch takes over. */
     public static final int DEFAULT_EXACT_LIMIT = 10_000_000;
 
-    // 2 added the client-queue distributions and the cached-token counters; 1 is still read
-    private static final int FORMAT_VERSION = 2;
+    // 2 added the client-queue distributions and the cached-token counters, 3 the input audio seconds;
+    // 1 and 2 are still read
+    private static final int FORMAT_VERSION = 3;
 
     private final long originNs;
     private final GoodputSlo goodput;
@@ -42,6 +43,7 @@ public final class MetricsAccumulator {
     private long cacheReportingRequests;
     private long cacheReportingPromptTokens;
     private long totalCachedTokens;
+    private double totalInputAudioSeconds;
     private final Map<Metric, LatencyDistribution> distributions = new EnumMap<>(Metric.class);
     private final SecondBuckets eventsPerSecond;
     // +1 at a request's first second, -1 after its last: the running total is the requests in flight.
@@ -77,7 +79,7 @@ public final class MetricsAccumulator {
      * Adds one finished request. A failure only counts as failed: it adds no tokens and no samples.
      *
      * @see "docs/metrics.md, Run values: rows successful / failed requests, total input and generated tokens,
-     *     request goodput, peak output token throughput, peak concurrent requests"
+     *     request goodput, peak output token throughput, peak concurrent requests, RTFx"
      */
     public void add(RequestValues request) {
         lastFinishedNs = Math.max(lastFinishedNs, request.finishedNs());
@@ -88,6 +90,7 @@ public final class MetricsAccumulator {
         completed++;
         totalInputTokens += request.promptTokens();
         totalOutputTokens += request.outputTokens();
+        totalInputAudioSeconds += request.inputAudioSeconds();
         if (goodput.enabled() && goodput.isMetBy(request)) {
             good++;
         }
@@ -134,6 +137,7 @@ public final class MetricsAccumulator {
         cacheReportingRequests += other.cacheReportingRequests;
         cacheReportingPromptTokens += other.cacheReportingPromptTokens;
         totalCachedTokens += other.totalCachedTokens;
+        totalInputAudioSeconds += other.totalInputAudioSeconds;
         for (Metric metric : Metric.values()) {
             distributions.get(metric).merge(other.distributions.get(metric));
         }
@@ -168,6 +172,11 @@ public final class MetricsAccumulator {
 
     public long totalOutputTokens() {
         return totalOutputTokens;
+    }
+
+    /** The seconds of audio the successful requests sent (vLLM's {@code input_audio_duration}, summed). */
+    public double totalInputAudioSeconds() {
+        return totalInputAudioSeconds;
     }
 
     /** Successful requests whose server reported {@code cached_tokens}. */
@@ -265,6 +274,7 @@ public final class MetricsAccumulator {
         out.writeLong(cacheReportingRequests);
         out.writeLong(cacheReportingPromptTokens);
         out.writeLong(totalCachedTokens);
+        out.writeDouble(totalInputAudioSeconds);
     }
 
     /** Reads what {@link #toBytes} wrote; corrupt bytes fail with an {@link java.io.UncheckedIOException}. */
@@ -283,8 +293,8 @@ public final class MetricsAccumulator {
     public static MetricsAccumulator readFrom(DataInputStream in) {
         try {
             int version = in.readUnsignedByte();
-            if (version != FORMAT_VERSION && version != 1) {
-                throw new IOException("format version " + version + ", expected 1 or " + FORMAT_VERSION);
+            if (version < 1 || version > FORMAT_VERSION) {
+                throw new IOException("format version " + version + ", expected 1 to " + FORMAT_VERSION);
             }
             long originNs = in.readLong();
             GoodputSlo goodput = new GoodputSlo(slo(in.readDouble()), slo(in.readDouble()), slo(in.readDouble()));
@@ -303,6 +313,9 @@ public final class MetricsAccumulator {
                 acc.cacheReportingRequests = in.readLong();
                 acc.cacheReportingPromptTokens = in.readLong();
                 acc.totalCachedTokens = in.readLong();
+            }
+            if (version >= 3) {
+                acc.totalInputAudioSeconds = in.readDouble();
             }
             acc.completed = counters[0];
             acc.failed = counters[1];

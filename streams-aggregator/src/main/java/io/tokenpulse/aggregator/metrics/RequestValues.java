@@ -32,6 +32,8 @@ import java.util.OptionalLong;
  * @param cachedTokens   prompt tokens the server said it served from its prefix cache
  *                       ({@code usage.prompt_tokens_details.cached_tokens}); empty when it did not say
  *                       ({@code withCachedTokens} adds it to values computed by {@link #of})
+ * @param inputAudioSeconds seconds of audio the request sent (vLLM's {@code input_audio_duration}, RTFx's
+ *                       numerator); 0 without audio ({@code withInputAudioSeconds} adds it to {@link #of}'s)
  */
 @RecordBuilder
 public record RequestValues(
@@ -48,10 +50,14 @@ public record RequestValues(
         int promptTokens,
         int outputTokens,
         OptionalLong clientQueueNs,
-        OptionalInt cachedTokens)
+        OptionalInt cachedTokens,
+        double inputAudioSeconds)
         implements RequestValuesBuilder.With {
 
     public RequestValues {
+        if (!(inputAudioSeconds >= 0) || Double.isInfinite(inputAudioSeconds)) {
+            throw new IllegalArgumentException("inputAudioSeconds must be finite and >= 0, got " + inputAudioSeconds);
+        }
         if (cachedTokens.isPresent() && cachedTokens.getAsInt() < 0) {
             throw new IllegalArgumentException("cachedTokens must be >= 0, got " + cachedTokens.getAsInt());
         }
@@ -121,7 +127,8 @@ public record RequestValues(
                 t.promptTokens(),
                 n,
                 OptionalLong.of(t.permitNs() - t.scheduledNs()),
-                OptionalInt.empty());
+                OptionalInt.empty(),
+                0);
     }
 
     /**
@@ -191,7 +198,8 @@ public record RequestValues(
                 && promptTokens == v.promptTokens
                 && outputTokens == v.outputTokens
                 && clientQueueNs.equals(v.clientQueueNs)
-                && cachedTokens.equals(v.cachedTokens);
+                && cachedTokens.equals(v.cachedTokens)
+                && Double.compare(inputAudioSeconds, v.inputAudioSeconds) == 0;
     }
 
     @Override

@@ -18,6 +18,8 @@ import java.util.OptionalDouble;
  * @param totalTokenThroughput   (total input + total output tokens) / duration
  * @param maxOutputTokensPerS    largest count of streamed events in a 1-second bucket
  * @param maxConcurrentRequests  largest number of successful requests in flight in a 1-second bucket
+ * @param rtfx                   vLLM's inverse real-time factor: seconds of audio the successful requests sent /
+ *                               duration; 0 for a run without audio
  * @param itlExact               false when ITL statistics come from the sketch (relative error <= 0.1 %)
  * @param metrics                statistics of the selected metrics, in vLLM's print order
  */
@@ -33,6 +35,7 @@ public record RunResult(
         double totalTokenThroughput,
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
+        double rtfx,
         boolean itlExact,
         List<MetricStats> metrics) {
 
@@ -47,7 +50,12 @@ public record RunResult(
             throw new IllegalArgumentException("counts must be >= 0");
         }
         for (double rate : new double[] {
-            requestThroughput, requestGoodput.orElse(0), outputThroughput, totalTokenThroughput, maxOutputTokensPerS
+            requestThroughput,
+            requestGoodput.orElse(0),
+            outputThroughput,
+            totalTokenThroughput,
+            maxOutputTokensPerS,
+            rtfx
         }) {
             if (!(rate >= 0) || Double.isInfinite(rate)) {
                 throw new IllegalArgumentException("throughputs must be finite and >= 0, got " + rate);
@@ -62,7 +70,7 @@ public record RunResult(
      * @param durationNs from the start of the arrival schedule until the last request finished
      * @see "docs/metrics.md, Run values: rows benchmark duration, successful / failed requests, total input
      *     tokens, total generated tokens, request throughput, output token throughput, total token
-     *     throughput, request goodput, peak output token throughput, peak concurrent requests"
+     *     throughput, request goodput, peak output token throughput, peak concurrent requests, RTFx"
      */
     public static RunResult of(
             MetricsAccumulator run, long durationNs, PercentileMetrics selection, MetricPercentiles percentiles) {
@@ -87,6 +95,7 @@ public record RunResult(
                 (run.totalInputTokens() + run.totalOutputTokens()) / seconds,
                 run.peakEventsPerSecond(),
                 run.peakConcurrentRequests(),
+                run.totalInputAudioSeconds() / seconds,
                 run.isExact(Metric.ITL),
                 stats);
     }

@@ -48,7 +48,8 @@ public final class RequestMetricsMapper {
                 m.getPromptLen(),
                 m.getOutputTokens(),
                 m.getClientQueueNs() == null ? OptionalLong.empty() : OptionalLong.of(m.getClientQueueNs()),
-                m.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(m.getCachedTokens()));
+                m.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(m.getCachedTokens()),
+                m.getInputAudioDurationS());
     }
 
     /** The record's reasoning values (extension); a record from an older writer has none. */
@@ -83,6 +84,7 @@ public final class RequestMetricsMapper {
                         values.cachedTokens().isPresent()
                                 ? values.cachedTokens().getAsInt()
                                 : null)
+                .setInputAudioDurationS(values.inputAudioSeconds())
                 .setItlNs(boxed(values.itlNs()))
                 .setSentEpochNs(values.sentNs())
                 .setFinishedEpochNs(values.finishedNs());

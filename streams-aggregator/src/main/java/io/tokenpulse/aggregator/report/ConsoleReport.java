@@ -49,8 +49,8 @@ public final class ConsoleReport {
         /**
          * Current {@code vllm bench serve} ({@code vllm/benchmarks/serve.py}, 2026): "Failed requests:"
          * always, "Request rate configured (RPS):" for a finite rate, "Peak output token throughput
-         * (tok/s):" and "Peak concurrent requests:" after the output throughput, and "Total token
-         * throughput" with a small t.
+         * (tok/s):" and "Peak concurrent requests:" after the output throughput, then "RTFx (Inverse
+         * Real-Time Factor):" for a run that sent audio, and "Total token throughput" with a small t.
          */
         CURRENT
     }
@@ -107,6 +107,9 @@ public final class ConsoleReport {
             decimal(text, "Peak output token throughput (tok/s):", result.maxOutputTokensPerS());
             // vLLM formats this count with 2 decimals too.
             decimal(text, "Peak concurrent requests:", result.maxConcurrentRequests());
+            if (result.rtfx() > 0) {
+                decimal(text, "RTFx (Inverse Real-Time Factor):", result.rtfx());
+            }
         }
         decimal(
                 text,

@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * {@code mean_/median_/std_/p{P}_<metric>_ms} (last). The {@code --save-detailed} lists are null and
  * left out unless {@link #withDetails} was called ({@code ttfos} only for a reasoning run; {@code session_turns}
  * only for a multi-turn run, through {@code withSessionTurns}). Beyond vLLM's mid-2025 keys it writes
- * {@code failed}, {@code max_output_tokens_per_s} and {@code max_concurrent_requests} as later vLLM
- * versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
+ * {@code failed}, {@code max_output_tokens_per_s}, {@code max_concurrent_requests} and {@code rtfx} (0.0
+ * without audio) as later vLLM versions do, and {@code itl_exact}; {@code bench} adds the {@link ClientCpu} and {@link ClientTiming}
  * keys (left out when null, as in {@code replay}), {@code label} (current vLLM's {@code --label}, after {@code backend};
  * left out without one, so files stay as mid-2025 benchmark_serving.py wrote them) and {@code per_model}
  * (a LoRA run's models; left out when empty), {@code ttft_by_turn} (a multi-turn run's {@link TurnResult}s; left
@@ -81,6 +81,7 @@ public record ResultJson(
         @JsonInclude(JsonInclude.Include.NON_NULL) List<SessionTurnDetail> sessionTurns,
         double maxOutputTokensPerS,
         long maxConcurrentRequests,
+        double rtfx,
         boolean itlExact,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<ModelResult> perModel,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TurnResult> ttftByTurn,
@@ -225,6 +226,7 @@ public record ResultJson(
                 .totalTokenThroughput(result.totalTokenThroughput())
                 .maxOutputTokensPerS(result.maxOutputTokensPerS())
                 .maxConcurrentRequests(result.maxConcurrentRequests())
+                .rtfx(result.rtfx())
                 .itlExact(result.itlExact())
                 .delivery(delivery)
                 .completeness(completeness)

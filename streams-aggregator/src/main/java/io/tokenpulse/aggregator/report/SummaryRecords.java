@@ -65,6 +65,7 @@ public final class SummaryRecords {
                 summary.getTotalTokenThroughput(),
                 summary.getMaxOutputTokensPerS(),
                 summary.getMaxConcurrentRequests(),
+                summary.getRtfx(),
                 summary.getItlExact(),
                 metrics);
     }

@@ -256,6 +256,7 @@ public final class RunScoring {
                 .setTotalTokenThroughput(result.totalTokenThroughput())
                 .setMaxOutputTokensPerS(result.maxOutputTokensPerS())
                 .setMaxConcurrentRequests(result.maxConcurrentRequests())
+                .setRtfx(result.rtfx())
                 .setItlExact(result.itlExact())
                 .setMetrics(result.metrics().stream().map(RunScoring::summary).toList())
                 .setErrors(scored.errors())

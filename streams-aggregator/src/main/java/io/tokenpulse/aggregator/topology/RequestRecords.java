@@ -35,6 +35,10 @@ final class RequestRecords {
         }
         long lastNs = f.getLastNs() == null ? sentNs : sentNs + f.getLastNs();
         long finishedNs = Math.max(f.getFinishedOffsetNs(), lastNs);
+        // a writer's odd duration never fails the request: it counts as no audio
+        double audioSeconds = f.getInputAudioDurationS() > 0 && Double.isFinite(f.getInputAudioDurationS())
+                ? f.getInputAudioDurationS()
+                : 0;
         RequestValues values;
         String error = f.getError();
         try {
@@ -50,7 +54,8 @@ final class RequestRecords {
                             // kept inside [scheduled, sent] so a writer's odd permit never fails the request
                             Math.min(Math.max(f.getPermitOffsetNs(), f.getScheduledOffsetNs()), sentNs)))
                     .withCachedTokens(
-                            f.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(f.getCachedTokens()));
+                            f.getCachedTokens() == null ? OptionalInt.empty() : OptionalInt.of(f.getCachedTokens()))
+                    .withInputAudioSeconds(audioSeconds);
         } catch (IllegalArgumentException e) {
             error = "impossible timing from the load generator: " + e.getMessage();
             values = new RequestValues(
@@ -67,7 +72,8 @@ final class RequestRecords {
                     Math.max(0, f.getPromptLen()),
                     Math.max(0, f.getOutputTokens()),
                     OptionalLong.empty(),
-                    OptionalInt.empty());
+                    OptionalInt.empty(),
+                    audioSeconds);
         }
         return RequestMetricsMapper.record(values)
                 .setRunId(event.getRunId())

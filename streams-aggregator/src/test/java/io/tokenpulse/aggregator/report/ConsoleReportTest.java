@@ -52,6 +52,7 @@ class ConsoleReportTest {
                 1826.52,
                 1234.0,
                 37,
+                0.0,
                 true,
                 List.of(
                         stats(Metric.TTFT, 98.30, 86.98, 248.21),
@@ -122,6 +123,37 @@ class ConsoleReportTest {
                 .contains(
                         "Successful requests:                     4762      \nFailed requests:                         0 ")
                 .doesNotContain("Request rate configured", "Total Token");
+    }
+
+    @Test
+    void anAudioRunsRtfxFollowsPeakConcurrencyInCurrentVllmsBlockOnly() {
+        RunResult plain = seed000(0, OptionalDouble.empty());
+        RunResult audio = new RunResult(
+                plain.durationNs(),
+                plain.completed(),
+                plain.failed(),
+                plain.totalInputTokens(),
+                plain.totalOutputTokens(),
+                plain.requestThroughput(),
+                plain.requestGoodput(),
+                plain.outputThroughput(),
+                plain.totalTokenThroughput(),
+                plain.maxOutputTokensPerS(),
+                plain.maxConcurrentRequests(),
+                0.754,
+                plain.itlExact(),
+                plain.metrics());
+        String rtfx = "RTFx (Inverse Real-Time Factor):         0.75      \n";
+
+        assertThat(print(new ConsoleReport(ConsoleReport.Layout.CURRENT), SEED_000_CONFIG, audio))
+                .contains("Peak concurrent requests:                37.00     \n" + rtfx
+                        + "Total token throughput (tok/s):          1826.52   \n");
+        assertThat(print(new ConsoleReport(ConsoleReport.Layout.CURRENT), SEED_000_CONFIG, plain))
+                .as("vLLM prints it only above 0")
+                .doesNotContain("RTFx");
+        assertThat(print(new ConsoleReport(ConsoleReport.Layout.SEED), SEED_000_CONFIG, audio))
+                .as("mid-2025 benchmark_serving.py had no RTFx")
+                .doesNotContain("RTFx");
     }
 
     @Test
@@ -221,6 +253,7 @@ class ConsoleReportTest {
                 2,
                 1,
                 1,
+                0,
                 true,
                 List.of(new MetricStats(
                         Metric.ITL,

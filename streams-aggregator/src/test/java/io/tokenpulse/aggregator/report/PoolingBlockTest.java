@@ -46,6 +46,7 @@ class PoolingBlockTest {
                 256.0,
                 0.0,
                 4,
+                0.0,
                 true,
                 List.of(stats(Metric.TTFT, 0, 0, 0), stats(Metric.E2EL, 35.25, 34.5, 41.0)));
     }

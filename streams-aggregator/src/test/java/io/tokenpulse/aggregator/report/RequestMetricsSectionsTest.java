@@ -40,6 +40,7 @@ class RequestMetricsSectionsTest {
             550,
             60,
             2,
+            0,
             true,
             List.of(
                     stats(Metric.TTFT, 10),

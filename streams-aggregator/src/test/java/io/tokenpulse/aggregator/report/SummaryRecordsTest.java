@@ -107,6 +107,23 @@ class SummaryRecordsTest {
     }
 
     @Test
+    void theSummarysRtfxIsTheResultFilesKeyAfterThePeakConcurrency() throws Exception {
+        RunSummary summary = seed000Summary();
+        assertThat(SummaryRecords.resultJson(summary, List.of(), Map.of(), null, false)
+                        .toJson())
+                .as("vLLM writes 0.0 for a run without audio")
+                .contains("\"max_concurrent_requests\": 37, \"rtfx\": 0.0, ");
+        summary.setRtfx(0.75);
+        assertThat(SummaryRecords.result(summary).rtfx()).isEqualTo(0.75);
+        assertThat(new ObjectMapper()
+                        .readTree(SummaryRecords.resultJson(summary, List.of(), Map.of(), null, false)
+                                .toJson())
+                        .path("rtfx")
+                        .asDouble())
+                .isEqualTo(0.75);
+    }
+
+    @Test
     void detailedEntryIsInSecondsAndAFailureCountsNoOutputTokens() {
         RequestMetrics failed = RequestMetrics.newBuilder()
                 .setRunId("r1")

@@ -4,6 +4,7 @@ import static io.tokenpulse.aggregator.topology.TopologyFixture.ANCHOR_MS;
 import static io.tokenpulse.aggregator.topology.TopologyFixture.ANCHOR_NS;
 import static io.tokenpulse.aggregator.topology.TopologyFixture.MS;
 import static io.tokenpulse.aggregator.topology.TopologyFixture.RUN;
+import static io.tokenpulse.aggregator.topology.TopologyFixture.failure;
 import static io.tokenpulse.aggregator.topology.TopologyFixture.key;
 import static io.tokenpulse.aggregator.topology.TopologyFixture.success;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -250,6 +251,7 @@ class AggregatorTopologyTest {
         assertThat(s.getRequestGoodput()).isCloseTo(1 / seconds, within(1e-9)); // ttft:150 met by request 0 only
         assertThat(s.getMaxOutputTokensPerS()).isEqualTo(3.0); // request 0's three events in second 0
         assertThat(s.getMaxConcurrentRequests()).isEqualTo(1);
+        assertThat(s.getRtfx()).as("no request sent audio").isZero();
         assertThat(s.getItlExact()).isTrue();
         assertThat(s.getErrors()).isEqualTo(Map.of("HTTP 500", 1L));
         assertThat(s.getShards()).isEqualTo(1);
@@ -265,6 +267,25 @@ class AggregatorTopologyTest {
         assertStats(s.getMetrics().get(2), 75, 75, 25, 75, 99.5);
         // e2el [250, 200]: P99 = 200 + 0.99 * 50
         assertStats(s.getMetrics().get(3), 225, 225, 25, 225, 249.5);
+    }
+
+    @Test
+    void anAudioRunsRtfxIsItsSuccessfulRequestsAudioSecondsOverTheDuration() {
+        f.runStarted(RUN, 0, 1, ANCHOR_NS);
+        f.finished(RUN, 0, 0, success(900, 1000, 10, 1, 100).setInputAudioDurationS(5.0));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.finished(RUN, 0, 1, success(2000, 2000, 20, 1, 200).setInputAudioDurationS(2.5));
+        f.chunk(RUN, 0, 1, 0, 200 * MS);
+        f.finished(RUN, 0, 2, failure(3000, 3050, "HTTP 500").setInputAudioDurationS(5.0));
+        f.runFinished(RUN, 0, 1, 3, ANCHOR_NS + 3050 * MS);
+
+        assertThat(f.requestMetrics.readValuesToList())
+                .as("each request keeps its seconds, the failure's too")
+                .extracting(RequestMetrics::getInputAudioDurationS)
+                .containsExactly(5.0, 2.5, 5.0);
+        RunSummary s = f.summaries.readValue();
+        // the failure's 5 s do not count: (5 + 2.5) s over the 3.05 s from the schedule start to its end
+        assertThat(s.getRtfx()).isCloseTo(7.5 / 3.05, within(1e-9));
     }
 
     private static void assertStats(MetricSummary m, double mean, double median, double std, double p50, double p99) {
