@@ -176,6 +176,8 @@ final class RunWindows implements Processor<String, RunWindows.Input, String, Wi
             // in the summary's transaction, so that a reader of the summary finds the run's windows whole
             // the run's keys: from "<run>/" up to "<run>0" ('0' follows '/')
             flush(open.subMap(record.key() + "/", record.key() + "0"));
+            // bench waits for the summary: commit now, not after the commit interval and the next poll
+            context.commit();
         }
     }
 

@@ -209,6 +209,7 @@ class RunWindowsTest {
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())
                 .containsExactly("r1");
+        assertThat(context.committed()).as("the summary is committed at once").isTrue();
         flush(context);
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())
