@@ -172,9 +172,10 @@ public record StreamsSettings(
         // marker) complete a waiting fetch at once, so this delays nothing.
         props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "3000");
         // The stream thread's loop ran every 0.1 s with nothing to do, a fifth of an idle run's CPU (issue
-        // 30). Records end a poll at once, so under load nothing changes; without records, a window's
-        // flush (due 0.1 s after its first record) and its commit wait up to 0.5 s. A run's summary
-        // does not wait: RunWindows asks for its commit at once.
+        // 30). Records end a poll at once, so under load nothing changes. Without records, what waits
+        // for the next loop waits up to 0.5 s: a window's flush and its commit, the commit of a run's
+        // last requests into the by-run topic, a close. So a run's summary comes up to ~0.4 s later
+        // (its own commit does not wait: RunWindows asks for it); docs/performance.md, "Idle".
         props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, Long.toString(POLL_MS));
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
