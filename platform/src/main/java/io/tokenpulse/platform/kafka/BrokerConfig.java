@@ -58,6 +58,12 @@ final class BrokerConfig {
         // brokers of a cluster can tell stale metadata; with one node in one process that is only idle
         // CPU (a log append and its read by the metadata loader).
         p.setProperty("metadata.max.idle.interval.ms", "10000");
+        // Each request handler and network thread wakes every 0.3 s to look at its queue, with or without
+        // requests: 8 handlers and 3 network threads (the defaults, sized for a server's many clients and
+        // disks) were a fifth of an idle run's CPU (issue 30). One node's few local clients (the load
+        // generator, the aggregator, a scrape) need fewer; long polls wait in purgatory, not in a handler.
+        p.setProperty("num.io.threads", "2");
+        p.setProperty("num.network.threads", "1");
         // The 128 MiB default is allocated from the heap when the cleaner starts; 8 MiB still dedupes
         // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
         p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));

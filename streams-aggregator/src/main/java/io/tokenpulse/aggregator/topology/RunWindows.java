@@ -13,6 +13,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -30,6 +31,11 @@ import org.apache.kafka.streams.state.Stores;
  * a {@link WindowMetrics}; a window takes records until stream time passes its end by {@code grace},
  * then it is dropped (a later record for it is not counted there, as Kafka Streams' windowed
  * aggregations do). A run's summary ({@link RunSummarized}) flushes that run's windows at once.
+ *
+ * <p>The flush is scheduled only while a record waits for it: Kafka Streams commits after every
+ * punctuation, and under exactly-once each commit is a transaction (offsets, markers, the
+ * coordinator's log), ten a second at 100 ms even when nothing came in (issue 30). Nothing else
+ * changes between records: stream time, hence which windows are closed, moves only with them.
  *
  * <p>Why not the DSL's windowed aggregate: it reads and rewrites a window's whole state (up to
  * {@link WindowRecords#WINDOW_EXACT_LIMIT} samples per metric, then sketches) for every request
@@ -87,6 +93,9 @@ final class RunWindows implements Processor<String, RunWindows.Input, String, Wi
     // by key, so that a run's windows are written and emitted in time order
     private final NavigableMap<String, OpenWindow> open = new TreeMap<>();
     private long observedStreamTimeMs = Long.MIN_VALUE;
+    /** The next flush; null while no record waits for one. */
+    private Cancellable nextFlush;
+
     private String lastSource = "";
     private int fromLastSource;
 
@@ -154,7 +163,9 @@ final class RunWindows implements Processor<String, RunWindows.Input, String, Wi
                 apply(windowKeyOf(entry.key), entry.value, entry.key, Long.MIN_VALUE);
             }
         }
-        context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush(open));
+        if (!open.isEmpty()) {
+            flushSoon();
+        }
     }
 
     @Override
@@ -165,10 +176,13 @@ final class RunWindows implements Processor<String, RunWindows.Input, String, Wi
             // in the summary's transaction, so that a reader of the summary finds the run's windows whole
             // the run's keys: from "<run>/" up to "<run>0" ('0' follows '/')
             flush(open.subMap(record.key() + "/", record.key() + "0"));
+            // bench waits for the summary: commit now, not after the commit interval and the next poll
+            context.commit();
         }
     }
 
     private void count(Record<String, Input> record, Counted counted) {
+        flushSoon(); // also when the record is late: stream time may close other windows
         // the newest timestamp among this processor's records, as Kafka Streams' windowed aggregations
         // count it: the task's stream time also moves with other topics' records (the load generator's
         // clock), which would close windows that are still due their requests
@@ -195,6 +209,19 @@ final class RunWindows implements Processor<String, RunWindows.Input, String, Wi
         WindowRecords.add(window.state, input);
         window.pendingKeys.add(pendingKey);
         window.newestTimestampMs = Math.max(window.newestTimestampMs, timestampMs);
+    }
+
+    private void flushSoon() {
+        if (nextFlush == null) {
+            nextFlush = context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flushAll());
+        }
+    }
+
+    /** After it every window is clean until the next record: no flush is due until then. */
+    private void flushAll() {
+        flush(open);
+        nextFlush.cancel();
+        nextFlush = null;
     }
 
     /** Writes and emits each of {@code windows} that changed, then forgets the closed ones. */

@@ -60,6 +60,8 @@ public record StreamsSettings(
     public static final Duration DEFAULT_WINDOW_GRACE = Duration.ofSeconds(30);
     /** Three times the load generator's read-idle limit: no live stream is silent that long. */
     public static final Duration DEFAULT_JOIN_STATE_TTL = Duration.ofMinutes(30);
+    /** The stream thread's longest wait for records (Kafka Streams' poll.ms). */
+    static final long POLL_MS = 500;
 
     public StreamsSettings {
         Objects.requireNonNull(applicationId, "applicationId");
@@ -174,9 +176,14 @@ public record StreamsSettings(
         props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
         // An idle pipeline (a run waiting on a slow server) must cost next to no CPU (issue 20): an empty
         // fetch comes back every 0.5 s by default, now every 3 s. Records (and a transaction's commit
-        // marker) complete a waiting fetch at once, so this delays nothing. Not poll.ms: the stream
-        // thread commits only after a poll, so a longer poll would hold back the run's last output.
+        // marker) complete a waiting fetch at once, so this delays nothing.
         props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "3000");
+        // The stream thread's loop ran every 0.1 s with nothing to do, a fifth of an idle run's CPU (issue
+        // 30). Records end a poll at once, so under load nothing changes. Without records, what waits
+        // for the next loop waits up to 0.5 s: a window's flush and its commit, the commit of a run's
+        // last requests into the by-run topic, a close. So a run's summary comes up to ~0.4 s later
+        // (its own commit does not wait: RunWindows asks for it); docs/performance.md, "Idle".
+        props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, Long.toString(POLL_MS));
         // The machine is shared by the load generator; one thread per instance, scale with instances.
         props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         // Static membership: an instance that comes back with the same identity (same host, same

@@ -8,11 +8,14 @@ import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -56,8 +59,15 @@ class RunWindowsTest {
         return context;
     }
 
+    /** What Kafka Streams runs when the flush is due; nothing while none is scheduled. */
     private static void flush(MockProcessorContext<String, WindowMetrics> context) {
-        context.scheduledPunctuators().get(0).getPunctuator().punctuate(0);
+        scheduledFlush(context).ifPresent(flush -> flush.getPunctuator().punctuate(0));
+    }
+
+    private static Optional<CapturedPunctuator> scheduledFlush(MockProcessorContext<String, WindowMetrics> context) {
+        return context.scheduledPunctuators().stream()
+                .filter(punctuator -> !punctuator.cancelled())
+                .reduce((earlier, later) -> later);
     }
 
     private static void process(
@@ -79,11 +89,14 @@ class RunWindowsTest {
     void aWindowIsWrittenAndEmittedOncePerFlushWithEveryRequestInIt() {
         RunWindows windows = new RunWindows(SIZE, GRACE, FLUSH);
         var context = started(windows);
-        assertThat(context.scheduledPunctuators().get(0).getInterval()).isEqualTo(FLUSH);
 
         process(windows, context, 0, T0_MS + 1_000);
         process(windows, context, 1, T0_MS + 2_000);
         assertThat(context.forwarded()).isEmpty();
+        assertThat(scheduledFlush(context)).hasValueSatisfying(flush -> {
+            assertThat(flush.getInterval()).isEqualTo(FLUSH);
+            assertThat(flush.getType()).isEqualTo(PunctuationType.WALL_CLOCK_TIME);
+        });
         flush(context);
 
         assertThat(context.forwarded()).hasSize(1);
@@ -97,6 +110,31 @@ class RunWindowsTest {
         }
         flush(context);
         assertThat(context.forwarded()).as("nothing changed: nothing emitted").hasSize(1);
+    }
+
+    /**
+     * Kafka Streams commits after each punctuation, a transaction under exactly-once: an idle
+     * pipeline (a run waiting on a slow server) must not punctuate (issue 30).
+     */
+    @Test
+    void noFlushIsScheduledWhileNoRecordWaitsForOne() {
+        RunWindows windows = new RunWindows(SIZE, GRACE, FLUSH);
+        var context = started(windows);
+        assertThat(scheduledFlush(context)).as("before any record").isEmpty();
+
+        process(windows, context, 0, T0_MS + 1_000);
+        process(windows, context, 1, T0_MS + 1_500);
+        assertThat(context.scheduledPunctuators())
+                .as("one flush for both records")
+                .hasSize(1);
+        flush(context);
+        assertThat(scheduledFlush(context)).as("after the flush").isEmpty();
+
+        process(windows, context, 2, T0_MS + 2_000);
+        flush(context);
+        assertThat(context.forwarded())
+                .extracting(f -> f.record().value().getCompleted())
+                .containsExactly(2L, 3L);
     }
 
     @Test
@@ -171,6 +209,7 @@ class RunWindowsTest {
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())
                 .containsExactly("r1");
+        assertThat(context.committed()).as("the summary is committed at once").isTrue();
         flush(context);
         assertThat(context.forwarded())
                 .extracting(f -> (String) f.record().key())

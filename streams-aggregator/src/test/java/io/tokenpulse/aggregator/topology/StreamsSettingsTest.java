@@ -29,6 +29,21 @@ class StreamsSettingsTest {
         assertThat(id).isNotEqualTo(mainConsumerInstanceId(settings.withApplicationId("other"), new Properties()));
     }
 
+    /**
+     * An idle aggregator (a run waiting on a slow server) must cost next to no CPU (issue 30): its
+     * stream thread loops twice a second, not ten times; a user's setting wins.
+     */
+    @Test
+    void theStreamThreadWaitsHalfASecondForRecordsUnlessTheUserSaysOtherwise() {
+        StreamsSettings settings = StreamsSettings.defaults("127.0.0.1:9092");
+        assertThat(new StreamsConfig(settings.toProperties(new Properties())).getLong(StreamsConfig.POLL_MS_CONFIG))
+                .isEqualTo(500L);
+        Properties given = new Properties();
+        given.put(StreamsConfig.POLL_MS_CONFIG, "100");
+        assertThat(new StreamsConfig(settings.toProperties(given)).getLong(StreamsConfig.POLL_MS_CONFIG))
+                .isEqualTo(100L);
+    }
+
     @Test
     void everyStateStoreSharesOneBoundedRocksDbBudget() {
         StreamsConfig config =
