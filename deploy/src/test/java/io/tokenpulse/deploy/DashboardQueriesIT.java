@@ -142,6 +142,9 @@ class DashboardQueriesIT {
         // requests are reset after their 3rd event ("stream" failures; seed 0 spares the test request).
         // E2EL is about 50 ms + 20 ms per token after the first, so the 160 ms SLO splits the successes.
         // The first token of every chat response is thinking: a reasoning model's run.
+        // 3 requests a second spread the run over ~7 s: the TTFO and by-turn timers are registered by their
+        // first sample, and a 4 s rate() shows them only if a later scrape sees them grow (a run that lands
+        // between two scrapes, as a lagging aggregator's burst can, shows NaN there).
         command.addAll(List.of(
                 "bench",
                 "--simulate",
@@ -160,7 +163,7 @@ class DashboardQueriesIT {
                 "--multi-turn-num-turns",
                 "2",
                 "--request-rate",
-                "5",
+                "3",
                 "--multi-turn-input-len",
                 "16",
                 "--multi-turn-output-len",
