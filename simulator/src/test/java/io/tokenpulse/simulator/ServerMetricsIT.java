@@ -53,7 +53,8 @@ class ServerMetricsIT {
             }
 
             assertThat(maxRunning).isEqualTo(2);
-            assertThat(maxWaiting).isEqualTo(2);
+            // two wait while two run; up to all four wait when they arrive between two engine steps
+            assertThat(maxWaiting).isBetween(2.0, 4.0);
             // 2 running sequences of at most 4 + 30 tokens (3 blocks of 16) in a cache of 131072
             assertThat(maxKv).isGreaterThan(0).isLessThanOrEqualTo(2 * 3 * 16 / 131072.0);
             String done = scrapeWhenIdle(server, "vllm:num_requests_running{model_name=\"m\"}");
