@@ -15,11 +15,11 @@ public enum PipelineRole {
     BENCH(
             "bench",
             t -> List.of(t.runSummaries(), t.requestMetrics(), t.serverMetrics()),
-            t -> List.of(t.runs(), t.requests(), t.chunks(), t.serverMetrics())),
+            t -> List.of(t.runs(), t.requests(), t.chunks(), t.chunkBatches(), t.serverMetrics())),
     /** {@code aggregate}: the topology's sources and sinks (its internal topics are its own prefix). */
     AGGREGATE(
             "aggregate",
-            t -> List.of(t.runs(), t.requests(), t.chunks(), t.serverMetrics()),
+            t -> List.of(t.runs(), t.requests(), t.chunks(), t.chunkBatches(), t.serverMetrics()),
             t -> List.of(t.requestMetrics(), t.windowMetrics(), t.runSummaries(), t.deadLetter())),
     /** {@code replay}: a stored run's configuration, request metrics and server scrapes. */
     REPLAY("replay", t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics()), t -> List.of()),

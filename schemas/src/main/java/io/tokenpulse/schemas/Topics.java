@@ -1,6 +1,7 @@
 package io.tokenpulse.schemas;
 
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
@@ -29,7 +30,11 @@ import org.apache.kafka.common.serialization.Serdes;
  *       and finish.
  *   <li>{@code requests}: {@link RequestEvent}, key {@code <run id>/<request index>}; records up
  *       to {@link #MAX_RECORD_BYTES}.
- *   <li>{@code chunks}: {@link Chunk}, one per streamed event, key {@code <run id>/<request index>}.
+ *   <li>{@code chunks}: {@link Chunk}, one per streamed event, key {@code <run id>/<request index>}
+ *       ({@code bench --chunk-records per-event}).
+ *   <li>{@code chunk-batches}: {@link ChunkBatch}, a request's consecutive streamed events gathered
+ *       for a short interval, key {@code <run id>/<request index>} (the default; the aggregator reads
+ *       both).
  *   <li>{@code request-metrics}: {@link RequestMetrics}, key {@code <run id>/<request index>};
  *       records up to {@link #MAX_RECORD_BYTES}.
  *   <li>{@code window-metrics}: {@link WindowMetrics}, key run id.
@@ -50,7 +55,8 @@ public record Topics(
         TopicSpec<WindowMetrics> windowMetrics,
         TopicSpec<RunSummary> runSummaries,
         TopicSpec<byte[]> deadLetter,
-        TopicSpec<ServerMetric> serverMetrics) {
+        TopicSpec<ServerMetric> serverMetrics,
+        TopicSpec<ChunkBatch> chunkBatches) {
 
     public static final String DEFAULT_PREFIX = "tokenpulse.";
     /**
@@ -92,7 +98,8 @@ public record Topics(
                 avro(prefix + "window-metrics", WindowMetrics.class, registry, autoRegister, Map.of()),
                 avro(prefix + "run-summaries", RunSummary.class, registry, autoRegister, Map.of()),
                 new TopicSpec<>(prefix + "dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()),
-                avro(prefix + "server-metrics", ServerMetric.class, registry, autoRegister, Map.of()));
+                avro(prefix + "server-metrics", ServerMetric.class, registry, autoRegister, Map.of()),
+                avro(prefix + "chunk-batches", ChunkBatch.class, registry, autoRegister, Map.of()));
     }
 
     /**
@@ -107,7 +114,7 @@ public record Topics(
 
     /**
      * The key of a request's records on the per-request topics ({@code requests}, {@code chunks},
-     * {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
+     * {@code chunk-batches}, {@code request-metrics}): {@code <run id>/<request index>}, so one request's records share a
      * partition. The one place it is built: the load generator writes it, the aggregator rebuilds it.
      */
     public static String requestKey(String runId, int requestIndex) {
@@ -126,7 +133,16 @@ public record Topics(
 
     /** Every topic, in pipeline order (for creating them, or listing them). */
     public List<TopicSpec<?>> all() {
-        return List.of(runs, requests, chunks, requestMetrics, windowMetrics, runSummaries, deadLetter, serverMetrics);
+        return List.of(
+                runs,
+                requests,
+                chunks,
+                chunkBatches,
+                requestMetrics,
+                windowMetrics,
+                runSummaries,
+                deadLetter,
+                serverMetrics);
     }
 
     /**

@@ -24,6 +24,7 @@ class TopicsTest {
                         "tokenpulse.runs",
                         "tokenpulse.requests",
                         "tokenpulse.chunks",
+                        "tokenpulse.chunk-batches",
                         "tokenpulse.request-metrics",
                         "tokenpulse.window-metrics",
                         "tokenpulse.run-summaries",
@@ -50,6 +51,7 @@ class TopicsTest {
         assertThat(List.of(
                         topics.runs(),
                         topics.chunks(),
+                        topics.chunkBatches(),
                         topics.windowMetrics(),
                         topics.runSummaries(),
                         topics.deadLetter(),
@@ -107,6 +109,7 @@ class TopicsTest {
                         "tokenpulse.runs-value",
                         "tokenpulse.requests-value",
                         "tokenpulse.chunks-value",
+                        "tokenpulse.chunk-batches-value",
                         "tokenpulse.request-metrics-value",
                         "tokenpulse.window-metrics-value",
                         "tokenpulse.run-summaries-value",
