@@ -1,5 +1,6 @@
 package io.tokenpulse.cli;
 
+import io.tokenpulse.cli.options.ChunkRecordOptions;
 import io.tokenpulse.cli.options.DatasetFlags;
 import io.tokenpulse.cli.options.FrugalOption;
 import io.tokenpulse.cli.options.KafkaOptions;
@@ -108,6 +109,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     SpoolOptions spool;
 
+    @Mixin
+    ChunkRecordOptions chunkRecords;
+
     /** Not picocli's usageHelp (it warns about a second one on a command): call() prints the usage. */
     @Option(
             names = BenchHelp.HELP_ALL,
@@ -182,6 +186,7 @@ final class BenchCommand implements Callable<Integer> {
         Path html = runFiles.html();
         checkPipelineOptions();
         spool.validate();
+        var chunkLayout = chunkRecords.chunkRecords();
         serverMetrics.validate();
         SimulatorServer simulator =
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed);
@@ -193,6 +198,7 @@ final class BenchCommand implements Callable<Integer> {
                     tokenizer,
                     timeouts.timeouts(run.shardStartTimeout()),
                     spool.spool(),
+                    chunkLayout,
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,

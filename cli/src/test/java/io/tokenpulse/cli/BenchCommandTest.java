@@ -123,6 +123,8 @@ class BenchCommandTest {
                 "--window-size-ms=0                | --window-size-ms must be > 0 and --window-grace-ms >= 0, got 0 and 30000",
                 "--spool-max-mb=-1                 | --spool-max-mb must be >= 0 MiB, got -1",
                 "--spool-dir=/proc/tokenpulse      | --spool-dir /proc/tokenpulse cannot be created",
+                "--chunk-records=each              | --chunk-records must be batched or per-event, got 'each'",
+                "--chunk-batch-ms=-1               | --chunk-batch-ms must be in 0..10000 ms, got -1",
                 "--server-metrics-interval-ms=5    | --server-metrics-interval-ms must be >= 100 ms, got 5",
                 "--server-metrics=localhost:8000   | --server-metrics localhost:8000 is not an http(s) URL",
                 "--scrape-url=ftp://host/metrics   | --scrape-url ftp://host/metrics is not an http(s) URL",

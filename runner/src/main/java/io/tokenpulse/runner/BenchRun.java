@@ -150,7 +150,7 @@ public final class BenchRun implements AutoCloseable {
                     plan.load().runId(),
                     Instant.now().minusSeconds(60),
                     plan.keepRequests());
-            publisher = EventPublisher.open(publisherSettings(pipeline, plan.spool()), pipeline.topics());
+            publisher = EventPublisher.open(publisherSettings(pipeline, plan), pipeline.topics());
             return publisher;
         });
         if (plan.profile()) {
@@ -305,11 +305,12 @@ public final class BenchRun implements AutoCloseable {
     }
 
     /** The publisher's settings with the user's --kafka-property values; a setting that cannot work is a usage error. */
-    private static PublisherSettings publisherSettings(Pipeline pipeline, RunPlan.Spool spool) {
+    private static PublisherSettings publisherSettings(Pipeline pipeline, RunPlan plan) {
         try {
             return PublisherSettings.of(pipeline.bootstrapServers())
                     .withOverrides(stringMap(pipeline))
-                    .withSpool(spool.dir(), spool.maxBytes());
+                    .withSpool(plan.spool().dir(), plan.spool().maxBytes())
+                    .withChunkRecords(plan.chunkRecords());
         } catch (IllegalArgumentException e) {
             throw UserError.usage(e.getMessage());
         }

@@ -3,6 +3,7 @@ package io.tokenpulse.runner;
 import io.tokenpulse.producer.LoadSettings;
 import io.tokenpulse.producer.dataset.Dataset;
 import io.tokenpulse.producer.http.HttpClientSettings;
+import io.tokenpulse.producer.publish.ChunkRecords;
 import io.tokenpulse.tokenizers.Tokenizer;
 import java.net.URI;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * @param tokenizer counts the prompts' and outputs' tokens (the one the dataset was built with)
  * @param timeouts the request, stream-idle, drain and summary limits
  * @param spool where records wait on disk while Kafka is away
+ * @param chunkRecords streamed events as batches per request or a record each (--chunk-records)
  * @param scrapes the Prometheus endpoints scraped during the run (none unless asked)
  * @param keepRequests whether to read every request's metrics back beside the summary (--save-detailed, --report)
  * @param profile --profile: POST /start_profile before the load and /stop_profile after the report
@@ -30,6 +32,7 @@ public record RunPlan(
         Tokenizer tokenizer,
         Timeouts timeouts,
         Spool spool,
+        ChunkRecords chunkRecords,
         Scrapes scrapes,
         boolean keepRequests,
         boolean profile) {
@@ -40,6 +43,7 @@ public record RunPlan(
         Objects.requireNonNull(tokenizer, "tokenizer");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(spool, "spool");
+        Objects.requireNonNull(chunkRecords, "chunkRecords");
         Objects.requireNonNull(scrapes, "scrapes");
     }
 

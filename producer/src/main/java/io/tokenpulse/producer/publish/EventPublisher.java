@@ -3,7 +3,9 @@ package io.tokenpulse.producer.publish;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
+import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.logging.RepeatedWarning;
@@ -64,8 +66,14 @@ import org.slf4j.LoggerFactory;
  * queue space rather than dropping a lifecycle record, and returns the record's delivery, so the run
  * can tell exactly which of its RunStarted and RunFinished did not arrive.
  *
+ * <p>Streamed events go out as {@link ChunkRecords} says: by default the sender gathers a request's
+ * consecutive chunks into one {@link ChunkBatch} ({@link ChunkBatcher}), closed at most the batch
+ * interval after its first event and at once when the request's finish comes through; or one record
+ * per chunk. Either way the timing threads hand over one {@link Chunk} per event.
+ *
  * <p>Every record ends up counted exactly once as delivered or failed (by {@link DeliveryFailure});
- * {@link #flush} and {@link #close} report the counts. A finished request's generated text longer
+ * {@link #flush} and {@link #close} report the counts. Counts are in events: a chunk batch counts as
+ * the chunks it carries, so they read the same whichever layout the chunks took. A finished request's generated text longer
  * than {@link Topics#MAX_GENERATED_TEXT_BYTES} is cut to it with a marker ({@link #textsTruncated}).
  *
  * <p>Topics and keys follow {@link Topics}: runs keyed by run id; requests and chunks keyed by
@@ -102,13 +110,26 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private final Target<RequestEvent> requests;
     private final Target<Chunk> chunks;
     private final Target<ServerMetric> serverMetrics;
+    private final Target<ChunkBatch> chunkBatches;
     private final MessagePassingQueue<Outgoing<?>> queue;
     private final List<Target<?>> targets;
     private final Spool spool;
     /** Chunks' key and value bytes without the serdes' per-record work; null when it cannot stand in for them. */
     private final ChunkWriter chunkWriter;
-    /** Deliveries of the run records in the spool, oldest first, by their place in it (sender thread only). */
-    private final ArrayDeque<SpooledDelivery> spooledDeliveries = new ArrayDeque<>();
+    /** Gathers chunks into batches (sender thread only); null when every chunk is a record of its own. */
+    private final ChunkBatcher batcher;
+
+    private final ChunkBatcher.Out batchOut = new BatchOut();
+    /** Set by {@link #flush}: the sender closes every open batch rather than wait for its interval. */
+    private volatile boolean closeBatches;
+    /**
+     * The spooled records that are not a single record without a delivery (run records with their
+     * delivery, chunk batches with their event count), oldest first, by their place in the spool
+     * (sender thread only).
+     */
+    private final ArrayDeque<Spooled> spooledRecords = new ArrayDeque<>();
+    /** Of the events in the spool, those beyond one per record (the batches' other events). */
+    private long spooledExtraEvents;
 
     private final Thread sender;
     private final LongAdder published = new LongAdder();
@@ -124,7 +145,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     /** Of {@link #unlogged}, how many a warning line has already counted. */
     private final Map<DeliveryFailure, AtomicLong> unloggedWarned = new EnumMap<>(DeliveryFailure.class);
 
-    private final Callback onAck = new Acknowledgement(null);
+    private final Callback onAck = new Acknowledgement(null, 1);
     private final LongAdder everSpooled = new LongAdder();
     private volatile long spooledNow;
     private volatile boolean closing;
@@ -142,6 +163,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             TopicSpec<RequestEvent> requests,
             TopicSpec<Chunk> chunks,
             TopicSpec<ServerMetric> serverMetrics,
+            TopicSpec<ChunkBatch> chunkBatches,
+            ChunkRecords chunkRecords,
             int queueCapacity,
             Spool spool) {
         this.producer = producer;
@@ -149,9 +172,16 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         this.requests = new Target<>(1, requests, e -> Topics.requestKey(e.getRunId(), e.getRequestIndex()));
         this.chunks = new Target<>(2, chunks, c -> Topics.requestKey(c.getRunId(), c.getRequestIndex()));
         this.serverMetrics = new Target<>(3, serverMetrics, ServerMetric::getRunId);
-        this.targets = List.of(this.runs, this.requests, this.chunks, this.serverMetrics);
+        this.chunkBatches = new Target<>(4, chunkBatches, b -> Topics.requestKey(b.getRunId(), b.getRequestIndex()));
+        this.targets = List.of(this.runs, this.requests, this.chunks, this.serverMetrics, this.chunkBatches);
         this.spool = spool;
         this.chunkWriter = ChunkWriter.forSerializer(this.chunks.valueSerializer);
+        this.batcher = chunkRecords.batched()
+                ? new ChunkBatcher(
+                        this.chunkBatches.valueSerializer,
+                        this.chunkBatches.topic,
+                        chunkRecords.batchInterval().toNanos())
+                : null;
         this.queue = new MpscArrayQueue<>(queueCapacity);
         for (DeliveryFailure reason : DeliveryFailure.values()) {
             failed.put(reason, new LongAdder());
@@ -165,7 +195,7 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     }
 
     /**
-     * A publisher to the run, request and chunk topics of {@code topics}. Before returning (before
+     * A publisher to the run, request, chunk (or chunk batch) and scrape topics of {@code topics}. Before returning (before
      * any timing starts) it resolves the value schemas' ids, so no registry round trip happens later,
      * and fetches the topics' partitions, so that a broker that does not answer is reported now.
      *
@@ -177,8 +207,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
                 settings.producerProperties(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            for (TopicSpec<?> topic :
-                    List.of(topics.runs(), topics.requests(), topics.chunks(), topics.serverMetrics())) {
+            TopicSpec<?> chunkTopic = settings.chunkRecords().batched() ? topics.chunkBatches() : topics.chunks();
+            for (TopicSpec<?> topic : List.of(topics.runs(), topics.requests(), chunkTopic, topics.serverMetrics())) {
                 producer.partitionsFor(topic.name()); // waits up to max.block.ms
             }
         } catch (TimeoutException e) {
@@ -196,6 +226,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 topics.requests(),
                 topics.chunks(),
                 topics.serverMetrics(),
+                topics.chunkBatches(),
+                settings.chunkRecords(),
                 settings.queueCapacity(),
                 new Spool(spoolFolder(settings), settings.spoolMaxBytes()));
     }
@@ -285,6 +317,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      */
     public PublishCounts flush(Duration timeout) {
         long deadlineNs = System.nanoTime() + timeout.toNanos();
+        closeBatches = true;
+        LockSupport.unpark(sender);
         PublishCounts counts = counts();
         while (counts.pending() > 0 && System.nanoTime() < deadlineNs) {
             try {
@@ -313,6 +347,9 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         dropQueued(); // whatever a late publish call offered after the sender's last look
+        if (batcher != null && batcher.openEvents() > 0) { // the sender has stopped: its batches are ours now
+            failed(null, DeliveryFailure.CLOSED, null, batcher.openEvents());
+        }
         dropSpooled();
         warnOfDrops();
         PublishCounts counts = counts();
@@ -355,13 +392,20 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 warnOfDrops();
                 nextWarningCheckNs = System.nanoTime() + WARNING_CHECK_NS;
             }
+            if (batcher != null) {
+                closeDueBatches();
+            }
             if (spool.isEmpty()) {
                 Outgoing<?> record = queue.relaxedPoll();
                 if (record == null) {
-                    boolean longIdle = System.nanoTime() - idleSinceNs > LONG_IDLE_AFTER_NS;
-                    LockSupport.parkNanos(longIdle ? LONG_IDLE_PARK_NS : IDLE_PARK_NS);
+                    long nowNs = System.nanoTime();
+                    long parkNs = nowNs - idleSinceNs > LONG_IDLE_AFTER_NS ? LONG_IDLE_PARK_NS : IDLE_PARK_NS;
+                    if (batcher != null) { // wake for the next batch due, not a pause later
+                        parkNs = Math.max(0, Math.min(parkNs, batcher.nextDueNs() - nowNs));
+                    }
+                    LockSupport.parkNanos(parkNs);
                 } else {
-                    send(record);
+                    take(record);
                     idleSinceNs = System.nanoTime();
                 }
             } else {
@@ -376,13 +420,57 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         queue.drain(record -> failed(record, DeliveryFailure.CLOSED, null));
     }
 
-    /** Serializes a record and sends it, or spools it when Kafka cannot take it now. */
-    private <V> void send(Outgoing<V> record) {
+    /** The batches whose interval is over, or all of them when {@link #flush} asked. */
+    private void closeDueBatches() {
+        if (closeBatches) {
+            closeBatches = false;
+            batcher.flushAll(batchOut);
+        } else {
+            long nowNs = System.nanoTime();
+            if (nowNs >= batcher.nextDueNs()) {
+                batcher.flushDue(nowNs, batchOut);
+            }
+        }
+    }
+
+    /**
+     * A record from the queue: a chunk joins its request's batch; a finish first closes its request's
+     * batch, and a run record every batch, so that they follow the events before them.
+     */
+    private void take(Outgoing<?> record) {
+        if (batcher != null) {
+            try {
+                if (record.target == chunks) {
+                    batcher.add((Chunk) record.value, System.nanoTime(), batchOut);
+                    return;
+                }
+                if (record.value instanceof RequestEvent event && event.getEvent() instanceof RequestFinished) {
+                    batcher.flushRequest(event.getRunId(), event.getRequestIndex(), batchOut);
+                } else if (record.target == runs) {
+                    batcher.flushAll(batchOut);
+                }
+            } catch (RuntimeException e) { // a chunk without a run id
+                failed(record.delivery, DeliveryFailure.of(e, closing), e);
+                return;
+            }
+        }
         Spool.Record bytes = serialized(record);
-        if (bytes != null && !trySend(bytes, record.delivery)) {
+        if (bytes != null) {
+            forward(bytes, record.delivery, 1);
+        }
+    }
+
+    /**
+     * Sends a record of {@code events} events, or spools it: behind the records already spooled, or
+     * when Kafka cannot take it now.
+     */
+    private void forward(Spool.Record bytes, CompletableFuture<Void> delivery, int events) {
+        if (!spool.isEmpty()) {
+            spool(bytes, delivery, events);
+        } else if (!trySend(bytes, delivery, events)) {
             LOG.warn("Kafka took no record within max.block.ms: keeping records in {} until it is back", spool.dir());
             spoolingSinceNs = System.nanoTime();
-            spool(bytes, record.delivery);
+            spool(bytes, delivery, events);
         }
     }
 
@@ -407,8 +495,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      * Hands a record to Kafka; false when Kafka could not take it within {@code max.block.ms} (no
      * metadata, no buffer space), in which case nothing was counted and the caller keeps the record.
      */
-    private boolean trySend(Spool.Record record, CompletableFuture<Void> delivery) {
-        Callback callback = delivery == null ? onAck : new Acknowledgement(delivery);
+    private boolean trySend(Spool.Record record, CompletableFuture<Void> delivery, int events) {
+        Callback callback = delivery == null && events == 1 ? onAck : new Acknowledgement(delivery, events);
         sendTimedOut = false;
         inSend = true;
         try {
@@ -416,44 +504,38 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             producer.send(
                     new ProducerRecord<>(targets.get(record.target()).topic, record.key(), record.value()), callback);
         } catch (RuntimeException e) {
-            failed(delivery, DeliveryFailure.of(e, closing), e);
+            failed(delivery, DeliveryFailure.of(e, closing), e, events);
         } finally {
             inSend = false;
         }
         return !sendTimedOut;
     }
 
-    /** Puts a record in the spool (the sender thread only); a full spool drops and counts it. */
-    private void spool(Spool.Record record, CompletableFuture<Void> delivery) {
+    /** Puts a record of {@code events} events in the spool (the sender thread only); a full spool drops and counts it. */
+    private void spool(Spool.Record record, CompletableFuture<Void> delivery, int events) {
         boolean kept;
         try {
             kept = spool.append(record);
         } catch (UncheckedIOException e) {
-            failed(delivery, DeliveryFailure.SPOOL_FULL, e);
+            failed(delivery, DeliveryFailure.SPOOL_FULL, e, events);
             return;
         }
         if (!kept) {
-            failed(delivery, DeliveryFailure.SPOOL_FULL, null);
+            failed(delivery, DeliveryFailure.SPOOL_FULL, null, events);
             return;
         }
-        if (delivery != null) {
-            spooledDeliveries.addLast(new SpooledDelivery(spoolAppended, delivery));
+        if (delivery != null || events != 1) {
+            spooledRecords.addLast(new Spooled(spoolAppended, delivery, events));
+            spooledExtraEvents += events - 1;
         }
         spoolAppended++;
-        everSpooled.increment();
-        spooledNow = spool.records();
+        everSpooled.add(events);
+        spooledNow = spool.records() + spooledExtraEvents;
     }
 
     /** While the spool has records, every newly queued record goes behind them, keeping the order. */
     private void spoolQueued() {
-        queue.drain(
-                record -> {
-                    Spool.Record bytes = serialized(record);
-                    if (bytes != null) {
-                        spool(bytes, record.delivery);
-                    }
-                },
-                SPOOL_BATCH);
+        queue.drain(this::take, SPOOL_BATCH);
     }
 
     /**
@@ -464,21 +546,26 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         long sent = 0;
         while (!spool.isEmpty() && !closing) {
             Spool.Record record = spool.peek();
-            SpooledDelivery next = spooledDeliveries.peekFirst();
-            CompletableFuture<Void> delivery = next != null && next.place == spoolRemoved ? next.delivery : null;
+            Spooled next = spooledRecords.peekFirst();
+            if (next != null && next.place != spoolRemoved) {
+                next = null; // the head is a single record without a delivery
+            }
+            CompletableFuture<Void> delivery = next == null ? null : next.delivery;
+            int events = next == null ? 1 : next.events;
             long triedNs = System.nanoTime();
-            if (!trySend(record, delivery)) {
+            if (!trySend(record, delivery, events)) {
                 if (System.nanoTime() - triedNs < SPOOL_RETRY_NS) {
                     LockSupport.parkNanos(SPOOL_RETRY_NS); // refused at once: do not spin
                 }
                 return;
             }
-            if (delivery != null) {
-                spooledDeliveries.removeFirst();
+            if (next != null) {
+                spooledRecords.removeFirst();
+                spooledExtraEvents -= events - 1;
             }
             spool.remove();
             spoolRemoved++;
-            spooledNow = spool.records();
+            spooledNow = spool.records() + spooledExtraEvents;
             if (++sent % SPOOL_BATCH == 0) {
                 spoolQueued();
             }
@@ -501,10 +588,13 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
             spool.close();
             return;
         }
-        failed.get(DeliveryFailure.SPOOL_UNDRAINED).add(left);
-        spooledDeliveries.forEach(d -> d.delivery.completeExceptionally(
-                new UndeliveredRecordException(DeliveryFailure.SPOOL_UNDRAINED, null)));
-        spooledDeliveries.clear();
+        failed.get(DeliveryFailure.SPOOL_UNDRAINED).add(left + spooledExtraEvents);
+        spooledRecords.stream()
+                .filter(s -> s.delivery != null)
+                .forEach(s -> s.delivery.completeExceptionally(
+                        new UndeliveredRecordException(DeliveryFailure.SPOOL_UNDRAINED, null)));
+        spooledRecords.clear();
+        spooledExtraEvents = 0;
         spooledNow = 0;
         try {
             spool.keep(targets.stream().map(t -> t.topic).toList());
@@ -530,14 +620,19 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     }
 
     private void failed(CompletableFuture<Void> delivery, DeliveryFailure reason, Exception error) {
-        failed.get(reason).increment();
+        failed(delivery, reason, error, 1);
+    }
+
+    /** Counts a record of {@code events} events that will not arrive. */
+    private void failed(CompletableFuture<Void> delivery, DeliveryFailure reason, Exception error, long events) {
+        failed.get(reason).add(events);
         if (delivery != null) {
             delivery.completeExceptionally(new UndeliveredRecordException(reason, error));
         }
         if (error != null) { // a Kafka error: reported on the sender or the producer's network thread
             warnings.get(reason).warn("a record could not be delivered to Kafka ({}): {}", reason, error.toString());
         } else {
-            unlogged.get(reason).increment(); // maybe on a timing thread, which must not wait on the console
+            unlogged.get(reason).add(events); // maybe on a timing thread, which must not wait on the console
         }
     }
 
@@ -561,31 +656,49 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
      */
     private final class Acknowledgement implements Callback {
         private final CompletableFuture<Void> delivery;
+        private final int events;
 
-        Acknowledgement(CompletableFuture<Void> delivery) {
+        Acknowledgement(CompletableFuture<Void> delivery, int events) {
             this.delivery = delivery;
+            this.events = events;
         }
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception error) {
             if (error == null) {
-                delivered.increment();
+                delivered.add(events);
                 if (delivery != null) {
                     delivery.complete(null);
                 }
             } else if (inSend && error instanceof TimeoutException && !closing && Thread.currentThread() == sender) {
                 sendTimedOut = true;
             } else {
-                failed(delivery, DeliveryFailure.of(error, closing), error);
+                failed(delivery, DeliveryFailure.of(error, closing), error, events);
             }
+        }
+    }
+
+    /** Closed batches: sent or spooled as one record of their events; one that cannot be written is counted. */
+    private final class BatchOut implements ChunkBatcher.Out {
+        @Override
+        public void batch(byte[] key, byte[] value, int events) {
+            forward(new Spool.Record(chunkBatches.index, key, value), null, events);
+        }
+
+        @Override
+        public void unwritable(int events, RuntimeException error) {
+            failed(null, DeliveryFailure.of(error, closing), error, events);
         }
     }
 
     /** A record waiting for the sender, with the delivery its publisher waits on (run records only). */
     private record Outgoing<V>(Target<V> target, V value, CompletableFuture<Void> delivery) {}
 
-    /** A run record's delivery, waiting in the spool at {@code place} (counted from the first record spooled). */
-    private record SpooledDelivery(long place, CompletableFuture<Void> delivery) {}
+    /**
+     * A spooled record at {@code place} (counted from the first record spooled) with a run record's
+     * delivery, or a batch's event count.
+     */
+    private record Spooled(long place, CompletableFuture<Void> delivery, int events) {}
 
     /** A topic with its serializers and key, looked up once. */
     private static final class Target<V> {

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *                         take while it is away (nothing is written while Kafka keeps up)
  * @param spoolMaxBytes    the most the spool holds; beyond it records are counted as
  *                         {@link DeliveryFailure#SPOOL_FULL}
+ * @param chunkRecords     streamed events as batches per request (the default) or a record each
  */
 public record PublisherSettings(
         String bootstrapServers,
@@ -28,7 +29,8 @@ public record PublisherSettings(
         Map<String, String> overrides,
         int queueCapacity,
         Path spoolDir,
-        long spoolMaxBytes) {
+        long spoolMaxBytes,
+        ChunkRecords chunkRecords) {
 
     /** 2^20 records: about 50 s of 20 000 chunks/s while the sender waits for Kafka, about 100 MiB at most. */
     public static final int DEFAULT_QUEUE_CAPACITY = 1 << 20;
@@ -45,6 +47,7 @@ public record PublisherSettings(
         Objects.requireNonNull(clientId, "clientId");
         overrides = Map.copyOf(overrides);
         Objects.requireNonNull(spoolDir, "spoolDir");
+        Objects.requireNonNull(chunkRecords, "chunkRecords");
         if (spoolMaxBytes < 0) {
             throw new IllegalArgumentException("the spool size must be >= 0 bytes; got " + spoolMaxBytes);
         }
@@ -64,19 +67,27 @@ public record PublisherSettings(
                 Map.of(),
                 DEFAULT_QUEUE_CAPACITY,
                 DEFAULT_SPOOL_DIR,
-                DEFAULT_SPOOL_MAX_BYTES);
+                DEFAULT_SPOOL_MAX_BYTES,
+                ChunkRecords.DEFAULT);
     }
 
     public PublisherSettings withOverrides(Map<String, String> newOverrides) {
-        return new PublisherSettings(bootstrapServers, clientId, newOverrides, queueCapacity, spoolDir, spoolMaxBytes);
+        return new PublisherSettings(
+                bootstrapServers, clientId, newOverrides, queueCapacity, spoolDir, spoolMaxBytes, chunkRecords);
     }
 
     public PublisherSettings withQueueCapacity(int capacity) {
-        return new PublisherSettings(bootstrapServers, clientId, overrides, capacity, spoolDir, spoolMaxBytes);
+        return new PublisherSettings(
+                bootstrapServers, clientId, overrides, capacity, spoolDir, spoolMaxBytes, chunkRecords);
     }
 
     public PublisherSettings withSpool(Path dir, long maxBytes) {
-        return new PublisherSettings(bootstrapServers, clientId, overrides, queueCapacity, dir, maxBytes);
+        return new PublisherSettings(bootstrapServers, clientId, overrides, queueCapacity, dir, maxBytes, chunkRecords);
+    }
+
+    public PublisherSettings withChunkRecords(ChunkRecords records) {
+        return new PublisherSettings(
+                bootstrapServers, clientId, overrides, queueCapacity, spoolDir, spoolMaxBytes, records);
     }
 
     /** How long the sender thread (and {@link EventPublisher#open}) may wait for metadata or buffer space. */

@@ -9,6 +9,7 @@ import io.tokenpulse.platform.registry.LocalSchemaRegistry;
 import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestStarted;
@@ -36,6 +37,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class EventPublisherIT {
 
@@ -44,12 +47,14 @@ class EventPublisherIT {
     @TempDir
     Path dataDir;
 
-    @Test
-    void everyPublishedRecordArrivesKeyedByRequest() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ChunkRecords.Layout.class)
+    void everyPublishedRecordArrivesKeyedByRequest(ChunkRecords.Layout layout) throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
                 LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
             Topics topics = createTopics(kafka, registry);
-            EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
+            EventPublisher publisher = EventPublisher.open(
+                    PublisherSettings.of(kafka.bootstrapServers()).withChunkRecords(chunkRecords(layout)), topics);
 
             publisher.publishRun(runFinished(), Duration.ofSeconds(30));
             for (int request = 0; request < 10; request++) {
@@ -63,14 +68,61 @@ class EventPublisherIT {
             assertThat(counts.published()).isEqualTo(1 + 10 + 1000);
             assertThat(counts.delivered()).isEqualTo(counts.published());
             assertThat(counts.notDelivered()).isZero();
-            List<ConsumerRecord<byte[], byte[]>> chunks =
-                    readAll(kafka, topics.chunks().name(), 1000);
-            assertThat(chunks).hasSize(1000);
-            ConsumerRecord<byte[], byte[]> last = chunks.get(chunks.size() - 1);
-            Chunk decoded = topics.chunks().valueSerde().deserializer().deserialize(last.topic(), last.value());
-            assertThat(new String(last.key(), StandardCharsets.UTF_8)).isEqualTo(RUN + "/" + decoded.getRequestIndex());
+            StoredEvents events = readEvents(kafka.bootstrapServers(), topics, layout, 1000);
+            List<Integer> inOrder =
+                    java.util.stream.IntStream.range(0, 100).boxed().toList();
+            assertThat(events.seqsByKey())
+                    .hasSize(10)
+                    .allSatisfy((key, seqs) -> assertThat(seqs).as(key).isEqualTo(inOrder));
+            if (layout == ChunkRecords.Layout.BATCHED) {
+                // each request's 100 chunks were offered at once: a batch or a few each, not a record each
+                assertThat(events.records()).isLessThan(100);
+                assertThat(readAll(kafka, topics.chunks().name(), 0)).isEmpty();
+            } else {
+                assertThat(events.records()).isEqualTo(1000);
+            }
             assertThat(readAll(kafka, topics.requests().name(), 10)).hasSize(10);
             assertThat(readAll(kafka, topics.runs().name(), 1)).hasSize(1);
+        }
+    }
+
+    /**
+     * A batch carries every event's timing as the per-event record would: offsets as stamped, the gap
+     * and wall-clock arrival of its first event, each event's tokens and bytes.
+     */
+    @Test
+    void aBatchCarriesEachEventsTimingExactly() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+                LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            EventPublisher publisher = EventPublisher.open(PublisherSettings.of(kafka.bootstrapServers()), topics);
+            List<Chunk> chunks = List.of(
+                    new Chunk(RUN, 2, 7, 0, 51_234_567L, 0L, 1_700_000_000_051_234_567L, null, 205),
+                    new Chunk(RUN, 2, 7, 1, 71_000_001L, 19_765_434L, 1_700_000_000_071_000_001L, 1, 180),
+                    new Chunk(RUN, 2, 7, 2, 90_999_999L, 19_999_998L, 1_700_000_000_090_999_999L, 3, 0));
+            chunks.forEach(publisher::publishChunk);
+            publisher.publishRequest(requestFinished(7, "done"));
+            assertThat(publisher.close(Duration.ofSeconds(30)).delivered()).isEqualTo(4);
+
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    readAll(kafka, topics.chunkBatches().name(), 1);
+            assertThat(records).hasSize(1);
+            ChunkBatch batch = topics.chunkBatches()
+                    .valueSerde()
+                    .deserializer()
+                    .deserialize(records.get(0).topic(), records.get(0).value());
+            assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo(RUN + "/7");
+            assertThat(batch)
+                    .isEqualTo(new ChunkBatch(
+                            RUN,
+                            2,
+                            7,
+                            0,
+                            0L,
+                            1_700_000_000_051_234_567L,
+                            List.of(51_234_567L, 71_000_001L, 90_999_999L),
+                            java.util.Arrays.asList(null, 1, 3),
+                            List.of(205, 180, 0)));
         }
     }
 
@@ -122,7 +174,8 @@ class EventPublisherIT {
             // sender soon waits for buffer space (up to max.block.ms), and the queue fills behind it.
             PublisherSettings settings = PublisherSettings.of(kafka.bootstrapServers())
                     .withOverrides(Map.of("buffer.memory", "16384", "batch.size", "16384", "max.block.ms", "60000"))
-                    .withQueueCapacity(64);
+                    .withQueueCapacity(64)
+                    .withChunkRecords(ChunkRecords.PER_EVENT);
             EventPublisher publisher = EventPublisher.open(settings, topics);
             publisher.publishChunk(chunk(0, 0));
             assertThat(publisher.flush(Duration.ofSeconds(30)).delivered()).isEqualTo(1);
@@ -156,9 +209,10 @@ class EventPublisherIT {
      * (2 s here), so the publisher spools them; after the restart every record arrives exactly once,
      * each request's chunks in order, and the run record sent last is acknowledged.
      */
-    @Test
-    void recordsPublishedWhileTheBrokerIsAwayArriveOnceAndInOrderAfterItsRestart(@TempDir Path spoolDir)
-            throws Exception {
+    @ParameterizedTest
+    @EnumSource(ChunkRecords.Layout.class)
+    void recordsPublishedWhileTheBrokerIsAwayArriveOnceAndInOrderAfterItsRestart(
+            ChunkRecords.Layout layout, @TempDir Path spoolDir) throws Exception {
         KafkaChildProcess broker = KafkaChildProcess.start(KafkaSettings.of(dataDir));
         int port = Integer.parseInt(broker.bootstrapServers().replaceAll(".*:", ""));
         try {
@@ -168,7 +222,8 @@ class EventPublisherIT {
                 topics = createTopics(broker.bootstrapServers(), registry);
                 PublisherSettings settings = PublisherSettings.of(broker.bootstrapServers())
                         .withOverrides(Map.of("max.block.ms", "2000"))
-                        .withSpool(spoolDir, 64L << 20);
+                        .withSpool(spoolDir, 64L << 20)
+                        .withChunkRecords(chunkRecords(layout));
                 publisher = EventPublisher.open(settings, topics); // resolves the schema ids: no registry later
             }
             int requests = 12;
@@ -205,14 +260,9 @@ class EventPublisherIT {
             assertThat(counts.delivered()).as(counts.toString()).isEqualTo(counts.published());
             assertThat(counts.spooled()).isZero();
             assertThat(spoolDir).isEmptyDirectory();
-            Map<String, List<Integer>> seqsByKey = new java.util.TreeMap<>();
-            for (ConsumerRecord<byte[], byte[]> record :
-                    readAll(broker.bootstrapServers(), topics.chunks().name(), requests * chunksPerRequest)) {
-                Chunk chunk = topics.chunks().valueSerde().deserializer().deserialize(record.topic(), record.value());
-                seqsByKey
-                        .computeIfAbsent(new String(record.key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
-                        .add(chunk.getSeq());
-            }
+            Map<String, List<Integer>> seqsByKey = readEvents(
+                            broker.bootstrapServers(), topics, layout, requests * chunksPerRequest)
+                    .seqsByKey();
             List<Integer> inOrder = java.util.stream.IntStream.range(0, chunksPerRequest)
                     .boxed()
                     .toList();
@@ -232,7 +282,8 @@ class EventPublisherIT {
             // send() soon waits for buffer space, and after max.block.ms records go to the spool.
             PublisherSettings settings = PublisherSettings.of(kafka.bootstrapServers())
                     .withOverrides(Map.of("max.block.ms", "500", "buffer.memory", "16384", "batch.size", "16384"))
-                    .withSpool(spoolDir, 10_000); // ~190 chunk records of ~52 bytes
+                    .withSpool(spoolDir, 10_000) // ~190 chunk records of ~52 bytes
+                    .withChunkRecords(ChunkRecords.PER_EVENT);
             EventPublisher publisher = EventPublisher.open(settings, topics);
             kafka.close();
             for (int seq = 0; seq < 1000; seq++) {
@@ -332,11 +383,68 @@ class EventPublisherIT {
             admin.createTopics(List.of(
                             new NewTopic(topics.runs().name(), 1, (short) 1),
                             new NewTopic(topics.requests().name(), 3, (short) 1),
-                            new NewTopic(topics.chunks().name(), 3, (short) 1)))
+                            new NewTopic(topics.chunks().name(), 3, (short) 1),
+                            new NewTopic(topics.chunkBatches().name(), 3, (short) 1)))
                     .all()
                     .get();
         }
         return topics;
+    }
+
+    private static ChunkRecords chunkRecords(ChunkRecords.Layout layout) {
+        return layout == ChunkRecords.Layout.BATCHED ? ChunkRecords.DEFAULT : ChunkRecords.PER_EVENT;
+    }
+
+    /** The streamed events that arrived, as the seqs of each request key in arrival order, and the records they took. */
+    private record StoredEvents(Map<String, List<Integer>> seqsByKey, int records) {}
+
+    private static StoredEvents readEvents(
+            String bootstrapServers, Topics topics, ChunkRecords.Layout layout, int expectedEvents) {
+        Map<String, List<Integer>> seqsByKey = new java.util.TreeMap<>();
+        int records = 0;
+        int events = 0;
+        long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        boolean batched = layout == ChunkRecords.Layout.BATCHED;
+        String topic = batched ? topics.chunkBatches().name() : topics.chunks().name();
+        try (KafkaConsumer<byte[], byte[]> consumer = assignedFromStart(bootstrapServers, topic)) {
+            while (events < expectedEvents && System.nanoTime() < deadlineNs) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    List<Integer> seqs = seqsByKey.computeIfAbsent(
+                            new String(record.key(), StandardCharsets.UTF_8), k -> new ArrayList<>());
+                    records++;
+                    if (batched) {
+                        ChunkBatch batch = topics.chunkBatches()
+                                .valueSerde()
+                                .deserializer()
+                                .deserialize(topic, record.value());
+                        for (int i = 0; i < batch.getOffsetsNs().size(); i++) {
+                            seqs.add(batch.getFirstSeq() + i);
+                            events++;
+                        }
+                    } else {
+                        seqs.add(topics.chunks()
+                                .valueSerde()
+                                .deserializer()
+                                .deserialize(topic, record.value())
+                                .getSeq());
+                        events++;
+                    }
+                }
+            }
+        }
+        return new StoredEvents(seqsByKey, records);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> assignedFromStart(String bootstrapServers, String topic) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer;
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic, int expected) {
@@ -344,17 +452,12 @@ class EventPublisherIT {
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic, int expected) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (KafkaConsumer<byte[], byte[]> consumer = assignedFromStart(bootstrapServers, topic)) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-            long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (records.size() < expected && System.nanoTime() < deadlineNs) {
+            // expecting none: one look, long enough for anything there to show
+            long deadlineNs = System.nanoTime()
+                    + Duration.ofSeconds(expected == 0 ? 2 : 30).toNanos();
+            while ((expected == 0 || records.size() < expected) && System.nanoTime() < deadlineNs) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             return records;
