@@ -28,8 +28,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * <p>Reads {@code runs} (key run id), {@code requests}, {@code chunks} and {@code chunk-batches} (key
  * {@code <run id>/<request index>}, co-partitioned; a run's events come as chunks, as batches of them,
- * or both) and {@code server-metrics} (key run id: the scrapes
- * of the server's {@code /metrics}, joined onto the run's windows). Writes {@code request-metrics} (one
+ * or both) and {@code server-metrics} (key run id: the scrapes of the server's {@code /metrics},
+ * joined onto the run's windows). Writes {@code request-metrics} (one
  * {@link RequestMetrics} per request, key {@code <run id>/<request index>}), {@code window-metrics}
  * ({@link WindowMetrics} per run and event-time tumbling window, key run id, updated as requests
  * finish), {@code run-summaries} (exactly one {@link RunSummary} per run, key run id) and
