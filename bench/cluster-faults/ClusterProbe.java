@@ -1,3 +1,8 @@
+import io.tokenpulse.schemas.ChunkBatches;
+import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashSet;
@@ -5,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -27,7 +35,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *   <li>{@code in-sync SECONDS} — waits until every partition of every topic has all its replicas in
  *       sync, prints the seconds it took, exit code 1 when it does not happen in time;
  *   <li>{@code records TOPIC RUN_ID} — the run's records on TOPIC (key {@code RUN_ID/...}) read with
- *       {@code read_committed}: "COUNT DISTINCT" (distinct by value).
+ *       {@code read_committed}: "COUNT DISTINCT" (distinct by value);
+ *   <li>{@code chunk-events PREFIX RUN_ID} — the run's streamed events on {@code PREFIXchunks} (one a
+ *       record) and {@code PREFIXchunk-batches} (as many as a batch carries), read so: "COUNT
+ *       DISTINCT" (distinct by request and seq). Values are decoded with the jar's own schemas (the
+ *       bench of the same jar wrote them), past the wire format's 5-byte header.
  * </ul>
  *
  * Run as a single source file, so the benchmark adds no module.
@@ -54,6 +66,7 @@ public final class ClusterProbe {
             }
             case "in-sync" -> System.exit(inSync(props, Duration.ofSeconds(Long.parseLong(args[2]))));
             case "records" -> System.out.println(records(bootstrap, args[2], args[3]));
+            case "chunk-events" -> System.out.println(chunkEvents(bootstrap, args[2], args[3]));
             default -> throw new IllegalArgumentException("unknown question " + args[1]);
         }
     }
@@ -95,11 +108,48 @@ public final class ClusterProbe {
     }
 
     private static String records(String bootstrap, String topic, String runId) {
+        int[] total = {0};
+        Set<ByteBuffer> distinct = new HashSet<>();
+        read(bootstrap, topic, runId, record -> {
+            total[0]++;
+            distinct.add(ByteBuffer.wrap(record.value()));
+        });
+        return total[0] + " " + distinct.size();
+    }
+
+    private static String chunkEvents(String bootstrap, String prefix, String runId) {
+        int[] total = {0};
+        Set<String> distinct = new HashSet<>();
+        var chunkReader = new SpecificDatumReader<>(Chunk.class);
+        read(bootstrap, prefix + "chunks", runId, record -> {
+            total[0]++;
+            distinct.add(record.key() + "#" + decode(chunkReader, record.value()).getSeq());
+        });
+        var batchReader = new SpecificDatumReader<>(ChunkBatch.class);
+        read(bootstrap, prefix + "chunk-batches", runId, record -> {
+            ChunkBatch batch = decode(batchReader, record.value());
+            for (int i = 0; i < ChunkBatches.size(batch); i++) {
+                total[0]++;
+                distinct.add(record.key() + "#" + (batch.getFirstSeq() + i));
+            }
+        });
+        return total[0] + " " + distinct.size();
+    }
+
+    private static <T> T decode(SpecificDatumReader<T> reader, byte[] wireFormat) {
+        try {
+            return reader.read(null, DecoderFactory.get().binaryDecoder(wireFormat, 5, wireFormat.length - 5, null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Hands each of the run's records on {@code topic} (key {@code RUN_ID/...}), read_committed, to {@code sink}. */
+    private static void read(
+            String bootstrap, String topic, String runId, Consumer<ConsumerRecord<String, byte[]>> sink) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        int total = 0;
-        Set<ByteBuffer> distinct = new HashSet<>();
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
@@ -113,12 +163,10 @@ public final class ClusterProbe {
                     && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     if (record.key().startsWith(runId + "/")) {
-                        total++;
-                        distinct.add(ByteBuffer.wrap(record.value()));
+                        sink.accept(record);
                     }
                 }
             }
         }
-        return total + " " + distinct.size();
     }
 }

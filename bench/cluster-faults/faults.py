@@ -229,7 +229,7 @@ def main():
             events["bench_ended_early"] = True
         bench.wait()
         log(f"bench ended with exit code {bench.returncode}")
-        chunks = [int(x) for x in probe(bootstrap, "records", "tokenpulse.chunks", run_id).split()]
+        chunks = [int(x) for x in probe(bootstrap, "chunk-events", "tokenpulse.", run_id).split()]
         request_events = [int(x) for x in probe(bootstrap, "records", "tokenpulse.requests", run_id).split()]
         replay = subprocess.run([LAUNCHER, "replay", *connection, "--run-id", run_id, "--save-result",
                                  "--result-dir", results, "--result-filename", "replay.json"],

@@ -1,5 +1,5 @@
 """What the benchmark scripts under bench/ share: ports, readiness, /proc CPU and memory, a simulator,
-a platform, /metrics, and pairing a run's chunk records with the simulator's send log.
+a platform, /metrics, and pairing a run's chunk events with the simulator's send log.
 
 Imported by bench/cpu/cpu.py, bench/soak/soak.py, bench/soak/cold.py, bench/accuracy/accuracy.py,
 bench/trace/trace.py, bench/outage/outage.py, bench/shared-host/shared_host.py,
@@ -217,10 +217,16 @@ def consume(flags, topics, name):
     return [json.loads(line)["value"] for line in records.splitlines()]
 
 
-def consume_chunks(flags, run_id, topic="tokenpulse.chunks"):
-    """({request index: {seq: arrived_epoch_ns}}, chunk records of the run) from a running platform."""
+# A run's streamed events: one Chunk record each, or several in a ChunkBatch record (which
+# examples/python-consumer prints as its chunks, one per event).
+CHUNK_TOPICS = ("tokenpulse.chunks", "tokenpulse.chunk-batches")
+
+
+def consume_chunks(flags, run_id):
+    """({request index: {seq: arrived_epoch_ns}}, chunk events of the run read, repeats included) from a
+    running platform, from both CHUNK_TOPICS."""
     chunks, count = {}, 0
-    for value in consume(flags, [topic], run_id):
+    for value in consume(flags, CHUNK_TOPICS, run_id):
         if value["run_id"] == run_id:
             count += 1
             chunks.setdefault(value["request_index"], {})[value["seq"]] = value["arrived_epoch_ns"]
@@ -236,11 +242,11 @@ def read_topics(command, data_dir, topics, out, name):
         platform.stop()
 
 
-def read_chunks(command, data_dir, run_id, out, topic="tokenpulse.chunks"):
+def read_chunks(command, data_dir, run_id, out):
     """consume_chunks of a run whose broker is down, through a platform started on its data_dir."""
     platform = Platform(command, data_dir, os.path.join(out, f"{run_id}.platform"))
     try:
-        return consume_chunks(platform.start(), run_id, topic)
+        return consume_chunks(platform.start(), run_id)
     finally:
         platform.stop()
 

@@ -2,7 +2,7 @@
 
 platform, aggregate, simulate (deterministic, --send-log) and bench as separate processes; the
 platform is killed --kill-after-s into the bench and started again DOWN_SECONDS later on the same
-data dir and ports. Afterwards the run's chunk records are read back and paired with the simulator's
+data dir and ports. Afterwards the run's chunk events are read back and paired with the simulator's
 send log (as bench/accuracy does): client timing of the requests in flight during the outage against
 the others, the counts, and a verdict (exit code 1 when it fails).
 """
@@ -30,7 +30,7 @@ TTFT_ERR_P99_MS = 5.0
 def errors(label, sends, chunks, indices):
     ttft, itl, unpaired = pair(sends, chunks, indices)
     if unpaired:
-        print(f"{label}: {unpaired} chunk records without a send in the send log")
+        print(f"{label}: {unpaired} chunk events without a send in the send log")
     print(f"| {label} | {len(indices)} | {percentile(ttft, 50):.2f} / {percentile(ttft, 99):.2f} / "
           f"{max(ttft, default=float('nan')):.1f} | {percentile(itl, 50):.3f} / {percentile(itl, 99):.2f} / "
           f"{max(itl, default=float('nan')):.1f} |")
@@ -87,7 +87,7 @@ def main():
         bench.wait()
         stop(sim)  # flushes the send log
         sends = read_send_log(send_log, PREFIX)
-        chunks, records = consume_chunks(connection, run_id)
+        chunks, events = consume_chunks(connection, run_id)
     finally:
         if aggregate:
             stop(aggregate)
@@ -115,7 +115,8 @@ def main():
     print()
     print(f"bench exit code {bench.returncode}; requests: {result.get('completed', 'no result file')} completed,"
           f" {result.get('failed', '-')} failed of {a.requests} ({len(sends)} seen by the simulator)")
-    print(f"chunk records of the run: {records} ({unique} distinct, {records - unique} duplicates);"
+    print(f"chunk events of the run (chunk records and batches' events): {events} ({unique} distinct,"
+          f" {events - unique} duplicates);"
           f" token events streamed: {expected}; requests whose chunk seqs are not 0..{a.output_len - 1}: {holes}")
     print(f"records spooled while Kafka was away: {spooled[-1] if spooled else 0};"
           f" not delivered: {undelivered[-1].strip() if undelivered else 0}")
@@ -139,8 +140,8 @@ def main():
     verdicts = [
         ("bench exit code 0 and every request completed",
          bench.returncode == 0 and result.get("completed") == a.requests),
-        ("chunk records = streamed token events, none twice, no holes",
-         records == unique == expected and holes == 0),
+        ("chunk events = streamed token events, none twice, no holes",
+         events == unique == expected and holes == 0),
         ("records went through the spool", bool(spooled) and spooled[-1] > 0),
         (f"TTFT error of the requests in flight during the outage: median <= {TTFT_ERR_MEDIAN_MS:g} ms,"
          f" P99 <= {TTFT_ERR_P99_MS:g} ms (issue 14's goal)",

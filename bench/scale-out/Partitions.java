@@ -15,8 +15,9 @@ import org.apache.kafka.clients.admin.NewTopic;
  * BOOTSTRAP PARTITIONS [PREFIX]}. Run as a single source file, so bench/scale-out adds no module.
  */
 public final class Partitions {
-    private static final List<String> TOPICS = List.of("runs", "requests", "chunks", "request-metrics",
-            "window-metrics", "run-summaries", "dead-letter", "server-metrics");
+    /** Topics.all()'s suffixes: the per-request ones (requests, chunks, chunk-batches) must share the count. */
+    private static final List<String> TOPICS = List.of("runs", "requests", "chunks", "chunk-batches",
+            "request-metrics", "window-metrics", "run-summaries", "dead-letter", "server-metrics");
 
     public static void main(String[] args) throws Exception {
         String prefix = args.length > 2 ? args[2] : "tokenpulse.";

@@ -8,6 +8,10 @@ JSON line per record on stdout:
 
     {"topic": ..., "partition": ..., "offset": ..., "key": ..., "schema_id": ..., "value": {...}}
 
+A ChunkBatch record (tokenpulse.chunk-batches: several consecutive streamed events of one request)
+prints as the Chunk records of tokenpulse.chunks it stands for, one line per event, each with the
+batch's place and "event": its index in the batch, so both topics read as one chunk per event.
+
 Optionally it first registers schemas of its own (--register-schema SUBJECT FILE), as an analytics
 job would for the records it publishes. Log lines and unreadable records go to stderr.
 
@@ -31,6 +35,7 @@ from confluent_kafka.schema_registry import Schema, SchemaRegistryClient, Schema
 
 MAGIC_BYTE = 0
 HEADER = struct.Struct(">bI")  # magic byte, schema id (big-endian)
+CHUNK_BATCH = "io.tokenpulse.schemas.avro.ChunkBatch"
 
 
 def parse_args(argv):
@@ -57,6 +62,10 @@ class WireFormatDecoder:
         self.registry = registry
         self.readers = {}
 
+    def record_name(self, schema_id):
+        """The full name of a schema decode() has read, e.g. io.tokenpulse.schemas.avro.Chunk."""
+        return self.readers[schema_id].writers_schema.fullname
+
     def decode(self, value):
         if value is None:
             return None, None
@@ -77,6 +86,23 @@ class WireFormatDecoder:
         if body.tell() != len(value) - HEADER.size:
             raise ValueError("%d byte(s) left after the record" % (len(value) - HEADER.size - body.tell()))
         return schema_id, datum
+
+
+def chunks_of(batch):
+    """A ChunkBatch's events as the Chunk records they stand for (the rule in ChunkBatch.avsc's doc)."""
+    offsets = batch["offsets_ns"]
+    for i, offset in enumerate(offsets):
+        yield {
+            "run_id": batch["run_id"],
+            "shard_index": batch["shard_index"],
+            "request_index": batch["request_index"],
+            "seq": batch["first_seq"] + i,
+            "offset_ns": offset,
+            "gap_ns": batch["first_gap_ns"] if i == 0 else offset - offsets[i - 1],
+            "arrived_epoch_ns": batch["first_arrived_epoch_ns"] + offset - offsets[0],
+            "tokens": batch["tokens"][i],
+            "bytes": batch["bytes"][i],
+        }
 
 
 def jsonable(datum):
@@ -140,8 +166,12 @@ def consume(args, out, log):
                 print(json.dumps(dict(where, error=str(error))), file=sys.stderr, flush=True)
                 continue
             key = message.key().decode("utf-8", "replace") if message.key() is not None else None
-            line = dict(where, key=key, schema_id=schema_id, value=jsonable(value))
-            out.write(json.dumps(line) + "\n")
+            if value is not None and decoder.record_name(schema_id) == CHUNK_BATCH:
+                lines = [dict(where, key=key, schema_id=schema_id, event=i, value=chunk)
+                         for i, chunk in enumerate(chunks_of(value))]
+            else:
+                lines = [dict(where, key=key, schema_id=schema_id, value=jsonable(value))]
+            out.write("".join(json.dumps(line) + "\n" for line in lines))
             out.flush()
             records += 1
     finally:

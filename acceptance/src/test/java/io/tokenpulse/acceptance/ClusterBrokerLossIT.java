@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,18 +11,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +108,7 @@ class ClusterBrokerLossIT {
                         .isEqualTo(json.readTree(
                                 Tokenpulse.withoutClientCpu(Files.readString(results.resolve("bench.json")))));
 
-                assertThat(committedChunkEvents(bootstrap))
+                assertThat(committedChunkEvents(tokenpulse, pipeline, work.resolve("export")))
                         .as("chunk events of the run in Kafka, read_committed: each once")
                         .containsExactly(REQUESTS * OUTPUT_LEN, REQUESTS * OUTPUT_LEN);
 
@@ -205,32 +197,24 @@ class ClusterBrokerLossIT {
         assertThat(code).as("kill -9 " + pid).isZero();
     }
 
-    /** The run's chunk records read with read_committed: how many, and how many distinct values. */
-    private static List<Integer> committedChunkEvents(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        int total = 0;
-        Set<ByteBuffer> distinct = new HashSet<>();
-        try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor("tokenpulse.chunks").stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
-                    && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.key().startsWith(RUN_ID + "/")) {
-                        total++;
-                        distinct.add(ByteBuffer.wrap(record.value()));
-                    }
-                }
-            }
+    /**
+     * The run's chunk events as {@code export} reads them (read_committed, from both chunk topics, a
+     * batch as its events): how many, and how many distinct by shard, request and seq.
+     */
+    private static List<Integer> committedChunkEvents(Tokenpulse tokenpulse, SeparatePipeline pipeline, Path output)
+            throws Exception {
+        Tokenpulse.Result export = tokenpulse.run(
+                Tokenpulse.ROOT,
+                Duration.ofMinutes(2),
+                pipeline.args("export", "--run-id", RUN_ID, "--format", "csv", "--output", output.toString()));
+        assertThat(export.exitCode()).as(export.toString()).isZero();
+        List<String> rows = Files.readAllLines(output.resolve("chunks.csv"));
+        assertThat(rows.get(0)).startsWith("run_id,shard_index,request_index,seq,");
+        Set<String> distinct = new HashSet<>();
+        for (String row : rows.subList(1, rows.size())) {
+            String[] cells = row.split(",", 5);
+            distinct.add(cells[1] + "/" + cells[2] + "/" + cells[3]);
         }
-        return List.of(total, distinct.size());
+        return List.of(rows.size() - 1, distinct.size());
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the pipeline's topics that do not exist yet, so a fresh cluster works without manual
- * set-up, each with its declared {@link TopicSpec#config}. Existing topics keep their partition
- * counts (the operator's choice) but get their declared config where it differs: a topic created
+ * set-up, each with its declared {@link TopicSpec#config}; a missing one of {@link
+ * Topics#coPartitioned} gets the partition count of one that exists (a topic added in an upgrade,
+ * such as {@code chunk-batches}, must match {@code requests} for the aggregator's join). Existing
+ * topics keep their partition counts (the operator's choice) but get their declared config where it differs: a topic created
  * before a limit was raised would otherwise still refuse the larger records. Where the cluster
  * refuses that change, a warning says what to set.
  */
@@ -134,9 +137,15 @@ public final class TopicAdmin {
         String servers = String.valueOf(props.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
         try (Admin admin = Admin.create(props)) {
             Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Set<String> coPartitioned = new HashSet<>();
+            topics.coPartitioned().forEach(topic -> coPartitioned.add(topic.name()));
+            int coPartitions = coPartitionedCount(admin, topics, existing, partitions, timeout);
             List<NewTopic> missing = topics.all().stream()
                     .filter(topic -> !existing.contains(topic.name()))
-                    .map(topic -> new NewTopic(topic.name(), partitions, replicationFactor)
+                    .map(topic -> new NewTopic(
+                                    topic.name(),
+                                    coPartitioned.contains(topic.name()) ? coPartitions : partitions,
+                                    replicationFactor)
                             .configs(withLayout(topic.config(), layout)))
                     .toList();
             try {
@@ -166,6 +175,33 @@ public final class TopicAdmin {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         }
+    }
+
+    /**
+     * The partition count of the first existing topic of {@link Topics#coPartitioned}, or {@code
+     * partitions} when none exists yet.
+     */
+    private static int coPartitionedCount(
+            Admin admin, Topics topics, Set<String> existing, int partitions, Duration timeout)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        for (TopicSpec<?> topic : topics.coPartitioned()) {
+            if (existing.contains(topic.name())) {
+                int count = admin.describeTopics(List.of(topic.name()))
+                        .allTopicNames()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .get(topic.name())
+                        .partitions()
+                        .size();
+                if (count != partitions) {
+                    LOG.info(
+                            "{} has {} partitions: topics joined with it are created with as many",
+                            topic.name(),
+                            count);
+                }
+                return count;
+            }
+        }
+        return partitions;
     }
 
     /**

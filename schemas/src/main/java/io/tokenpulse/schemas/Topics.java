@@ -146,6 +146,15 @@ public record Topics(
     }
 
     /**
+     * The topics a request's records must meet on one partition number of (the aggregator joins a
+     * request's chunks, chunk batches and finish by their shared key), so they need one partition
+     * count: {@code requests}, {@code chunks}, {@code chunk-batches}.
+     */
+    public List<TopicSpec<?>> coPartitioned() {
+        return List.of(requests, chunks, chunkBatches);
+    }
+
+    /**
      * Registers (when auto-registering) or looks up every value schema now, so that a missing schema
      * or an unreachable registry stops a run before its first request rather than at its first
      * record. Returns the schema id per subject, in topic order.

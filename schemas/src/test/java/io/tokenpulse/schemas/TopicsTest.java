@@ -33,6 +33,13 @@ class TopicsTest {
     }
 
     @Test
+    void theTopicsARequestsRecordsMeetOnAreCoPartitioned() {
+        assertThat(Topics.create(registry, true).coPartitioned())
+                .extracting(TopicSpec::name)
+                .containsExactly("tokenpulse.requests", "tokenpulse.chunks", "tokenpulse.chunk-batches");
+    }
+
+    @Test
     void avroTopicsUseTheValueSubjectAndDeadLetterHasNone() {
         Topics topics = Topics.create("bench7.", registry, true);
 

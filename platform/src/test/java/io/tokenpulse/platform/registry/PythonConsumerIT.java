@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaSettings;
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
@@ -22,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Interop with clients nobody here wrote: Java writes one record of each generated class with the
  * project's serde through the embedded broker and registry; {@code examples/python-consumer}
  * (Debian's confluent_kafka and Apache Avro for Python) registers a schema of its own, then reads
- * and decodes every record; Java reads the Python-registered schema back.
+ * and decodes every record (a chunk batch as the chunks it stands for, one line per event); Java reads
+ * the Python-registered schema back.
  */
 class PythonConsumerIT {
     private static final String PYTHON_SUBJECT = "analytics.request-latency-value";
@@ -76,6 +80,20 @@ class PythonConsumerIT {
                     AvroSamples.filled(RequestEvent.class, 0),
                     AvroSamples.filled(RequestEvent.class, 1)));
             written.addAll(write(kafka, client, topics.chunks(), AvroSamples.filled(Chunk.class, 0)));
+            written.addAll(write(
+                    kafka,
+                    client,
+                    topics.chunkBatches(),
+                    new ChunkBatch(
+                            "run-1",
+                            1,
+                            0,
+                            4,
+                            40L,
+                            1_700_000_000_000_000_100L,
+                            List.of(100L, 130L, 175L),
+                            Arrays.asList(1, null, 2),
+                            List.of(10, 20, 30))));
             written.addAll(write(kafka, client, topics.requestMetrics(), AvroSamples.filled(RequestMetrics.class, 0)));
             written.addAll(write(kafka, client, topics.windowMetrics(), AvroSamples.filled(WindowMetrics.class, 0)));
             written.addAll(write(kafka, client, topics.runSummaries(), AvroSamples.filled(RunSummary.class, 0)));
@@ -102,20 +120,36 @@ class PythonConsumerIT {
             Map<String, JsonNode> linesByPlace = new HashMap<>();
             for (String line : run.stdout().lines().toList()) {
                 JsonNode node = JSON.readTree(line);
+                String event = node.has("event") ? "#" + node.get("event").asInt() : "";
                 linesByPlace.put(
-                        node.get("topic").asText() + "@" + node.get("offset").asLong(), node);
+                        node.get("topic").asText() + "@" + node.get("offset").asLong() + event, node);
             }
-            assertThat(linesByPlace).hasSize(written.size());
+            // where each line should be: a record's place, or its place and event for a batch's events
+            Map<String, Written> expected = new HashMap<>();
             for (Written record : written) {
-                JsonNode line = linesByPlace.get(record.topic() + "@" + record.offset());
-                assertThat(line)
-                        .as("consumer.py line for %s@%d", record.topic(), record.offset())
-                        .isNotNull();
+                String place = record.topic() + "@" + record.offset();
+                if (record.value() instanceof ChunkBatch batch) {
+                    List<Chunk> chunks = ChunkBatches.expand(batch);
+                    for (int i = 0; i < chunks.size(); i++) {
+                        expected.put(
+                                place + "#" + i,
+                                new Written(record.topic(), record.offset(), chunks.get(i), record.schemaId()));
+                    }
+                } else {
+                    expected.put(place, record);
+                }
+            }
+            assertThat(linesByPlace).hasSize(expected.size());
+            for (Map.Entry<String, Written> entry : expected.entrySet()) {
+                JsonNode line = linesByPlace.get(entry.getKey());
+                assertThat(line).as("consumer.py line for %s", entry.getKey()).isNotNull();
                 assertThat(line.get("key").asText()).isEqualTo("run-1/0");
-                assertThat(line.get("schema_id").asInt()).isEqualTo(record.schemaId());
+                assertThat(line.get("schema_id").asInt())
+                        .isEqualTo(entry.getValue().schemaId());
                 assertThat(line.get("value"))
-                        .as(record.topic())
-                        .isEqualTo(JSON.readTree(AvroSamples.json(record.value())));
+                        .as(entry.getKey())
+                        .isEqualTo(
+                                JSON.readTree(AvroSamples.json(entry.getValue().value())));
             }
 
             Schema pythonSchema = new Schema.Parser()

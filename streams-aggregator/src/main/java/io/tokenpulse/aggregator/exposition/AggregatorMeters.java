@@ -8,8 +8,10 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tokenpulse.aggregator.scoring.RunScoring;
 import io.tokenpulse.aggregator.topology.AggregatorTopology;
 import io.tokenpulse.aggregator.topology.TopologyListener;
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunStarted;
@@ -51,7 +53,8 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>{@code tokenpulse_requests_total{status="success|failure", reason}}: reason {@code none},
  *       {@code http_<status>}, {@code stream} (200 then a broken stream) or {@code no_response};
  *   <li>{@code tokenpulse_input_tokens_total}, {@code tokenpulse_output_tokens_total} (successful
- *       requests), {@code tokenpulse_chunk_events_total} (chunk records processed);
+ *       requests), {@code tokenpulse_chunk_events_total} (streamed events processed: a chunk record
+ *       counts one, a chunk-batch record as many as it carries);
  *   <li>{@code tokenpulse_cached_tokens_total} (prompt tokens the server reported as served from its
  *       prefix cache) and {@code tokenpulse_cache_reporting_input_tokens_total} (the prompt tokens of the
  *       requests that reported it): their rates' ratio is the prefix-cache hit rate; probes count in no meter;
@@ -73,9 +76,9 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>once the run's summary is written, its final numbers as {@code tokenpulse_summary_*} gauges
  *       (listed in {@code SummaryGauges}), until the run's series are removed;
  *   <li>without run tags: {@code tokenpulse_aggregator_freshness_seconds} (now minus the newest chunk
- *       arrival processed), {@code tokenpulse_runs_active} (started, no summary yet), and after
- *       {@link #bindStreams} {@code tokenpulse_dead_lettered_records_total{topic}} plus Kafka Streams'
- *       own meters ({@code kafka_consumer_fetch_manager_records_lag_max} and the rest).
+ *       arrival processed, a batch's by its newest event), {@code tokenpulse_runs_active} (started, no
+ *       summary yet), and after {@link #bindStreams} {@code tokenpulse_dead_lettered_records_total{topic}}
+ *       plus Kafka Streams' own meters ({@code kafka_consumer_fetch_manager_records_lag_max} and the rest).
  * </ul>
  * A run's series are removed {@code finishedRunRetention} after its summary, and records of a
  * removed run are ignored. Threading: thread-safe; the listener calls take no lock on the hot path.
@@ -183,10 +186,19 @@ public final class AggregatorMeters implements TopologyListener, AutoCloseable {
 
     @Override
     public void onChunk(Chunk chunk) {
-        newestEventEpochNs.accumulateAndGet(chunk.getArrivedEpochNs(), Math::max);
-        RunMeters run = run(chunk.getRunId());
+        chunkEvents(chunk.getRunId(), 1, chunk.getArrivedEpochNs());
+    }
+
+    @Override
+    public void onChunkBatch(ChunkBatch batch) {
+        chunkEvents(batch.getRunId(), ChunkBatches.size(batch), ChunkBatches.newestArrivedEpochNs(batch));
+    }
+
+    private void chunkEvents(String runId, int events, long newestArrivedEpochNs) {
+        newestEventEpochNs.accumulateAndGet(newestArrivedEpochNs, Math::max);
+        RunMeters run = run(runId);
         if (run != null) {
-            run.chunk();
+            run.chunkEvents(events);
         }
     }
 

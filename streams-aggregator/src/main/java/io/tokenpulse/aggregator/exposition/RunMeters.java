@@ -109,8 +109,8 @@ final class RunMeters {
         return registered;
     }
 
-    void chunk() {
-        chunkEvents.increment();
+    void chunkEvents(int events) {
+        chunkEvents.add(events);
     }
 
     /**
@@ -271,7 +271,8 @@ final class RunMeters {
             }
             FunctionCounter.builder("tokenpulse.chunk.events", chunkEvents, LongAdder::doubleValue)
                     .tags(tags)
-                    .description("Streamed events (chunk records) the aggregator processed")
+                    .description(
+                            "Streamed events the aggregator processed (chunk records, and the events of chunk-batch records)")
                     .register(registry);
             Gauge.builder(
                             "tokenpulse.run.configured.requests.per.second",

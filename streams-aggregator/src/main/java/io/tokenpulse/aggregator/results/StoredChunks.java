@@ -1,5 +1,6 @@
 package io.tokenpulse.aggregator.results;
 
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import java.time.Duration;
@@ -9,14 +10,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-/** A stored run's chunk events, one per streamed event of each request, for {@code export}. */
+/**
+ * A stored run's chunk events, one per streamed event of each request, for {@code export}: the
+ * records of the chunks topic and the events of the chunk-batches topic's records (a run may have
+ * either, or both).
+ */
 public final class StoredChunks {
 
     private StoredChunks() {}
 
     /**
-     * Reads the run's records of the chunks topic from the run's start on, up to the topic's end as
-     * of now (read after {@link StoredRun}, which waited for the run to finish).
+     * Reads the run's records of the chunks and chunk-batches topics from the run's start on, up to
+     * the topics' ends as of now (read after {@link StoredRun}, which waited for the run to finish),
+     * each batch expanded into its chunks (one that cannot be, like any unreadable record, is skipped).
      *
      * @param clientProperties Kafka client properties incl. bootstrap.servers and security settings
      * @param wait             how long reading up to the topics' ends may take
@@ -33,8 +39,21 @@ public final class StoredChunks {
                     chunks.add(chunk);
                 }
             });
+            reader.decode(topics.chunkBatches(), key -> key.startsWith(prefix), batch -> {
+                if (batch.getRunId().equals(runId)) {
+                    chunks.addAll(ChunkBatches.expand(batch));
+                }
+            });
             RunStart.readFrom(
-                    reader, topics.runs(), runId, Map.of(topics.chunks().name(), Duration.ZERO), wait);
+                    reader,
+                    topics.runs(),
+                    runId,
+                    Map.of(
+                            topics.chunks().name(),
+                            Duration.ZERO,
+                            topics.chunkBatches().name(),
+                            Duration.ZERO),
+                    wait);
             chunks.sort(Comparator.comparingInt(Chunk::getShardIndex)
                     .thenComparingInt(Chunk::getRequestIndex)
                     .thenComparingInt(Chunk::getSeq));

@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.topology;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -25,9 +26,10 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 /**
  * The aggregator's Kafka Streams topology.
  *
- * <p>Reads {@code runs} (key run id), {@code requests} and {@code chunks} (key
- * {@code <run id>/<request index>}, co-partitioned) and {@code server-metrics} (key run id: the scrapes
- * of the server's {@code /metrics}, joined onto the run's windows). Writes {@code request-metrics} (one
+ * <p>Reads {@code runs} (key run id), {@code requests}, {@code chunks} and {@code chunk-batches} (key
+ * {@code <run id>/<request index>}, co-partitioned; a run's events come as chunks, as batches of them,
+ * or both) and {@code server-metrics} (key run id: the scrapes of the server's {@code /metrics},
+ * joined onto the run's windows). Writes {@code request-metrics} (one
  * {@link RequestMetrics} per request, key {@code <run id>/<request index>}), {@code window-metrics}
  * ({@link WindowMetrics} per run and event-time tumbling window, key run id, updated as requests
  * finish), {@code run-summaries} (exactly one {@link RunSummary} per run, key run id) and
@@ -61,6 +63,8 @@ public final class AggregatorTopology {
         // Inputs are read as bytes and decoded in the topology: a record that cannot be read goes
         // to the dead-letter topic inside the same transaction instead of stopping the application.
         KStream<String, Chunk> chunks = decodeOrDeadLetter(builder, "chunks", topics.chunks(), topics.deadLetter());
+        KStream<String, ChunkBatch> chunkBatches =
+                decodeOrDeadLetter(builder, "chunk-batches", topics.chunkBatches(), topics.deadLetter());
         KStream<String, RequestEvent> requests =
                 decodeOrDeadLetter(builder, "requests", topics.requests(), topics.deadLetter());
         KStream<String, RunEvent> runs = decodeOrDeadLetter(builder, "runs", topics.runs(), topics.deadLetter());
@@ -71,14 +75,23 @@ public final class AggregatorTopology {
         KStream<String, RequestEvent> finishes =
                 requests.filter((key, event) -> isFinish(event), Named.as("request-finishes"));
 
-        // One request's chunks and finish share a key and a partition: join them into its metrics
-        // once the finish and every chunk it announces are in, whatever the order. State that can
-        // never complete expires after the join TTL (stream time) into the dead-letter topic.
+        // One request's chunks (one per record, or batches of them) and finish share a key and a
+        // partition: join them into its metrics once the finish and every chunk it announces are in,
+        // whatever the order. State that can never complete expires after the join TTL (stream time)
+        // into the dead-letter topic.
         RequestJoin.Expiry expiry = new RequestJoin.Expiry(
                 settings.joinStateTtl(), topics.requests(), topics.chunks().name());
         KStream<String, RequestJoin.Outcome> joinedOrExpired = chunks.peek(
                         (key, chunk) -> listener.onChunk(chunk), Named.as("observe-chunks"))
                 .process(() -> new RequestJoin.ChunkSide(expiry), Named.as("join-chunks"), RequestJoin.storeNames())
+                .merge(
+                        chunkBatches
+                                .peek((key, batch) -> listener.onChunkBatch(batch), Named.as("observe-chunk-batches"))
+                                .process(
+                                        () -> new RequestJoin.BatchSide(expiry),
+                                        Named.as("join-chunk-batches"),
+                                        RequestJoin.storeNames()),
+                        Named.as("joined-chunks-and-batches"))
                 .merge(
                         finishes.process(
                                 () -> new RequestJoin.FinishSide(expiry),
@@ -195,6 +208,7 @@ public final class AggregatorTopology {
                 topics.runs().name(),
                 topics.requests().name(),
                 topics.chunks().name(),
+                topics.chunkBatches().name(),
                 topics.serverMetrics().name());
     }
 

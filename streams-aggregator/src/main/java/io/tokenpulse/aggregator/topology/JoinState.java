@@ -26,8 +26,9 @@ final class JoinState {
             return new Progress(0, NO_FINISH, Long.MIN_VALUE);
         }
 
-        Progress withChunk(long timestampMs) {
-            return new Progress(arrived + 1, announced, Math.max(lastSeenMs, timestampMs));
+        /** {@code added} more distinct chunks, the newest of them in a record of {@code timestampMs}. */
+        Progress withChunks(int added, long timestampMs) {
+            return new Progress(arrived + added, announced, Math.max(lastSeenMs, timestampMs));
         }
 
         Progress withFinish(int chunkEvents, long timestampMs) {
@@ -83,9 +84,14 @@ final class JoinState {
             return Math.floorDiv(seq, SIZE);
         }
 
+        /** The position of {@code seq} within its block. */
+        static int slotOf(int seq) {
+            return Math.floorMod(seq, SIZE);
+        }
+
         /** Stores the chunk's offset; false when its seq was already there (a repeat counts once). */
         boolean add(int seq, long offsetNs) {
-            int slot = Math.floorMod(seq, SIZE);
+            int slot = slotOf(seq);
             long bit = 1L << slot;
             if ((present & bit) != 0) {
                 return false;

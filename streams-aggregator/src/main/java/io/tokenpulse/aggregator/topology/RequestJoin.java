@@ -2,6 +2,7 @@ package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Joins one request's chunks and its RequestFinished (key {@code <run id>/<request index>}, the
- * two topics co-partitioned) into exactly one RequestMetrics, once the finish record and all
+ * topics co-partitioned) into exactly one RequestMetrics, once the finish record and all
  * {@code chunk_events} chunks it announces are there, whatever their order. State lives in three
  * cached, changelogged stores and is deleted on emission.
  *
@@ -48,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>The emitted record's {@code sent_epoch_ns} and {@code finished_epoch_ns} still hold offsets
  * from the shard's schedule start; {@link RunSummarizer} adds the shard's anchor (it needs the
  * run's records, which are keyed by run id).
+ *
+ * <p>A request's events come as chunk records ({@link ChunkSide}), as chunk-batch records of several
+ * consecutive events ({@link BatchSide}), or both: either way each seq counts once and only its
+ * offset is kept, so both give the same metrics.
  *
  * <p>A chunk's {@code offset_ns} is the only field of it the join keeps: its {@code gap_ns} is the
  * difference of two offsets, which {@link RequestRecords} takes itself.
@@ -85,7 +90,10 @@ final class RequestJoin {
      *                    must exceed the longest silence within one streamed response (the load
      *                    generator's read-idle limit, 10 min by default)
      * @param requests    the requests topic: an expired finish is dead-lettered in its serialization
-     * @param chunksTopic the chunks topic's name: source of expired chunk-only state
+     * @param chunksTopic the chunks topic's name: what expired chunk-only state is counted under,
+     *                    whether its events came as chunks or as chunk batches. The join state does not
+     *                    record which (its store format stays the one older aggregators restore), and one
+     *                    counter keeps late events where dashboards and alerts already look for them.
      */
     record Expiry(Duration ttl, TopicSpec<RequestEvent> requests, String chunksTopic) {
         Expiry {
@@ -180,6 +188,41 @@ final class RequestJoin {
             context.forward(new Record<>(key, new Joined(RequestRecords.metrics(event, eventOffsetNs)), timestamp));
         }
 
+        /**
+         * Stores the offsets of consecutive events from {@code firstSeq} (each seq once, so a repeat
+         * does not count twice), reading and writing each block they fall in once, then advances the
+         * request by the events that were new.
+         */
+        final void joinEvents(Record<String, ?> record, int firstSeq, List<Long> offsetsNs) {
+            String key = record.key();
+            int added = 0;
+            int i = 0;
+            while (i < offsetsNs.size()) {
+                int seq = firstSeq + i;
+                String blockKey = blockKey(key, JoinState.OffsetBlock.blockOf(seq));
+                JoinState.OffsetBlock block = offsetBlocks.get(blockKey);
+                if (block == null) {
+                    block = JoinState.OffsetBlock.empty();
+                }
+                int end =
+                        Math.min(offsetsNs.size(), i + JoinState.OffsetBlock.SIZE - JoinState.OffsetBlock.slotOf(seq));
+                int addedToBlock = 0;
+                for (; i < end; i++) {
+                    if (block.add(firstSeq + i, offsetsNs.get(i))) {
+                        addedToBlock++;
+                    }
+                }
+                if (addedToBlock > 0) {
+                    offsetBlocks.put(blockKey, block);
+                    added += addedToBlock;
+                }
+            }
+            if (added == 0) {
+                return;
+            }
+            advance(key, progressOf(key).withChunks(added, record.timestamp()), record.timestamp());
+        }
+
         private void expireOlderThanTtl(long streamTimeMs) {
             long cutoffMs = streamTimeMs - expiry.ttl().toMillis();
             List<String> expired = new ArrayList<>();
@@ -248,17 +291,24 @@ final class RequestJoin {
 
         @Override
         public void process(Record<String, Chunk> record) {
-            int seq = record.value().getSeq();
-            String blockKey = blockKey(record.key(), JoinState.OffsetBlock.blockOf(seq));
-            JoinState.OffsetBlock block = offsetBlocks.get(blockKey);
-            if (block == null) {
-                block = JoinState.OffsetBlock.empty();
-            }
-            if (!block.add(seq, record.value().getOffsetNs())) {
-                return;
-            }
-            offsetBlocks.put(blockKey, block);
-            advance(record.key(), progressOf(record.key()).withChunk(record.timestamp()), record.timestamp());
+            Chunk chunk = record.value();
+            joinEvents(record, chunk.getSeq(), List.of(chunk.getOffsetNs()));
+        }
+    }
+
+    /**
+     * A chunk batch: remember its events' arrival offsets as {@link ChunkSide} does each chunk's, with
+     * one store read and write per block the batch touches and one progress update for the batch
+     * (fewer records and store operations per event are the point of batches).
+     */
+    static final class BatchSide extends Side<ChunkBatch> {
+        BatchSide(Expiry expiry) {
+            super(expiry);
+        }
+
+        @Override
+        public void process(Record<String, ChunkBatch> record) {
+            joinEvents(record, record.value().getFirstSeq(), record.value().getOffsetsNs());
         }
     }
 

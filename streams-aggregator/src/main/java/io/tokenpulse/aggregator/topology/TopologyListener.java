@@ -1,6 +1,7 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunSummary;
@@ -30,6 +31,11 @@ public interface TopologyListener {
             }
 
             @Override
+            public void onChunkBatch(ChunkBatch batch) {
+                each.forEach(l -> l.onChunkBatch(batch));
+            }
+
+            @Override
             public void onRunEvent(RunEvent event) {
                 each.forEach(l -> l.onRunEvent(event));
             }
@@ -53,6 +59,9 @@ public interface TopologyListener {
 
     /** A decoded chunk, before the request join. */
     default void onChunk(Chunk chunk) {}
+
+    /** A decoded chunk batch (several events of one request), before the request join. */
+    default void onChunkBatch(ChunkBatch batch) {}
 
     /** A shard's run record, on the instance that runs that run's summary stage. */
     default void onRunEvent(RunEvent event) {}

@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.MockClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.tokenpulse.aggregator.topology.TopologyListener;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.MetricSummary;
 import io.tokenpulse.schemas.avro.PercentileValue;
 import io.tokenpulse.schemas.avro.ReasoningSummary;
@@ -18,12 +20,15 @@ import io.tokenpulse.schemas.avro.ServerSummary;
 import io.tokenpulse.schemas.avro.WindowLatency;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.junit.jupiter.api.AfterEach;
@@ -355,6 +360,37 @@ class AggregatorMetersTest {
     }
 
     @Test
+    void aBatchCountsItsEventsAndItsNewestArrivalIsTheFreshness() {
+        clock.add(EPOCH_MS - clock.wallTime(), TimeUnit.MILLISECONDS);
+        meters.onRunEvent(started(RUN, 1.0));
+        meters.onChunk(chunk(RUN, (EPOCH_MS - 9_000) * MS));
+        // events at -5 s, -4.5 s and -3 s
+        meters.onChunkBatch(batch(RUN, (EPOCH_MS - 5_000) * MS, 20 * MS, 520 * MS, 2_020 * MS));
+        meters.onChunkBatch(batch(RUN, (EPOCH_MS - 8_000) * MS)); // empty: counts nothing, older
+        clock.add(Duration.ofMillis(500));
+
+        assertThat(registry.scrape())
+                .contains("tokenpulse_chunk_events_total{" + TAGS + "} 4")
+                .contains("tokenpulse_aggregator_freshness_seconds 3.5");
+    }
+
+    @Test
+    void theListenerOfManyShowsABatchToEach() {
+        List<ChunkBatch> seen = new ArrayList<>();
+        TopologyListener recording = new TopologyListener() {
+            @Override
+            public void onChunkBatch(ChunkBatch batch) {
+                seen.add(batch);
+            }
+        };
+        ChunkBatch batch = batch(RUN, EPOCH_MS * MS, 0L);
+
+        TopologyListener.all(List.of(recording, meters, recording)).onChunkBatch(batch);
+
+        assertThat(seen).containsExactly(batch, batch);
+    }
+
+    @Test
     void requestsOfARunWhoseStartWasNeverSeenAreTaggedUnknown() {
         meters.onRequestMetrics(success(RUN, 0, 100 * MS, 200 * MS, List.of(), 1));
 
@@ -528,6 +564,21 @@ class AggregatorMetersTest {
 
     static Chunk chunk(String run, long arrivedEpochNs) {
         return new Chunk(run, 0, 0, 0, 10 * MS, 0L, arrivedEpochNs, 1, 10);
+    }
+
+    /** A batch of events at {@code offsetsNs}, the first of them arrived at {@code firstArrivedEpochNs}. */
+    static ChunkBatch batch(String run, long firstArrivedEpochNs, long... offsetsNs) {
+        List<Long> offsets = LongStream.of(offsetsNs).boxed().toList();
+        return new ChunkBatch(
+                run,
+                0,
+                0,
+                0,
+                0L,
+                firstArrivedEpochNs,
+                offsets,
+                Collections.nCopies(offsets.size(), 1),
+                Collections.nCopies(offsets.size(), 10));
     }
 
     /** A window whose TTFT and queue delay are median 100 ms, P90 200 ms, P99 {@code p99Ms}, mean 120 ms. */

@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.exposition;
 import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.EPOCH_MS;
 import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.MS;
 import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.TAGS;
+import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.batch;
 import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.chunk;
 import static io.tokenpulse.aggregator.exposition.AggregatorMetersTest.started;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,18 +52,28 @@ class TopologyMetersTest {
                     topics.chunks().valueSerde().serializer());
             var rawChunks =
                     driver.createInputTopic(topics.chunks().name(), new StringSerializer(), new ByteArraySerializer());
+            var batches = driver.createInputTopic(
+                    topics.chunkBatches().name(),
+                    new StringSerializer(),
+                    topics.chunkBatches().valueSerde().serializer());
+            var rawBatches = driver.createInputTopic(
+                    topics.chunkBatches().name(), new StringSerializer(), new ByteArraySerializer());
 
             runs.pipeInput("r1", started("r1", 4.0), EPOCH_MS);
             chunks.pipeInput("r1/0", chunk("r1", (EPOCH_MS + 100) * MS), EPOCH_MS + 100);
             rawChunks.pipeInput("r1/1", new byte[] {1, 2, 3}, EPOCH_MS + 200);
+            // three events, the newest arrived at +600 ms
+            batches.pipeInput("r1/2", batch("r1", (EPOCH_MS + 200) * MS, 0, 100 * MS, 400 * MS), EPOCH_MS + 700);
+            rawBatches.pipeInput("r1/3", new byte[] {1, 2, 3}, EPOCH_MS + 800);
             clock.add(EPOCH_MS + 1_100 - clock.wallTime(), TimeUnit.MILLISECONDS);
 
             assertThat(registry.scrape())
                     .contains("tokenpulse_runs_active 1")
                     .contains("tokenpulse_run_configured_requests_per_second{" + TAGS + "} 4.0")
-                    .contains("tokenpulse_chunk_events_total{" + TAGS + "} 1")
-                    .contains("tokenpulse_aggregator_freshness_seconds 1.0")
+                    .contains("tokenpulse_chunk_events_total{" + TAGS + "} 4")
+                    .contains("tokenpulse_aggregator_freshness_seconds 0.5")
                     .contains("tokenpulse_dead_lettered_records_total{topic=\"tokenpulse.chunks\"} 1.0")
+                    .contains("tokenpulse_dead_lettered_records_total{topic=\"tokenpulse.chunk-batches\"} 1.0")
                     .contains("tokenpulse_dead_lettered_records_total{topic=\"tokenpulse.runs\"} 0.0")
                     // every decoded topic has its counter from the start, so a dashboard reads 0, not "No data"
                     .contains("tokenpulse_dead_lettered_records_total{topic=\"tokenpulse.server-metrics\"} 0.0");

@@ -9,6 +9,7 @@ import io.tokenpulse.platform.registry.LocalSchemaRegistry;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import io.tokenpulse.schemas.avro.RunEvent;
@@ -20,6 +21,7 @@ import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -37,7 +39,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The topology through a real broker and registry, exactly-once, with the wire-format serde. */
+/**
+ * The topology through a real broker and registry, exactly-once, with the wire-format serde; half the
+ * requests' events come as chunk records, half as chunk-batch records.
+ */
 class AggregatorIT {
     private static final int REQUESTS = 20;
     private static final int FAILURES = 2;
@@ -109,7 +114,7 @@ class AggregatorIT {
                         .hasSize(REQUESTS - FAILURES)
                         .allSatisfy(m -> assertThat(m.getItlNs()).hasSize(CHUNKS_PER_REQUEST - 1));
                 assertThat(summaries).hasSize(1);
-                assertThat(deadLetters).hasSize(1);
+                assertThat(deadLetters).hasSize(2);
                 assertThat(deadLetters.get(0).headers().lastHeader(DeadLetters.REASON))
                         .isNotNull();
                 RunSummary s = summaries.get(0);
@@ -155,31 +160,23 @@ class AggregatorIT {
                 String key = run + "/" + i;
                 boolean fails = i < FAILURES;
                 long sentMs = 10L * i;
-                if (!fails) {
+                if (!fails && i % 2 == 0) {
                     for (int seq = CHUNKS_PER_REQUEST - 1; seq >= 0; seq--) { // reversed: order must not matter
-                        send(
-                                producer,
-                                topics.chunks(),
-                                key,
-                                new Chunk(
-                                        run,
-                                        0,
-                                        i,
-                                        seq,
-                                        (100 + 20L * seq) * MS,
-                                        seq == 0 ? 0 : 20 * MS,
-                                        anchorNs + (sentMs + 100 + 20L * seq) * MS,
-                                        1,
-                                        10));
+                        send(producer, topics.chunks(), key, chunk(run, i, seq, anchorNs, sentMs));
                     }
+                } else if (!fails) { // as chunk batches (the load generator's default), the later one first
+                    send(producer, topics.chunkBatches(), key, batch(run, i, 3, 2, anchorNs, sentMs));
+                    send(producer, topics.chunkBatches(), key, batch(run, i, 0, 3, anchorNs, sentMs));
                 }
                 var finish = fails
                         ? TopologyFixture.failure(sentMs, sentMs + 5, "HTTP 503")
                         : TopologyFixture.success(sentMs, sentMs, 10, CHUNKS_PER_REQUEST, 100, 120, 140, 160, 180);
                 send(producer, topics.requests(), key, new RequestEvent(run, 0, i, "id-" + i, finish.build()));
             }
-            // A record no serde can read: it must land on the dead-letter topic, not stop anything.
+            // Records no serde can read: they must land on the dead-letter topic, not stop anything.
             producer.send(new ProducerRecord<>(topics.chunks().name(), run + "/0", new byte[] {9, 9, 9}))
+                    .get();
+            producer.send(new ProducerRecord<>(topics.chunkBatches().name(), run + "/1", new byte[] {9, 9, 9}))
                     .get();
             send(
                     producer,
@@ -199,6 +196,39 @@ class AggregatorIT {
                                     .build()));
             producer.flush();
         }
+    }
+
+    /** Event {@code seq} of request {@code i}: every 20 ms from 100 ms after it was sent. */
+    private static Chunk chunk(String run, int i, int seq, long anchorNs, long sentMs) {
+        return new Chunk(
+                run,
+                0,
+                i,
+                seq,
+                (100 + 20L * seq) * MS,
+                seq == 0 ? 0 : 20 * MS,
+                anchorNs + (sentMs + 100 + 20L * seq) * MS,
+                1,
+                10);
+    }
+
+    /** {@code size} events of request {@code i} from {@code firstSeq}, as {@link #chunk} has them, in one record. */
+    private static ChunkBatch batch(String run, int i, int firstSeq, int size, long anchorNs, long sentMs) {
+        Chunk first = chunk(run, i, firstSeq, anchorNs, sentMs);
+        List<Long> offsetsNs = new ArrayList<>();
+        for (int seq = firstSeq; seq < firstSeq + size; seq++) {
+            offsetsNs.add(chunk(run, i, seq, anchorNs, sentMs).getOffsetNs());
+        }
+        return new ChunkBatch(
+                run,
+                0,
+                i,
+                firstSeq,
+                first.getGapNs(),
+                first.getArrivedEpochNs(),
+                offsetsNs,
+                Collections.nCopies(size, 1),
+                Collections.nCopies(size, 10));
     }
 
     private static <V> void send(KafkaProducer<String, byte[]> producer, TopicSpec<V> topic, String key, V value)

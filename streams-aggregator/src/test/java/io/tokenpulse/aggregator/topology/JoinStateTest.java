@@ -23,6 +23,14 @@ class JoinStateTest {
     }
 
     @Test
+    void aSeqsSlotIsItsPlaceInItsBlock() {
+        assertThat(OffsetBlock.slotOf(0)).isZero();
+        assertThat(OffsetBlock.slotOf(63)).isEqualTo(63);
+        assertThat(OffsetBlock.slotOf(130)).isEqualTo(2);
+        assertThat(OffsetBlock.slotOf(-1)).isEqualTo(63);
+    }
+
+    @Test
     void aBlockSurvivesItsSerdeWithOnlyTheSlotsUpToTheHighestPresent() {
         Serde<OffsetBlock> serde = OffsetBlock.serde();
         OffsetBlock block = OffsetBlock.empty();
@@ -42,13 +50,16 @@ class JoinStateTest {
 
     @Test
     void progressCompletesOnceTheAnnouncedChunksArrivedAndKeepsTheNewestTimestamp() {
-        Progress p = Progress.none().withChunk(200L).withChunk(100L);
+        Progress p = Progress.none().withChunks(1, 200L).withChunks(1, 100L);
         assertThat(p.complete()).as("no finish yet").isFalse();
         p = p.withFinish(3, 150L);
         assertThat(p.complete()).isFalse();
         assertThat(p.lastSeenMs()).isEqualTo(200L);
-        p = p.withChunk(300L);
+        p = p.withChunks(1, 300L);
         assertThat(p.complete()).isTrue();
+        assertThat(Progress.none().withChunks(3, 100L).withFinish(3, 50L))
+                .as("a batch's events count at once")
+                .isEqualTo(new Progress(3, 3, 100L));
         assertThat(Progress.none().withFinish(0, 1L).complete())
                 .as("a failure announces no chunk")
                 .isTrue();

@@ -81,6 +81,24 @@ class RequestJoinExpiryTest {
     }
 
     @Test
+    void aBatchArrivingAfterItsRequestWasEmittedExpiresCountedUnderTheChunksTopic() {
+        emitRequest0();
+        // late: its request is out and its state gone, so none of the three is known any more
+        f.batchAt(T0_MS + MINUTE_MS, RUN, 0, 1, 150 * MS, 200 * MS, 260 * MS);
+
+        streamTimeReaches(T0_MS + MINUTE_MS + TTL_MS + MINUTE_MS);
+
+        TestRecord<String, byte[]> dead = f.deadLetters.readRecord();
+        assertThat(dead.key()).isEqualTo(key(RUN, 0));
+        assertThat(dead.value()).isEmpty();
+        assertThat(header(dead.headers(), DeadLetters.SOURCE_TOPIC)).isEqualTo("chunks");
+        assertThat(header(dead.headers(), DeadLetters.REASON)).contains("3 chunks without a pending finish");
+        assertThat(f.deadLetters.isEmpty()).isTrue();
+        assertThat(keysIn(RequestJoin.PROGRESS_STORE)).containsExactly(key(RUN, 9));
+        assertThat(deadLetteredTotal()).isEqualTo(1.0);
+    }
+
+    @Test
     void aFinishWhoseChunksNeverAllArriveExpiresWithItsOwnBytes() {
         f.finishedAt(T0_MS, RUN, 1, success(900, 1000, 10, 3, 100, 150, 250));
         f.chunkAt(T0_MS, RUN, 1, 0, 100 * MS); // 1 of the 3 announced chunks

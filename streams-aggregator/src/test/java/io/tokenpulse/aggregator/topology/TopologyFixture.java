@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.topology;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -15,9 +16,12 @@ import io.tokenpulse.schemas.avro.ServerMetric;
 import io.tokenpulse.schemas.avro.WindowMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.LongStream;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -44,6 +48,8 @@ final class TopologyFixture implements AutoCloseable {
     final TestInputTopic<String, RequestEvent> requests;
     final TestInputTopic<String, Chunk> chunks;
     final TestInputTopic<String, byte[]> rawChunks;
+    final TestInputTopic<String, ChunkBatch> chunkBatches;
+    final TestInputTopic<String, byte[]> rawChunkBatches;
     final TestInputTopic<String, ServerMetric> serverMetrics;
     final TestOutputTopic<String, RequestMetrics> requestMetrics;
     final TestOutputTopic<String, WindowMetrics> windowMetrics;
@@ -78,6 +84,14 @@ final class TopologyFixture implements AutoCloseable {
                 topics.chunks().valueSerde().serializer());
         rawChunks = driver.createInputTopic(
                 topics.chunks().name(),
+                new StringSerializer(),
+                Serdes.ByteArray().serializer());
+        chunkBatches = driver.createInputTopic(
+                topics.chunkBatches().name(),
+                new StringSerializer(),
+                topics.chunkBatches().valueSerde().serializer());
+        rawChunkBatches = driver.createInputTopic(
+                topics.chunkBatches().name(),
                 new StringSerializer(),
                 Serdes.ByteArray().serializer());
         serverMetrics = driver.createInputTopic(
@@ -119,7 +133,8 @@ final class TopologyFixture implements AutoCloseable {
                 plain("window-metrics", WindowMetrics.getClassSchema()),
                 plain("run-summaries", RunSummary.getClassSchema()),
                 new TopicSpec<>("dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()),
-                plain("server-metrics", ServerMetric.getClassSchema()));
+                plain("server-metrics", ServerMetric.getClassSchema()),
+                plain("chunk-batches", ChunkBatch.getClassSchema()));
     }
 
     private static <V extends SpecificRecord> TopicSpec<V> plain(String name, Schema schema) {
@@ -231,6 +246,33 @@ final class TopologyFixture implements AutoCloseable {
     void chunk(String run, int shard, int index, int seq, long offsetNs) {
         chunks.pipeInput(key(run, index), new Chunk(run, shard, index, seq, offsetNs, 0L, 0L, 1, 10));
         settle();
+    }
+
+    /** Consecutive events of a request from {@code firstSeq} in one chunk-batch record. */
+    void batch(String run, int shard, int index, int firstSeq, long... offsetsNs) {
+        chunkBatches.pipeInput(key(run, index), batchOf(run, shard, index, firstSeq, offsetsNs));
+        settle();
+    }
+
+    /** A chunk batch of shard 0 published at {@code timestampMs} (its record timestamp: stream time). */
+    void batchAt(long timestampMs, String run, int index, int firstSeq, long... offsetsNs) {
+        chunkBatches.pipeInput(key(run, index), batchOf(run, 0, index, firstSeq, offsetsNs), timestampMs);
+        settle();
+    }
+
+    /** As {@link #chunk}'s chunks would be, one token and 10 bytes each. */
+    static ChunkBatch batchOf(String run, int shard, int index, int firstSeq, long... offsetsNs) {
+        List<Long> offsets = LongStream.of(offsetsNs).boxed().toList();
+        return new ChunkBatch(
+                run,
+                shard,
+                index,
+                firstSeq,
+                0L,
+                0L,
+                offsets,
+                Collections.nCopies(offsets.size(), 1),
+                Collections.nCopies(offsets.size(), 10));
     }
 
     /** A chunk of shard 0 published at {@code timestampMs} (its record timestamp: stream time). */

@@ -71,6 +71,7 @@ class TopologyNamesTest {
                         "runs",
                         "requests",
                         "chunks",
+                        "chunk-batches",
                         "server-metrics",
                         "requests-by-run-repartition",
                         "runs-by-run-repartition",

@@ -62,7 +62,7 @@ public final class ReportLatencyBench {
     }
 
     /**
-     * Input records (chunks, requests, runs) the aggregator had not committed yet: end offsets
+     * Input records (chunks, chunk batches, requests, runs) the aggregator had not committed yet: end offsets
      * minus its group's committed offsets. Commits come every 100 ms, so a few hundred records
      * of backlog are normal; more means the aggregator is behind the load.
      */
@@ -73,6 +73,7 @@ public final class ReportLatencyBench {
                 .get();
         List<String> inputs = List.of(
                 pipeline.topics().chunks().name(),
+                pipeline.topics().chunkBatches().name(),
                 pipeline.topics().requests().name(),
                 pipeline.topics().runs().name());
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.tokenpulse.bench.loadgen;
 
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.RequestEvent;
@@ -21,8 +22,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * One run's records as the load generator wrote them to Kafka, read back from the start of the
- * runs, requests and chunks topics: the schedule anchor, each request's schedule slot and send
- * time, and each chunk's arrival. What the bench measures is what reached Kafka, so a record the
+ * runs, requests, chunks and chunk-batches topics: the schedule anchor, each request's schedule slot
+ * and send time, and each chunk's arrival (a batch's events as their chunks). What the bench measures is what reached Kafka, so a record the
  * publisher lost shows up as a missing event.
  */
 final class RunRecords {
@@ -35,6 +36,7 @@ final class RunRecords {
     /** Per request index: {@code arrived_epoch_ns} of each chunk by seq (0 = not read). */
     final Map<Integer, long[]> arrivalsEpochNs = new HashMap<>();
 
+    /** Chunk events read (a batch's count as many), repeats included. */
     long chunks;
 
     private RunRecords() {}
@@ -57,6 +59,7 @@ final class RunRecords {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         RunRecords run = new RunRecords();
         var chunkDecoder = topics.chunks().valueSerde().deserializer();
+        var batchDecoder = topics.chunkBatches().valueSerde().deserializer();
         var requestDecoder = topics.requests().valueSerde().deserializer();
         var runDecoder = topics.runs().valueSerde().deserializer();
         try (KafkaConsumer<byte[], byte[]> consumer =
@@ -65,7 +68,8 @@ final class RunRecords {
             for (String topic : List.of(
                     topics.runs().name(),
                     topics.requests().name(),
-                    topics.chunks().name())) {
+                    topics.chunks().name(),
+                    topics.chunkBatches().name())) {
                 for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
                     partitions.add(new TopicPartition(p.topic(), p.partition()));
                 }
@@ -81,13 +85,10 @@ final class RunRecords {
                     lastNewNs = System.nanoTime();
                     String topic = record.topic();
                     if (topic.equals(topics.chunks().name())) {
-                        Chunk chunk = chunkDecoder.deserialize(topic, record.value());
-                        if (chunk.getRunId().equals(runId) && chunk.getSeq() < eventsPerRequest) {
-                            run.arrivalsEpochNs
-                                            .computeIfAbsent(chunk.getRequestIndex(), i -> new long[eventsPerRequest])[
-                                            chunk.getSeq()] =
-                                    chunk.getArrivedEpochNs();
-                            run.chunks++;
+                        run.arrived(chunkDecoder.deserialize(topic, record.value()), runId, eventsPerRequest);
+                    } else if (topic.equals(topics.chunkBatches().name())) {
+                        for (Chunk chunk : ChunkBatches.expand(batchDecoder.deserialize(topic, record.value()))) {
+                            run.arrived(chunk, runId, eventsPerRequest);
                         }
                     } else if (topic.equals(topics.requests().name())) {
                         RequestEvent event = requestDecoder.deserialize(topic, record.value());
@@ -109,5 +110,13 @@ final class RunRecords {
             throw new IllegalStateException("no RunStarted record of run " + runId + " in Kafka");
         }
         return run;
+    }
+
+    private void arrived(Chunk chunk, String runId, int eventsPerRequest) {
+        if (chunk.getRunId().equals(runId) && chunk.getSeq() < eventsPerRequest) {
+            arrivalsEpochNs.computeIfAbsent(chunk.getRequestIndex(), i -> new long[eventsPerRequest])[chunk.getSeq()] =
+                    chunk.getArrivedEpochNs();
+            chunks++;
+        }
     }
 }
