@@ -1,11 +1,11 @@
 package io.tokenpulse.cli;
 
-import io.tokenpulse.cli.options.ChunkRecordOptions;
 import io.tokenpulse.cli.options.DatasetFlags;
 import io.tokenpulse.cli.options.FrugalOption;
 import io.tokenpulse.cli.options.KafkaOptions;
 import io.tokenpulse.cli.options.MetricsOptions;
 import io.tokenpulse.cli.options.PipelineNiceOption;
+import io.tokenpulse.cli.options.PublisherOptions;
 import io.tokenpulse.cli.options.ReportingOptions;
 import io.tokenpulse.cli.options.ResultFileOptions;
 import io.tokenpulse.cli.options.RunFileOptions;
@@ -14,7 +14,6 @@ import io.tokenpulse.cli.options.SamplingOptions;
 import io.tokenpulse.cli.options.ServerMetricsOptions;
 import io.tokenpulse.cli.options.SessionFlags;
 import io.tokenpulse.cli.options.SimulateOptions;
-import io.tokenpulse.cli.options.SpoolOptions;
 import io.tokenpulse.cli.options.TargetOptions;
 import io.tokenpulse.cli.options.TimeoutOptions;
 import io.tokenpulse.cli.options.TrafficOptions;
@@ -107,10 +106,7 @@ final class BenchCommand implements Callable<Integer> {
     KafkaOptions kafka;
 
     @Mixin
-    SpoolOptions spool;
-
-    @Mixin
-    ChunkRecordOptions chunkRecords;
+    PublisherOptions publisher;
 
     /** Not picocli's usageHelp (it warns about a second one on a command): call() prints the usage. */
     @Option(
@@ -185,8 +181,7 @@ final class BenchCommand implements Callable<Integer> {
         Path chart = runFiles.chart();
         Path html = runFiles.html();
         checkPipelineOptions();
-        spool.validate();
-        var chunkLayout = chunkRecords.chunkRecords();
+        publisher.validate();
         serverMetrics.validate();
         SimulatorServer simulator =
                 simulate.startOrNull(target.servedName(modelId), sampling.loraModules, tokenizer, traffic.seed);
@@ -197,8 +192,8 @@ final class BenchCommand implements Callable<Integer> {
                     load.dataset(),
                     tokenizer,
                     timeouts.timeouts(run.shardStartTimeout()),
-                    spool.spool(),
-                    chunkLayout,
+                    publisher.spool(),
+                    publisher.chunkRecords(),
                     serverMetrics.scrapes(load.settings().target().baseUrl()),
                     // --report's timeline needs every request's send time, as --save-detailed's lists do
                     report.detailed() || html != null,

@@ -45,7 +45,7 @@ final class BenchHelp {
                     List.of("metrics", "windows", "frugal", "pipelineNice"),
                     List.of(),
                     false),
-            new Group("Kafka", List.of("kafka", "spool", "chunkRecords"), List.of(), false),
+            new Group("Kafka", List.of("kafka", "publisher"), List.of(), false),
             // --verbose is the top command's, inherited
             new Group("Help and messages", List.of("mixinStandardHelpOptions"), List.of(HELP_ALL, "--verbose"), true));
 
