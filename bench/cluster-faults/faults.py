@@ -130,7 +130,7 @@ def in_sync(bootstrap, timeout_s=240):
 
 
 def broker_back(nodes, bootstrap, a, events):
-    leader = int(probe(bootstrap, "leader", "tokenpulse.chunks"))
+    leader = int(probe(bootstrap, "leader", "tokenpulse.chunk-batches"))
     events["killed"] = [leader]
     nodes[leader].signal(signal.SIGKILL)
     time.sleep(a.down_s)
@@ -161,7 +161,7 @@ def rolling(nodes, bootstrap, a, events):
 
 
 def two_down(nodes, bootstrap, a, events):
-    leader = int(probe(bootstrap, "leader", "tokenpulse.chunks"))
+    leader = int(probe(bootstrap, "leader", "tokenpulse.chunk-batches"))
     other = next(n for n in sorted(nodes) if n != leader)
     events["killed"] = [leader, other]
     for node_id in (leader, other):

@@ -180,10 +180,11 @@ class ClusterBrokerLossIT {
 
     private static int leaderOfChunks0(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            TopicDescription chunks = admin.describeTopics(List.of("tokenpulse.chunks"))
+            // the topic that carries the streamed events (bench's default chunk records)
+            TopicDescription chunks = admin.describeTopics(List.of("tokenpulse.chunk-batches"))
                     .allTopicNames()
                     .get()
-                    .get("tokenpulse.chunks");
+                    .get("tokenpulse.chunk-batches");
             assertThat(chunks.partitions().get(0).replicas()).hasSize(3);
             return chunks.partitions().get(0).leader().id();
         }
