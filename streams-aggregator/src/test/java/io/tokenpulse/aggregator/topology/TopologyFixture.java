@@ -3,6 +3,7 @@ package io.tokenpulse.aggregator.topology;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
+import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.avro.RequestEvent;
 import io.tokenpulse.schemas.avro.RequestFinished;
 import io.tokenpulse.schemas.avro.RequestMetrics;
@@ -119,7 +120,8 @@ final class TopologyFixture implements AutoCloseable {
                 plain("window-metrics", WindowMetrics.getClassSchema()),
                 plain("run-summaries", RunSummary.getClassSchema()),
                 new TopicSpec<>("dead-letter", Serdes.String(), Serdes.ByteArray(), Optional.empty()),
-                plain("server-metrics", ServerMetric.getClassSchema()));
+                plain("server-metrics", ServerMetric.getClassSchema()),
+                plain("chunk-batches", ChunkBatch.getClassSchema()));
     }
 
     private static <V extends SpecificRecord> TopicSpec<V> plain(String name, Schema schema) {
