@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param hf {@code --hf-*} flags
  * @param asr {@code --asr-*} flags (the hf dataset's ASR layout)
  * @param multiTurn {@code --multi-turn} and the {@code --multi-turn-*} flags (sessions)
+ * @param rerank {@code --random-batch-size} and {@code --no-reranker} (the {@code random-rerank} dataset)
  */
 @RecordBuilder
 public record DatasetOptions(
@@ -38,7 +39,8 @@ public record DatasetOptions(
         Trace trace,
         Hf hf,
         Asr asr,
-        MultiTurn multiTurn)
+        MultiTurn multiTurn,
+        Rerank rerank)
         implements DatasetOptionsBuilder.With {
 
     public DatasetOptions {
@@ -54,6 +56,7 @@ public record DatasetOptions(
         Objects.requireNonNull(hf, "hf");
         Objects.requireNonNull(asr, "asr");
         Objects.requireNonNull(multiTurn, "multiTurn");
+        Objects.requireNonNull(rerank, "rerank");
     }
 
     /** The synthetic datasets' flags, the others at their defaults (change them with {@code with...}). */
@@ -71,7 +74,8 @@ public record DatasetOptions(
                 Trace.DEFAULTS,
                 Hf.DEFAULTS,
                 Asr.DEFAULTS,
-                MultiTurn.DEFAULTS);
+                MultiTurn.DEFAULTS,
+                Rerank.DEFAULTS);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */
@@ -260,6 +264,26 @@ public record DatasetOptions(
             atLeast("--multi-turn-input-len", 1, inputLen);
             atLeast("--multi-turn-output-len", 1, outputLen);
             atLeast("--multi-turn-system-prompt-len", 0, systemPromptLen);
+            return this;
+        }
+    }
+
+    /**
+     * vLLM's {@code random-rerank} flags: {@code --random-batch-size} (documents per request, with one
+     * query) and {@code --no-reranker} (the model is an embedding model scoring by similarity, not a
+     * cross-encoder: no separator token, and the query is drawn at the full input length).
+     */
+    public record Rerank(int batchSize, boolean noReranker) {
+
+        public static final Rerank DEFAULTS = new Rerank(1, false);
+
+        /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
+        public Rerank checked() {
+            atLeast("--random-batch-size", 1, batchSize);
+            if (noReranker && batchSize < 2) {
+                throw new IllegalArgumentException("--no-reranker puts the query and at least one document in"
+                        + " every request; set --random-batch-size to 2 or more, got " + batchSize);
+            }
             return this;
         }
     }

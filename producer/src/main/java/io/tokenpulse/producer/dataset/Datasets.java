@@ -21,6 +21,7 @@ public final class Datasets {
         SUPPORTED.put(
                 RandomDataset.NAME,
                 (options, tokenizer) -> new RandomDataset(tokenizer, options.random(), options.promptStyle()));
+        SUPPORTED.put(RandomRerankDataset.NAME, (options, tokenizer) -> new RandomRerankDataset(tokenizer, options));
         SUPPORTED.put(
                 SonnetDataset.NAME,
                 (options, tokenizer) ->
@@ -50,6 +51,14 @@ public final class Datasets {
      */
     public static boolean waitsForAnswers(String name) {
         return AgentTraceDataset.NAME.equals(name);
+    }
+
+    /**
+     * Whether the named dataset's prompts are lists of texts ({@link Prompt.Texts}: a query and its
+     * documents), which only the pooling backends send.
+     */
+    public static boolean sendsTextLists(String name) {
+        return RandomRerankDataset.NAME.equals(name);
     }
 
     /** Names {@link #create} accepts, in display order. */

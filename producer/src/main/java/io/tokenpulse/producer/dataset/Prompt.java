@@ -52,6 +52,20 @@ public sealed interface Prompt {
         }
     }
 
+    /**
+     * Texts sent together in one request, vLLM's list-valued prompt: the {@code random-rerank}
+     * dataset's query, then its documents. Only the pooling backends take it.
+     */
+    record Texts(List<String> texts) implements Prompt {
+        public Texts {
+            texts = List.copyOf(texts);
+            if (texts.size() < 2) {
+                throw new IllegalArgumentException(
+                        "a list prompt needs a query and at least one document, got " + texts.size() + " texts");
+            }
+        }
+    }
+
     /** A prompt in the form the backend sends: the text itself, or the text as one user message. */
     static Prompt of(String text, PromptStyle style) {
         return style == PromptStyle.CHAT ? new Chat(List.of(ChatMessage.user(text))) : new Text(text);
