@@ -86,11 +86,15 @@ public record LoadSettings(
                     + " backend or remove --lora-modules");
         }
         // vLLM sends the list to a generation API, which refuses it at the test request
-        if (Datasets.sendsTextLists(workload.dataset().name()) && !PoolingBackends.contains(target.backend())) {
-            throw new IllegalArgumentException(
-                    "--dataset-name " + workload.dataset().name()
-                            + " sends a query and documents per request, which only a pooling backend takes; use --backend"
-                            + " vllm-rerank (or openai-embeddings, vllm-score), got " + target.backend());
+        DatasetOptions dataset = workload.dataset();
+        if (Datasets.sendsTextLists(dataset) && !PoolingBackends.contains(target.backend())) {
+            String flags = "--dataset-name " + dataset.name()
+                    + (dataset.name().equals("random")
+                            ? " --random-batch-size " + dataset.randomBatch().batchSize()
+                            : "");
+            throw new IllegalArgumentException(flags + " sends a list of texts per request, which only a pooling"
+                    + " backend takes; use --backend vllm-rerank or openai-embeddings (or vllm-score), got "
+                    + target.backend());
         }
         if (workload.dataset().promptStyle() != target.promptStyle()) {
             throw new IllegalArgumentException("backend " + target.backend() + " takes "

@@ -181,9 +181,8 @@ class LoadSettingsTest {
                         Duration.ofSeconds(1),
                         true,
                         false))
-                .hasMessage("--dataset-name random-rerank sends a query and documents per request, which only a"
-                        + " pooling backend takes; use --backend vllm-rerank (or openai-embeddings, vllm-score), got"
-                        + " vllm");
+                .hasMessage("--dataset-name random-rerank sends a list of texts per request, which only a pooling"
+                        + " backend takes; use --backend vllm-rerank or openai-embeddings (or vllm-score), got vllm");
         assertThat(new LoadSettings(
                                 "run-1",
                                 0,

@@ -95,7 +95,7 @@ public final class DatasetFlags {
             names = "--random-batch-size",
             defaultValue = "1",
             description =
-                    "Documents per request of the random-rerank dataset, sent with one query (default: ${DEFAULT-VALUE}).")
+                    "Documents per request of the random-rerank dataset, sent with one query; above 1, prompts per request of the random dataset, for the pooling backends (default: ${DEFAULT-VALUE}).")
     int randomBatchSize;
 
     @Option(
@@ -258,7 +258,7 @@ public final class DatasetFlags {
                 new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec),
                 new DatasetOptions.MultiTurn(
                         multiTurn, multiTurnNumTurns, multiTurnInputLen, multiTurnOutputLen, multiTurnSystemPromptLen),
-                new DatasetOptions.Rerank(randomBatchSize, noReranker));
+                new DatasetOptions.RandomBatch(randomBatchSize, noReranker));
     }
 
     /** Whether the dataset plays multi-turn sessions: {@code multi-turn}, or {@code sharegpt --multi-turn}. */

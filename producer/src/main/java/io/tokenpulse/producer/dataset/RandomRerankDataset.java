@@ -31,12 +31,9 @@ final class RandomRerankDataset extends NamedDataset {
 
     private static final Logger log = LoggerFactory.getLogger(RandomRerankDataset.class);
 
-    /** What a pooling request asks to generate: nothing; vLLM writes 0, a sample's least is 1. */
-    private static final int NO_OUTPUT = 1;
-
     private final Tokenizer tokenizer;
     private final DatasetOptions.Random random;
-    private final DatasetOptions.Rerank rerank;
+    private final DatasetOptions.RandomBatch rerank;
     private final int[] allowedIds;
     /** The separator tokens per query-document pair: 1 for a cross-encoder, 0 with --no-reranker. */
     private final int separators;
@@ -45,7 +42,7 @@ final class RandomRerankDataset extends NamedDataset {
         super(NAME);
         this.tokenizer = tokenizer;
         this.random = options.random();
-        this.rerank = options.rerank().checked();
+        this.rerank = options.randomBatch().checked();
         this.allowedIds = TokenSequencePrompt.allowedIds(tokenizer);
         this.separators = rerank.noReranker() ? 0 : 1;
         int queryLow = lengthRange(queryLenParam())[0];
@@ -110,7 +107,8 @@ final class RandomRerankDataset extends NamedDataset {
                 prompt.add(document.text());
                 promptLen += document.tokenCount();
             }
-            requests.add(new SampledRequest(new Prompt.Texts(prompt), promptLen, NO_OUTPUT, first / batchSize));
+            requests.add(new SampledRequest(
+                    new Prompt.Texts(prompt), promptLen, Prompt.Texts.OUTPUT_LEN, first / batchSize));
         }
         return requests;
     }

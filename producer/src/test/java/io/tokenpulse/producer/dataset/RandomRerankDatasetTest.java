@@ -35,7 +35,7 @@ class RandomRerankDatasetTest {
                         PromptStyle.COMPLETION,
                         new DatasetOptions.Random(inputLen, 128, ratio, 0),
                         DatasetOptions.Sonnet.DEFAULTS)
-                .withRerank(new DatasetOptions.Rerank(batchSize, noReranker));
+                .withRandomBatch(new DatasetOptions.RandomBatch(batchSize, noReranker));
     }
 
     private static List<String> texts(SampledRequest request) {
@@ -131,9 +131,12 @@ class RandomRerankDatasetTest {
     }
 
     @Test
-    void onlyRandomRerankSendsTextLists() {
-        assertThat(Datasets.sendsTextLists("random-rerank")).isTrue();
+    void randomRerankAndBatchedRandomSendTextLists() {
         assertThat(Datasets.names()).contains("random-rerank");
-        assertThat(Datasets.sendsTextLists("random")).isFalse();
+        assertThat(Datasets.sendsTextLists(options(64, 0.0, 1, false))).isTrue();
+        DatasetOptions random = options(64, 0.0, 1, false).withName("random");
+        assertThat(Datasets.sendsTextLists(random)).isFalse();
+        assertThat(Datasets.sendsTextLists(random.withRandomBatch(new DatasetOptions.RandomBatch(2, false))))
+                .isTrue();
     }
 }
