@@ -52,22 +52,10 @@ public record PromptRequest(
         }
     }
 
-    /** One text, or a conversation. */
-    public PromptRequest(
-            String requestId,
-            String prompt,
-            int maxTokens,
-            List<String> imageUrls,
-            String model,
-            byte[] audioWav,
-            List<ChatMessage> messages) {
-        this(requestId, prompt, maxTokens, imageUrls, model, audioWav, messages, List.of());
-    }
-
     /** A single prompt (not a conversation). */
     public PromptRequest(
             String requestId, String prompt, int maxTokens, List<String> imageUrls, String model, byte[] audioWav) {
-        this(requestId, prompt, maxTokens, imageUrls, model, audioWav, List.of());
+        this(requestId, prompt, maxTokens, imageUrls, model, audioWav, List.of(), List.of());
     }
 
     /** A prompt with images, naming the run's model. */
@@ -115,6 +103,13 @@ public record PromptRequest(
         boolean conversation =
                 chat.messages().size() > 1 || !chat.messages().get(0).role().equals("user");
         return new PromptRequest(
-                requestId, text, maxTokens, chat.imageUrls(), null, null, conversation ? chat.messages() : List.of());
+                requestId,
+                text,
+                maxTokens,
+                chat.imageUrls(),
+                null,
+                null,
+                conversation ? chat.messages() : List.of(),
+                List.of());
     }
 }
