@@ -7,6 +7,7 @@ import io.tokenpulse.producer.dataset.Datasets;
 import io.tokenpulse.producer.dataset.PromptStyle;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.producer.session.SessionOptions;
+import io.tokenpulse.schemas.task.PoolingBackends;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
@@ -83,6 +84,17 @@ public record LoadSettings(
             throw new IllegalArgumentException("backend " + target.backend()
                     + " sends no model name, so --lora-modules cannot choose adapters; use an OpenAI-compatible"
                     + " backend or remove --lora-modules");
+        }
+        // vLLM sends the list to a generation API, which refuses it at the test request
+        DatasetOptions dataset = workload.dataset();
+        if (Datasets.sendsTextLists(dataset) && !PoolingBackends.contains(target.backend())) {
+            String flags = "--dataset-name " + dataset.name()
+                    + (dataset.name().equals("random")
+                            ? " --random-batch-size " + dataset.randomBatch().batchSize()
+                            : "");
+            throw new IllegalArgumentException(flags + " sends a list of texts per request, which only a pooling"
+                    + " backend takes; use --backend vllm-rerank or openai-embeddings (or vllm-score), got "
+                    + target.backend());
         }
         if (workload.dataset().promptStyle() != target.promptStyle()) {
             throw new IllegalArgumentException("backend " + target.backend() + " takes "

@@ -148,4 +148,54 @@ class LoadSettingsTest {
                         false))
                 .hasMessage("backend vllm takes completion prompts but the dataset was built for chat prompts");
     }
+
+    @Test
+    void aListPromptDatasetNeedsAPoolingBackend() {
+        LoadSettings.Workload rerank = new LoadSettings.Workload(
+                new DatasetOptions(
+                        "random-rerank",
+                        null,
+                        PromptStyle.COMPLETION,
+                        DatasetOptions.Random.DEFAULTS,
+                        DatasetOptions.Sonnet.DEFAULTS),
+                "gpt2",
+                10,
+                null,
+                ArrivalSettings.constant(1.0, 1.0, 0),
+                null,
+                0,
+                null,
+                SessionOptions.DEFAULTS,
+                null);
+        LoadSettings.Reporting reporting =
+                new LoadSettings.Reporting("e2el", "99", null, "{}", List.of("e2el"), List.of(99.0), Map.of());
+
+        assertThatThrownBy(() -> new LoadSettings(
+                        "run-1",
+                        0,
+                        1,
+                        target("vllm", "/v1/completions"),
+                        rerank,
+                        reporting,
+                        "p",
+                        Duration.ofSeconds(1),
+                        true,
+                        false))
+                .hasMessage("--dataset-name random-rerank sends a list of texts per request, which only a pooling"
+                        + " backend takes; use --backend vllm-rerank or openai-embeddings (or vllm-score), got vllm");
+        assertThat(new LoadSettings(
+                                "run-1",
+                                0,
+                                1,
+                                target("vllm-rerank", "/v1/rerank"),
+                                rerank,
+                                reporting,
+                                "p",
+                                Duration.ofSeconds(1),
+                                true,
+                                false)
+                        .target()
+                        .backend())
+                .isEqualTo("vllm-rerank");
+    }
 }

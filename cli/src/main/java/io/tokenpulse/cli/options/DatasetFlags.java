@@ -15,7 +15,7 @@ public final class DatasetFlags {
             names = "--dataset-name",
             defaultValue = "sharegpt",
             description =
-                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, hf, custom, prefix_repetition, trace, agent-trace (default: ${DEFAULT-VALUE}).")
+                    "Name of the dataset to benchmark on: sharegpt, burstgpt, sonnet, random, random-rerank, hf, custom, prefix_repetition, trace, agent-trace (default: ${DEFAULT-VALUE}).")
     String datasetName;
 
     @Option(
@@ -90,6 +90,19 @@ public final class DatasetFlags {
             description =
                     "Number of fixed prefix tokens before the random context of a request, used only for the random dataset; the input length is this plus the drawn --random-input-len (default: ${DEFAULT-VALUE}).")
     int randomPrefixLen;
+
+    @Option(
+            names = "--random-batch-size",
+            defaultValue = "1",
+            description =
+                    "Documents per request of the random-rerank dataset, sent with one query; above 1, prompts per request of the random dataset, for the pooling backends (default: ${DEFAULT-VALUE}).")
+    int randomBatchSize;
+
+    @Option(
+            names = "--no-reranker",
+            description =
+                    "For the random-rerank dataset: the model scores by embedding, not as a cross-encoder, so no separator token and a query of the full input length; needs --random-batch-size 2 or more.")
+    boolean noReranker;
 
     @Option(
             names = "--hf-subset",
@@ -244,7 +257,8 @@ public final class DatasetFlags {
                 new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen),
                 new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec),
                 new DatasetOptions.MultiTurn(
-                        multiTurn, multiTurnNumTurns, multiTurnInputLen, multiTurnOutputLen, multiTurnSystemPromptLen));
+                        multiTurn, multiTurnNumTurns, multiTurnInputLen, multiTurnOutputLen, multiTurnSystemPromptLen),
+                new DatasetOptions.RandomBatch(randomBatchSize, noReranker));
     }
 
     /** Whether the dataset plays multi-turn sessions: {@code multi-turn}, or {@code sharegpt --multi-turn}. */

@@ -51,6 +51,8 @@ public final class BenchNamespace {
             "random_output_len",
             "random_range_ratio",
             "random_prefix_len",
+            "random_batch_size",
+            "no_reranker",
             "hf_subset",
             "hf_split",
             "hf_output_len",

@@ -2,6 +2,7 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * What the pooling backends share (embeddings, rerank, score, as vLLM's {@code _run_pooling_request}
@@ -59,7 +60,7 @@ abstract class PoolingBackend implements Backend {
         check(settings);
         byte[] body = RequestParts.json(json -> {
             json.writeStringField("model", request.modelOr(settings.model()));
-            writeInput(json, request.prompt());
+            writeInput(json, request);
             json.writeNumberField("truncate_prompt_tokens", -1);
         });
         return new HttpCall(
@@ -68,8 +69,17 @@ abstract class PoolingBackend implements Backend {
                 RequestParts.withExtraBody(body, settings.sampling()));
     }
 
-    /** The API's input fields, made from the dataset's prompt. */
-    abstract void writeInput(JsonGenerator json, String prompt) throws IOException;
+    /** The API's input fields, made from the dataset's prompt (its texts, when a list). */
+    abstract void writeInput(JsonGenerator json, PromptRequest request) throws IOException;
+
+    /** {@code texts} as a JSON array field. */
+    static void writeTexts(JsonGenerator json, String field, List<String> texts) throws IOException {
+        json.writeArrayFieldStart(field);
+        for (String text : texts) {
+            json.writeString(text);
+        }
+        json.writeEndArray();
+    }
 
     @Override
     public final ResponseTracker newResponse() {

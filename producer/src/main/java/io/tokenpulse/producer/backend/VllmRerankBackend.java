@@ -2,12 +2,14 @@ package io.tokenpulse.producer.backend;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * vLLM's rerank API ({@code /rerank}, {@code /v1/rerank}) as its {@code async_request_vllm_rerank}
- * sends it: {@code {"model", "query", "documents": [...], "truncate_prompt_tokens": -1}}. vLLM takes
- * the query and documents from its {@code random-rerank} dataset's list prompt; here they are the
- * prompt's two halves ({@link TextPair}): the query, and one document. The answer's {@code results}
+ * sends it: {@code {"model", "query", "documents": [...], "truncate_prompt_tokens": -1}}, the query
+ * and documents being a list prompt's first text and the others ({@code random-rerank}), as vLLM
+ * takes them; any other dataset's prompt is cut in two halves ({@link TextPair}): the query, and one
+ * document (vLLM's client refuses a prompt that is not a list). The answer's {@code results}
  * hold the relevance scores and {@code usage.total_tokens} the input tokens.
  */
 final class VllmRerankBackend extends PoolingBackend {
@@ -17,11 +19,13 @@ final class VllmRerankBackend extends PoolingBackend {
     }
 
     @Override
-    void writeInput(JsonGenerator json, String prompt) throws IOException {
-        TextPair pair = TextPair.of(prompt);
-        json.writeStringField("query", pair.first());
-        json.writeArrayFieldStart("documents");
-        json.writeString(pair.second());
-        json.writeEndArray();
+    void writeInput(JsonGenerator json, PromptRequest request) throws IOException {
+        List<String> texts = request.texts();
+        if (texts.isEmpty()) {
+            TextPair pair = TextPair.of(request.prompt());
+            texts = List.of(pair.first(), pair.second());
+        }
+        json.writeStringField("query", texts.get(0));
+        writeTexts(json, "documents", texts.subList(1, texts.size()));
     }
 }

@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param hf {@code --hf-*} flags
  * @param asr {@code --asr-*} flags (the hf dataset's ASR layout)
  * @param multiTurn {@code --multi-turn} and the {@code --multi-turn-*} flags (sessions)
+ * @param randomBatch {@code --random-batch-size} and {@code --no-reranker} (list prompts for the pooling backends)
  */
 @RecordBuilder
 public record DatasetOptions(
@@ -38,7 +39,8 @@ public record DatasetOptions(
         Trace trace,
         Hf hf,
         Asr asr,
-        MultiTurn multiTurn)
+        MultiTurn multiTurn,
+        RandomBatch randomBatch)
         implements DatasetOptionsBuilder.With {
 
     public DatasetOptions {
@@ -54,6 +56,7 @@ public record DatasetOptions(
         Objects.requireNonNull(hf, "hf");
         Objects.requireNonNull(asr, "asr");
         Objects.requireNonNull(multiTurn, "multiTurn");
+        Objects.requireNonNull(randomBatch, "randomBatch");
     }
 
     /** The synthetic datasets' flags, the others at their defaults (change them with {@code with...}). */
@@ -71,7 +74,8 @@ public record DatasetOptions(
                 Trace.DEFAULTS,
                 Hf.DEFAULTS,
                 Asr.DEFAULTS,
-                MultiTurn.DEFAULTS);
+                MultiTurn.DEFAULTS,
+                RandomBatch.DEFAULTS);
     }
 
     /** {@code --random-input-len}, {@code --random-output-len}, {@code --random-range-ratio}, {@code --random-prefix-len}. */
@@ -261,6 +265,33 @@ public record DatasetOptions(
             atLeast("--multi-turn-output-len", 1, outputLen);
             atLeast("--multi-turn-system-prompt-len", 0, systemPromptLen);
             return this;
+        }
+    }
+
+    /**
+     * vLLM's list-prompt flags: {@code --random-batch-size}, the documents per request of
+     * {@code random-rerank} (with one query) and the prompts per request of {@code random} (when above 1,
+     * for the embeddings backend); {@code --no-reranker}, for {@code random-rerank}: the model is an
+     * embedding model scoring by similarity, not a cross-encoder (no separator token, and the query is
+     * drawn at the full input length).
+     */
+    public record RandomBatch(int batchSize, boolean noReranker) {
+
+        public static final RandomBatch DEFAULTS = new RandomBatch(1, false);
+
+        /** These flags, checked by {@code random-rerank} (vLLM's {@code random} takes any size, batching above 1). */
+        public RandomBatch checked() {
+            atLeast("--random-batch-size", 1, batchSize);
+            if (noReranker && batchSize < 2) {
+                throw new IllegalArgumentException("--no-reranker puts the query and at least one document in"
+                        + " every request; set --random-batch-size to 2 or more, got " + batchSize);
+            }
+            return this;
+        }
+
+        /** Whether {@code random} sends its prompts in lists of {@link #batchSize()}. */
+        boolean batchesRandom() {
+            return batchSize > 1;
         }
     }
 

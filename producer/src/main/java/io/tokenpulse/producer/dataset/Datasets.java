@@ -20,7 +20,9 @@ public final class Datasets {
         SUPPORTED.put(BurstGptDataset.NAME, (options, tokenizer) -> BurstGptDataset.load(options, tokenizer));
         SUPPORTED.put(
                 RandomDataset.NAME,
-                (options, tokenizer) -> new RandomDataset(tokenizer, options.random(), options.promptStyle()));
+                (options, tokenizer) ->
+                        new RandomDataset(tokenizer, options.random(), options.promptStyle(), options.randomBatch()));
+        SUPPORTED.put(RandomRerankDataset.NAME, (options, tokenizer) -> new RandomRerankDataset(tokenizer, options));
         SUPPORTED.put(
                 SonnetDataset.NAME,
                 (options, tokenizer) ->
@@ -50,6 +52,17 @@ public final class Datasets {
      */
     public static boolean waitsForAnswers(String name) {
         return AgentTraceDataset.NAME.equals(name);
+    }
+
+    /**
+     * Whether the dataset's prompts are lists of texts ({@link Prompt.Texts}): {@code random-rerank}'s
+     * query and documents, or {@code random}'s batches ({@code --random-batch-size} above 1), which only
+     * the pooling backends send.
+     */
+    public static boolean sendsTextLists(DatasetOptions options) {
+        return RandomRerankDataset.NAME.equals(options.name())
+                || (RandomDataset.NAME.equals(options.name())
+                        && options.randomBatch().batchesRandom());
     }
 
     /** Names {@link #create} accepts, in display order. */

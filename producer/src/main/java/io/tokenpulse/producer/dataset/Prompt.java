@@ -52,6 +52,24 @@ public sealed interface Prompt {
         }
     }
 
+    /**
+     * Texts sent together in one request, vLLM's list-valued prompt: the {@code random-rerank}
+     * dataset's query, then its documents, or a batch of {@code random} prompts. Only the pooling
+     * backends take it (a rerank needs the query and at least one document).
+     */
+    record Texts(List<String> texts) implements Prompt {
+
+        /** What a list prompt's request asks to generate: nothing (vLLM writes 0; a sample's least is 1). */
+        static final int OUTPUT_LEN = 1;
+
+        public Texts {
+            texts = List.copyOf(texts);
+            if (texts.isEmpty()) {
+                throw new IllegalArgumentException("a list prompt needs at least one text");
+            }
+        }
+    }
+
     /** A prompt in the form the backend sends: the text itself, or the text as one user message. */
     static Prompt of(String text, PromptStyle style) {
         return style == PromptStyle.CHAT ? new Chat(List.of(ChatMessage.user(text))) : new Text(text);

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * an output length uniform in {@code [max(1, floor(Y(1-r))), max(1, ceil(Y(1+r)))]}; a random
  * offset. The prompt is one shared random prefix of {@code --random-prefix-len} tokens followed by
  * the consecutive allowed ids {@code (offset + index + k) mod |allowed|}, decoded and re-encoded
- * until it has exactly {@code prefix + input length} tokens ({@link TokenSequencePrompt}).
+ * until it has exactly {@code prefix + input length} tokens ({@link TokenSequencePrompt}). With
+ * {@code --random-batch-size} above 1, as in vLLM, each that many consecutive prompts are one list prompt
+ * ({@link Prompt.Texts}), for the embeddings backend.
  */
 final class RandomDataset extends NamedDataset {
 
@@ -26,17 +28,20 @@ final class RandomDataset extends NamedDataset {
     private final Tokenizer tokenizer;
     private final DatasetOptions.Random flags;
     private final PromptStyle style;
+    private final DatasetOptions.RandomBatch batch;
     private final int[] allowedIds;
     private final int inputLow;
     private final int inputHigh;
     private final int outputLow;
     private final int outputHigh;
 
-    RandomDataset(Tokenizer tokenizer, DatasetOptions.Random flags, PromptStyle style) {
+    RandomDataset(
+            Tokenizer tokenizer, DatasetOptions.Random flags, PromptStyle style, DatasetOptions.RandomBatch batch) {
         super(NAME);
         this.tokenizer = tokenizer;
         this.flags = flags;
         this.style = style;
+        this.batch = batch;
         this.allowedIds = TokenSequencePrompt.allowedIds(tokenizer);
         int realInputLen = Math.max(0, flags.inputLen() - tokenizer.numSpecialTokensToAdd());
         double ratio = flags.rangeRatio();
@@ -68,6 +73,7 @@ final class RandomDataset extends NamedDataset {
         int[] prefix = prefix(random);
 
         List<SampledRequest> requests = new ArrayList<>(numRequests);
+        List<String> texts = new ArrayList<>(numRequests);
         int mismatchTotal = 0;
         for (int i = 0; i < numRequests; i++) {
             int target = prefix.length + inputLens[i];
@@ -79,6 +85,7 @@ final class RandomDataset extends NamedDataset {
             TokenSequencePrompt prompt = TokenSequencePrompt.fit(tokenizer, ids, target, allowedIds, random);
             mismatchTotal += prompt.tokenCount() - target;
             requests.add(new SampledRequest(Prompt.of(prompt.text(), style), prompt.tokenCount(), outputLens[i], i));
+            texts.add(prompt.text());
         }
         if (mismatchTotal != 0) {
             log.warn(
@@ -86,7 +93,25 @@ final class RandomDataset extends NamedDataset {
                     Math.abs(mismatchTotal),
                     mismatchTotal > 0 ? "more" : "fewer");
         }
-        return requests;
+        return batch.batchesRandom() ? batched(requests, texts) : requests;
+    }
+
+    /**
+     * vLLM's batches for the embeddings backend: each {@code --random-batch-size} consecutive prompts as
+     * one list prompt, their lengths summed (the last batch may be smaller).
+     */
+    private List<SampledRequest> batched(List<SampledRequest> requests, List<String> texts) {
+        int size = batch.batchSize();
+        List<SampledRequest> batches = new ArrayList<>();
+        for (int first = 0; first < requests.size(); first += size) {
+            int end = Math.min(first + size, requests.size());
+            int promptLen = requests.subList(first, end).stream()
+                    .mapToInt(SampledRequest::promptLen)
+                    .sum();
+            batches.add(new SampledRequest(
+                    new Prompt.Texts(texts.subList(first, end)), promptLen, Prompt.Texts.OUTPUT_LEN, first / size));
+        }
+        return batches;
     }
 
     /** The shared prefix as re-encoded ids, so every prompt starts with the same tokens. */

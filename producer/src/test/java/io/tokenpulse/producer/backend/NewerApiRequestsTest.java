@@ -77,7 +77,8 @@ class NewerApiRequestsTest {
                     new ChatMessage("assistant", "Hello!"),
                     new ChatMessage("user", "Why?"),
                     new ChatMessage("assistant", "Because."),
-                    new ChatMessage("user", "Go on")));
+                    new ChatMessage("user", "Go on")),
+            List.of());
 
     /**
      * OpenAI's Responses API takes the conversation so far as input messages with roles

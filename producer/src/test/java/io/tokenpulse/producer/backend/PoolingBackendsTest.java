@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenpulse.producer.backend.BackendSettings.Sampling;
+import io.tokenpulse.producer.dataset.Prompt;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +58,35 @@ class PoolingBackendsTest {
         HttpCall call = Backends.get("vllm-score").buildRequest(settings(path, null), PROMPT);
         assertBody(call, """
                 {"model": "BAAI/bge-m3", "text_1": "alpha beta", "text_2": "gamma delta",
+                 "truncate_prompt_tokens": -1}""");
+    }
+
+    /** A random-rerank request: the query, then two documents. */
+    private static final PromptRequest LIST =
+            PromptRequest.of("bench-4", new Prompt.Texts(List.of("the query", "document one", "document two")), 1);
+
+    @Test
+    void rerankSendsAListPromptsFirstTextAsQueryAndTheOthersAsDocumentsAsVllm() throws Exception {
+        HttpCall call = Backends.get("vllm-rerank").buildRequest(settings("/v1/rerank", null), LIST);
+        assertBody(call, """
+                {"model": "BAAI/bge-m3", "query": "the query", "documents": ["document one", "document two"],
+                 "truncate_prompt_tokens": -1}""");
+        assertThat(call.header("x-request-id")).isEqualTo("bench-4");
+    }
+
+    @Test
+    void embeddingsSendAListPromptAsTheListOfInputsAsVllm() throws Exception {
+        HttpCall call = Backends.get("openai-embeddings").buildRequest(settings("/v1/embeddings", null), LIST);
+        assertBody(call, """
+                {"model": "BAAI/bge-m3", "input": ["the query", "document one", "document two"],
+                 "truncate_prompt_tokens": -1}""");
+    }
+
+    @Test
+    void scoreSendsAListPromptsQueryAsTextOneAndItsDocumentsAsTextTwo() throws Exception {
+        HttpCall call = Backends.get("vllm-score").buildRequest(settings("/v1/score", null), LIST);
+        assertBody(call, """
+                {"model": "BAAI/bge-m3", "text_1": "the query", "text_2": ["document one", "document two"],
                  "truncate_prompt_tokens": -1}""");
     }
 

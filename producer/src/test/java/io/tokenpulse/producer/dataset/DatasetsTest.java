@@ -23,6 +23,7 @@ class DatasetsTest {
                         "sharegpt",
                         "burstgpt",
                         "random",
+                        "random-rerank",
                         "sonnet",
                         "custom",
                         "hf",
@@ -59,8 +60,8 @@ class DatasetsTest {
         assertThatThrownBy(() -> Datasets.create(named("poems"), null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, sonnet, custom, hf, trace,"
-                                + " agent-trace, prefix_repetition, multi-turn");
+                        "unknown --dataset-name 'poems'; choose one of: sharegpt, burstgpt, random, random-rerank, sonnet, custom, hf,"
+                                + " trace, agent-trace, prefix_repetition, multi-turn");
     }
 
     @Test

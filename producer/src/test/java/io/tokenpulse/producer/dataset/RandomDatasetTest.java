@@ -56,6 +56,31 @@ class RandomDatasetTest {
                 .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
     }
 
+    @Test
+    void aBatchSizeAboveOneSendsConsecutivePromptsAsOneListAsVllmDoesForEmbeddings() {
+        DatasetOptions options = new DatasetOptions(
+                "random",
+                null,
+                PromptStyle.COMPLETION,
+                new DatasetOptions.Random(16, 8, 0.0, 0),
+                DatasetOptions.Sonnet.DEFAULTS);
+        List<SampledRequest> single = Datasets.create(options, qwen3).sample(7, 5);
+        List<SampledRequest> batched = Datasets.create(
+                        options.withRandomBatch(new DatasetOptions.RandomBatch(3, false)), qwen3)
+                .sample(7, 5);
+
+        assertThat(batched).extracting(SampledRequest::index).containsExactly(0, 1, 2);
+        assertThat(batched).extracting(SampledRequest::promptLen).containsExactly(48, 48, 16);
+        assertThat(batched).extracting(SampledRequest::expectedOutputLen).containsOnly(1);
+        assertThat(batched.stream().flatMap(r -> ((Prompt.Texts) r.prompt()).texts().stream()))
+                .containsExactlyElementsOf(
+                        single.stream().map(RandomDatasetTest::text).toList());
+        // vLLM batches only above 1
+        assertThat(Datasets.create(options.withRandomBatch(new DatasetOptions.RandomBatch(0, false)), qwen3)
+                        .sample(7, 5))
+                .isEqualTo(single);
+    }
+
     // Bounds worked by hand: [floor(X(1-r)), ceil(X(1+r))], output low at least 1.
     @ParameterizedTest(name = "in {0} out {1} ratio {2}")
     @CsvSource({
