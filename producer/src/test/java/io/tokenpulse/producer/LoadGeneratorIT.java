@@ -12,6 +12,7 @@ import io.tokenpulse.producer.publish.EventPublisher;
 import io.tokenpulse.producer.publish.PublisherSettings;
 import io.tokenpulse.producer.schedule.ArrivalSettings;
 import io.tokenpulse.producer.session.SessionOptions;
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.TopicSpec;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -46,6 +47,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -145,7 +147,7 @@ class LoadGeneratorIT {
                 .mapToLong(RequestFinished::getChunkEvents)
                 .sum();
         assertThat(result.chunkEvents()).isEqualTo(expectedChunks);
-        List<Chunk> chunks = readAll(topics.chunks(), expectedChunks);
+        List<Chunk> chunks = readChunks(topics, expectedChunks);
         assertThat(chunks).hasSize((int) expectedChunks);
         Map<Integer, List<Integer>> seqsByIndex = chunks.stream()
                 .collect(Collectors.groupingBy(
@@ -235,7 +237,7 @@ class LoadGeneratorIT {
                 .filter(e -> e.getEvent() instanceof RequestFinished)
                 .mapToLong(e -> ((RequestFinished) e.getEvent()).getChunkEvents())
                 .sum();
-        List<Chunk> chunks = readAll(topics.chunks(), announced);
+        List<Chunk> chunks = readChunks(topics, announced);
         assertThat(chunks).as("only the timed requests' chunks").hasSize((int) announced);
         assertThat(requests.stream()
                         .filter(e -> e.getEvent() instanceof RequestFinished)
@@ -453,17 +455,28 @@ class LoadGeneratorIT {
             admin.createTopics(List.of(
                             new NewTopic(topics.runs().name(), 1, (short) 1),
                             new NewTopic(topics.requests().name(), 3, (short) 1),
-                            new NewTopic(topics.chunks().name(), 3, (short) 1)))
+                            new NewTopic(topics.chunks().name(), 3, (short) 1),
+                            new NewTopic(topics.chunkBatches().name(), 3, (short) 1)))
                     .all()
                     .get();
         }
         return topics;
     }
 
+    /** The streamed events, from their chunk-batch records (the publisher's default), each batch as its chunks. */
+    private static List<Chunk> readChunks(Topics topics, long expected) {
+        return readAll(topics.chunkBatches(), expected, ChunkBatches::expand);
+    }
+
     /** Every record of the topic, decoded; polls until {@code expected} arrived or 30 s passed. */
     private static <V> List<V> readAll(TopicSpec<V> topic, long expected) {
+        return readAll(topic, expected, List::of);
+    }
+
+    /** Every record of the topic, decoded and expanded into values; polls until {@code expected} values arrived or 30 s passed. */
+    private static <V, T> List<T> readAll(TopicSpec<V> topic, long expected, Function<V, List<T>> expand) {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
-        List<V> values = new ArrayList<>();
+        List<T> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
@@ -474,12 +487,14 @@ class LoadGeneratorIT {
             long deadlineNs = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (values.size() < expected && System.nanoTime() < deadlineNs) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(topic.valueSerde().deserializer().deserialize(record.topic(), record.value()));
+                    values.addAll(expand.apply(
+                            topic.valueSerde().deserializer().deserialize(record.topic(), record.value())));
                 }
             }
             // anything beyond the expected count would be a duplicate or a stray record
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                values.add(topic.valueSerde().deserializer().deserialize(record.topic(), record.value()));
+                values.addAll(
+                        expand.apply(topic.valueSerde().deserializer().deserialize(record.topic(), record.value())));
             }
         }
         return values;

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.ChunkBatch;
-import io.tokenpulse.schemas.registry.SchemaRegistry;
 import io.tokenpulse.schemas.serde.AvroSerializer;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.stream.IntStream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -26,7 +23,7 @@ class ChunkBatcherTest {
     private static final long INTERVAL_NS = 100_000_000;
 
     private final AvroSerializer<ChunkBatch> serializer =
-            new AvroSerializer<>(registry(), ChunkBatch.class, TOPIC + "-value", true);
+            new AvroSerializer<>(FixedIdRegistry.of(SCHEMA_ID), ChunkBatch.class, TOPIC + "-value", true);
     private final ChunkBatcher batcher = new ChunkBatcher(serializer, TOPIC, INTERVAL_NS);
     private final Recorded out = new Recorded();
 
@@ -212,17 +209,6 @@ class ChunkBatcherTest {
                 chunks.stream().map(Chunk::getOffsetNs).toList(),
                 Arrays.asList(chunks.stream().map(Chunk::getTokens).toArray(Integer[]::new)),
                 chunks.stream().map(Chunk::getBytes).toList());
-    }
-
-    private static SchemaRegistry registry() {
-        return (SchemaRegistry) Proxy.newProxyInstance(
-                SchemaRegistry.class.getClassLoader(),
-                new Class<?>[] {SchemaRegistry.class},
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "register" -> SCHEMA_ID;
-                    case "idOf" -> OptionalInt.of(SCHEMA_ID);
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
     }
 
     /** What the batcher closed. */

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tokenpulse.schemas.avro.Chunk;
-import io.tokenpulse.schemas.registry.SchemaRegistry;
 import io.tokenpulse.schemas.serde.AvroSerializer;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.util.OptionalInt;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.kafka.common.errors.SerializationException;
@@ -22,7 +19,7 @@ class ChunkWriterTest {
     private static final int SCHEMA_ID = 0x01020304;
 
     private final AvroSerializer<Chunk> serializer =
-            new AvroSerializer<>(registry(), Chunk.class, "tokenpulse.chunks-value", true);
+            new AvroSerializer<>(FixedIdRegistry.of(SCHEMA_ID), Chunk.class, "tokenpulse.chunks-value", true);
     private final ChunkWriter writer = ChunkWriter.forSerializer(serializer);
 
     @ParameterizedTest(name = "{0}")
@@ -109,16 +106,5 @@ class ChunkWriterTest {
 
     private static String key(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static SchemaRegistry registry() {
-        return (SchemaRegistry) Proxy.newProxyInstance(
-                SchemaRegistry.class.getClassLoader(),
-                new Class<?>[] {SchemaRegistry.class},
-                (proxy, method, args) -> switch (method.getName()) {
-                    case "register" -> SCHEMA_ID;
-                    case "idOf" -> OptionalInt.of(SCHEMA_ID);
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
     }
 }
