@@ -55,9 +55,10 @@ class BenchCommandTest {
         String line = PythonNamespace.format(parsed.subcommand().commandSpec(), BenchNamespace.ORDER);
 
         // vLLM's version that printed the 20-minute run had neither num_prompts next to duration_minutes nor the
-        // custom dataset's options (later versions have them); ours has all.
+        // custom and random-rerank datasets' options (later versions have them); ours has all.
         String vllmPart = line.replace("num_prompts=1000, ", "")
-                .replace("custom_output_len=256, custom_skip_chat_template=False, ", "");
+                .replace("custom_output_len=256, custom_skip_chat_template=False, ", "")
+                .replace("random_batch_size=1, no_reranker=False, ", "");
         vllmPart = vllmPart.substring(0, vllmPart.indexOf("lora_modules=None") + "lora_modules=None".length()) + ")";
         assertThat(vllmPart).isEqualTo(seedNamespace());
     }
