@@ -52,7 +52,7 @@ class PipelineIT {
 
         try (Pipeline registering =
                 Pipeline.connect(options("--auto-register-schemas").settings(), PipelineRole.BENCH)) {
-            assertThat(registering.topics().resolveSchemaIds()).hasSize(7); // every Avro value schema
+            assertThat(registering.topics().resolveSchemaIds()).hasSize(8); // every Avro value schema
         }
         // registered once, found by every later producer or aggregator without the flag
         try (Pipeline later = Pipeline.connect(options().settings(), PipelineRole.BENCH)) {
