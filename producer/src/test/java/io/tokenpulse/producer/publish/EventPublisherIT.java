@@ -6,6 +6,7 @@ import io.tokenpulse.platform.kafka.EmbeddedKafka;
 import io.tokenpulse.platform.kafka.KafkaChildProcess;
 import io.tokenpulse.platform.kafka.KafkaSettings;
 import io.tokenpulse.platform.registry.LocalSchemaRegistry;
+import io.tokenpulse.schemas.ChunkBatches;
 import io.tokenpulse.schemas.TopicAdmin;
 import io.tokenpulse.schemas.Topics;
 import io.tokenpulse.schemas.avro.Chunk;
@@ -123,6 +124,8 @@ class EventPublisherIT {
                             List.of(51_234_567L, 71_000_001L, 90_999_999L),
                             java.util.Arrays.asList(null, 1, 3),
                             List.of(205, 180, 0)));
+            // and the per-event view readers build from it is the chunks as published, gaps and arrivals included
+            assertThat(ChunkBatches.expand(batch)).isEqualTo(chunks);
         }
     }
 
@@ -413,14 +416,12 @@ class EventPublisherIT {
                             new String(record.key(), StandardCharsets.UTF_8), k -> new ArrayList<>());
                     records++;
                     if (batched) {
-                        ChunkBatch batch = topics.chunkBatches()
+                        List<Chunk> chunks = ChunkBatches.expand(topics.chunkBatches()
                                 .valueSerde()
                                 .deserializer()
-                                .deserialize(topic, record.value());
-                        for (int i = 0; i < batch.getOffsetsNs().size(); i++) {
-                            seqs.add(batch.getFirstSeq() + i);
-                            events++;
-                        }
+                                .deserialize(topic, record.value()));
+                        chunks.forEach(chunk -> seqs.add(chunk.getSeq()));
+                        events += chunks.size();
                     } else {
                         seqs.add(topics.chunks()
                                 .valueSerde()
