@@ -114,7 +114,11 @@ public final class Pipeline implements AutoCloseable {
             Topics topics =
                     Topics.create(options.topicPrefix(), new SchemaRegistryClient(registrySettings), autoRegister);
             topics.resolveSchemaIds();
-            Properties props = propertyFile(options.kafkaPropertyFile());
+            Properties props = new Properties();
+            // No MBean per Kafka client metric (thousands across the producer and Streams' clients): start-up
+            // CPU for a JMX nobody reads in a bench process; --kafka-property metric.reporters=... restores it.
+            props.put(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG, "");
+            props.putAll(propertyFile(options.kafkaPropertyFile()));
             props.putAll(options.kafkaProperties());
             props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Duration kafkaTimeout = kafkaTimeout(props);

@@ -6,7 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tokenpulse.platform.Platform;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.schemas.PipelineRole;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Properties;
+import javax.management.ObjectName;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,6 +64,31 @@ class PipelineIT {
         // registered once, found by every later producer or aggregator without the flag
         try (Pipeline later = Pipeline.connect(options().settings(), PipelineRole.BENCH)) {
             assertThat(later.embedded()).isFalse();
+        }
+    }
+
+    @Test
+    void kafkaClientsRegisterNoMBeansUnlessAsked() throws Exception {
+        try (Pipeline quiet =
+                        Pipeline.connect(options("--auto-register-schemas").settings(), PipelineRole.BENCH);
+                Pipeline withJmx = Pipeline.connect(
+                        options("--kafka-property", "metric.reporters=" + JmxReporter.class.getName())
+                                .settings(),
+                        PipelineRole.BENCH)) {
+            assertThat(producerMetricsMBeans(quiet, "quiet-producer")).isZero();
+            assertThat(producerMetricsMBeans(withJmx, "jmx-producer")).isEqualTo(1);
+        }
+    }
+
+    /** How many {@code producer-metrics} MBeans a producer made with the pipeline's properties registered. */
+    private static int producerMetricsMBeans(Pipeline pipeline, String clientId) throws Exception {
+        Properties props = pipeline.clientProperties();
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            return ManagementFactory.getPlatformMBeanServer()
+                    .queryNames(new ObjectName("kafka.producer:type=producer-metrics,client-id=" + clientId), null)
+                    .size();
         }
     }
 }

@@ -67,6 +67,10 @@ final class BrokerConfig {
         // The 128 MiB default is allocated from the heap when the cleaner starts; 8 MiB still dedupes
         // about 300k keys per pass (24 bytes a key), plenty for the aggregator's compacted changelogs.
         p.setProperty("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        // No MBean per metric: registering the broker's thousands of them is start-up CPU, and nothing
+        // reads this in-process broker over JMX (its own metrics API still counts them).
+        p.setProperty("metric.reporters", "");
+        p.setProperty("metrics.jmx.exclude", ".*");
 
         settings.brokerProperties().forEach((key, value) -> {
             if (!key.equals(EmbeddedKafka.CLUSTER_ID_PROPERTY)) {

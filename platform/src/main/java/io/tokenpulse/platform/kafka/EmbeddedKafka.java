@@ -85,6 +85,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         String bootstrapServers = settings.bindHost() + ":" + kafkaPort;
         Map<String, Object> clientProperties = new HashMap<>();
         clientProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        clientProperties.put(AdminClientConfig.METRIC_REPORTER_CLASSES_CONFIG, ""); // no MBeans: start-up CPU
         if (settings.saslUsers() != null) {
             clientProperties.putAll(settings.saslUsers().clientProperties(SaslUsers.ADMIN));
         }

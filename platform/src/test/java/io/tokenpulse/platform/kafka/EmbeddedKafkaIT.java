@@ -7,6 +7,7 @@ import static io.tokenpulse.platform.kafka.KafkaTestClients.produce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -50,6 +53,15 @@ class EmbeddedKafkaIT {
 
         assertThat(consume(kafka.bootstrapServers(), "chunks", "read_uncommitted", 3, WAIT))
                 .containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    /** Registering an MBean for each of the broker's metrics was start-up CPU for a JMX nobody reads. */
+    @Test
+    void theBrokerRegistersNoMetricMBeans() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+
+        assertThat(server.queryNames(new ObjectName("kafka.server:*"), null)).isEmpty();
+        assertThat(server.queryNames(new ObjectName("kafka.network:*"), null)).isEmpty();
     }
 
     @Test
