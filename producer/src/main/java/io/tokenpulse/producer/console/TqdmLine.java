@@ -1,7 +1,6 @@
 package io.tokenpulse.producer.console;
 
 import java.time.Duration;
-import java.util.Locale;
 import me.tongfei.progressbar.ProgressBarRenderer;
 import me.tongfei.progressbar.ProgressState;
 
@@ -35,7 +34,7 @@ final class TqdmLine implements ProgressBarRenderer {
             return n + "it [" + interval(elapsedS) + ", " + rateText + "]";
         }
         double fraction = total == 0 ? 1.0 : Math.min(1.0, (double) n / total);
-        String left = String.format(Locale.ROOT, "%3.0f%%|", fraction * 100);
+        String left = padded(Long.toString(Math.round(fraction * 100)), 3) + "%|";
         String remaining = Double.isNaN(rate) ? "?" : interval((total - n) / rate);
         String right = "| " + n + "/" + total + " [" + interval(elapsedS) + "<" + remaining + ", " + rateText + "]";
         int barWidth = Math.max(1, width - left.length() - right.length());
@@ -61,10 +60,25 @@ final class TqdmLine implements ProgressBarRenderer {
         if (Double.isNaN(perSecond)) {
             return "?it/s";
         }
-        if (perSecond < 1) {
-            return String.format(Locale.ROOT, "%5.2fs/it", 1 / perSecond);
-        }
-        return String.format(Locale.ROOT, "%5.2fit/s", perSecond);
+        return perSecond < 1 ? twoDecimals(1 / perSecond) + "s/it" : twoDecimals(perSecond) + "it/s";
+    }
+
+    /**
+     * {@code %5.2f} without {@link String#format}, whose pattern parsing was most of a redraw's CPU
+     * (ten redraws a second); rounding a half away from zero, as the format does.
+     */
+    private static String twoDecimals(double value) {
+        long hundredths = Math.round(value * 100);
+        long cents = hundredths % 100;
+        return padded(hundredths / 100 + (cents < 10 ? ".0" : ".") + cents, 5);
+    }
+
+    private static String padded(String text, int width) {
+        return text.length() >= width ? text : " ".repeat(width - text.length()) + text;
+    }
+
+    private static String twoDigits(long value) {
+        return value < 10 ? "0" + value : Long.toString(value);
     }
 
     /** tqdm's format_interval: {@code MM:SS}, or {@code H:MM:SS} from one hour on. */
@@ -73,8 +87,6 @@ final class TqdmLine implements ProgressBarRenderer {
         long hours = total / 3600;
         long minutes = total / 60 % 60;
         long secs = total % 60;
-        return hours > 0
-                ? String.format(Locale.ROOT, "%d:%02d:%02d", hours, minutes, secs)
-                : String.format(Locale.ROOT, "%02d:%02d", minutes, secs);
+        return (hours > 0 ? hours + ":" : "") + twoDigits(minutes) + ":" + twoDigits(secs);
     }
 }

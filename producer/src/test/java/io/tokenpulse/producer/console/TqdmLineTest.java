@@ -20,6 +20,9 @@ class TqdmLineTest {
                 "slower than 1/s          | 1   | 10  | 4000    | 46 | ' 10%|█         | 1/10 [00:04<00:36,  4.00s/it]'",
                 "hours, 4-column bar      | 10  | 20  | 3725000 | 46 | ' 50%|██  | 10/20 [1:02:05<1:02:05, 372.50s/it]'",
                 "duration mode: no total  | 84  | -1  | 41500   | 40 | '84it [00:41,  2.02it/s]'",
+                // rounded, not truncated; a rate wider than its 5 columns
+                "a third                  | 1   | 3   | 3000    | 45 | ' 33%|███▎      | 1/3 [00:03<00:06,  3.00s/it]'",
+                "fast: 12 345.68 it/s     | 1000 | 2000 | 81     | 54 | ' 50%|█████     | 1000/2000 [00:00<00:00, 12345.68it/s]'",
             })
     void rendersTqdmsDefaultMeter(String why, long n, long total, long elapsedMs, int width, String expected) {
         assertThat(TqdmLine.format(n, total, Duration.ofMillis(elapsedMs), width))
