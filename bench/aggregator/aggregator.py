@@ -13,6 +13,7 @@ import calendar
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -134,6 +135,8 @@ def main():
                    help="record the aggregate with JFR (settings=profile) and print the catch-up's top frames")
     p.add_argument("--java-opts", default="",
                    help="JVM options added to the launcher's for the aggregate only (-XX:TieredStopAtLevel=4: with C2)")
+    p.add_argument("--aggregate-args", default="",
+                   help="more aggregate flags, e.g. \"--kafka-property num.stream.threads=2\"")
     p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder")
     p.add_argument("--out", default=None)
     a = p.parse_args()
@@ -160,7 +163,8 @@ def main():
         load_before = load_average()
         port = free_port()
         started = time.monotonic()
-        aggregate = subprocess.Popen([LAUNCHER, "aggregate", *connection, "--metrics-port", str(port)],
+        aggregate = subprocess.Popen([LAUNCHER, "aggregate", *connection, "--metrics-port", str(port),
+                                      *shlex.split(a.aggregate_args)],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=agg_env, text=True)
         running = watch(aggregate, os.path.join(out, "aggregate.log"), RUNNING, {})
         url = f"http://127.0.0.1:{port}/metrics"

@@ -1,6 +1,6 @@
 """CPU by thread group of a running `bench --bootstrap-servers` (started by bench/hotpath/alone), from
 /proc: 10 s after its "Initial test run completed" line, over a 40 s window, per event at the run's
-1 000 events/s (20 req/s x 50 tokens), with each thread group's wake-ups (voluntary context switches) a second. Usage: python3 bench/hotpath/split.py OUT/bench.log"""
+RATE x LEN events/s (the environment alone reads; 20 req/s x 50 tokens by default), with each thread group's wake-ups (voluntary context switches) a second. Usage: python3 bench/hotpath/split.py OUT/bench.log"""
 import os,re,time,subprocess,collections,sys
 def find():
     for p in os.listdir('/proc'):
@@ -30,6 +30,8 @@ time.sleep(10); a=snap(); t0=time.time(); time.sleep(40); b=snap(); dt=time.time
 g=collections.Counter(); w=collections.Counter()
 for t,(comm,cpu,wakes) in b.items():
     k=re.sub(r'\d+','N',comm); g[k]+=cpu-a.get(t,(comm,0,0))[1]; w[k]+=wakes-a.get(t,(comm,0,0))[2]
-tot=sum(g.values()); ev=1000*dt
-print(f"window {dt:.1f}s, cpu {tot:.2f}s, {tot/ev*1e6:.1f} us/event at 1000 events/s")
+# the events/s that alone offers (RATE req/s x LEN events): a server that keeps up streams that many
+rate=float(os.environ.get('RATE','20'))*float(os.environ.get('LEN','50'))
+tot=sum(g.values()); ev=rate*dt
+print(f"window {dt:.1f}s, cpu {tot:.2f}s, {tot/ev*1e6:.1f} us/event at {rate:.0f} events/s")
 for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event {w[k]/dt:7.0f} wake-ups/s")
