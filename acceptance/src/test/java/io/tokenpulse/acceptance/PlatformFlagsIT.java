@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./tokenpulse platform --secure}, then {@code aggregate} and {@code bench} as separate
  * processes with exactly the flags {@code platform} printed (each with its own credential file);
  * then the platform restarted on the same data directory (its schema registration and ACLs must be
- * idempotent), and {@code replay} and {@code chart} of the stored run through the flags it prints
+ * idempotent), and {@code replay}, {@code chart} and {@code export} of the stored run through the flags it prints
  * this time. The bad inputs that need a running cluster are checked against it on the way, and at the
  * end no password is in any output, log, result file, /metrics page or record of the runs topic.
  */
@@ -273,6 +273,24 @@ class PlatformFlagsIT {
             assertThat(chart.exitCode()).as(chart.toString()).isZero();
             chart.assertQuietStderr();
             assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G');
+
+            // export reads the chunk events too, with the same credentials
+            Path exported = work.resolve("export");
+            Tokenpulse.Result export = tokenpulse.run(
+                    Tokenpulse.ROOT,
+                    Duration.ofMinutes(2),
+                    args(
+                            "export",
+                            withFile(connection, benchFile),
+                            "--run-id",
+                            RUN_ID,
+                            "--format",
+                            "csv",
+                            "--output",
+                            exported.toString()));
+            assertThat(export.exitCode()).as(export.toString()).isZero();
+            export.assertQuietStderr();
+            assertThat(Files.readAllLines(exported.resolve("chunks.csv"))).hasSize(15 * 6 + 1);
 
             Tokenpulse.Result unknown = tokenpulse.run(
                     Tokenpulse.ROOT,

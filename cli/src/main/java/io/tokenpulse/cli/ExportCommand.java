@@ -79,7 +79,7 @@ final class ExportCommand implements Callable<Integer> {
         List<String> written = new ArrayList<>();
         String counts;
         String incomplete;
-        try (Pipeline pipeline = storedRun.connect(PipelineRole.REPLAY)) {
+        try (Pipeline pipeline = storedRun.connect(PipelineRole.EXPORT)) {
             StoredRun run = ScoredRun.stored(pipeline, runId, waitFor, allowIncomplete);
             List<Chunk> chunks = StoredChunks.read(pipeline.topics(), pipeline.clientProperties(), runId, waitFor);
             // A finished run's windows settle soon after its summary; an incomplete one's are read up to --wait-s.

@@ -21,12 +21,18 @@ public enum PipelineRole {
             "aggregate",
             t -> List.of(t.runs(), t.requests(), t.chunks(), t.chunkBatches(), t.serverMetrics()),
             t -> List.of(t.requestMetrics(), t.windowMetrics(), t.runSummaries(), t.deadLetter())),
-    /** {@code replay}: a stored run's configuration, request metrics and server scrapes. */
+    /** {@code replay} and {@code rescore}: a stored run's configuration, request metrics and server scrapes. */
     REPLAY("replay", t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics()), t -> List.of()),
     /** {@code chart}: a stored run's windows and summary. */
     CHART("chart", t -> List.of(t.runs(), t.windowMetrics(), t.runSummaries()), t -> List.of()),
     /** {@code compare --run-id}: stored runs, scored as {@code replay} scores them. */
     COMPARE("compare", t -> List.of(t.runs(), t.requestMetrics(), t.serverMetrics()), t -> List.of()),
+    /** {@code export}: a stored run as {@code replay} reads it, with its chunk events and windows. */
+    EXPORT(
+            "export",
+            t -> List.of(
+                    t.runs(), t.requestMetrics(), t.serverMetrics(), t.chunks(), t.chunkBatches(), t.windowMetrics()),
+            t -> List.of()),
     /** {@code report --run-id}: a stored run, scored, with its windows. */
     REPORT(
             "report",

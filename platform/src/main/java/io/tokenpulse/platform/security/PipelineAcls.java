@@ -22,7 +22,7 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The least-privilege ACLs of a secured platform (docs/security.md). {@value SaslUsers#BENCH} (used
- * by {@code bench}, {@code replay} and {@code chart}) and {@value SaslUsers#AGGREGATE} get what their
+ * by every command but {@code aggregate}) and {@value SaslUsers#AGGREGATE} get what their
  * {@link PipelineRole}s read and write, and both may describe every pipeline topic (to find them and
  * check their config). The aggregator also owns everything named after its application id: its
  * internal topics, its consumer group and its transactional ids (exactly once). Nobody may create or
@@ -43,13 +43,10 @@ public final class PipelineAcls {
                 acls.add(allow(user, topic(topic.name(), PatternType.LITERAL), AclOperation.DESCRIBE_CONFIGS));
             }
         }
-        for (PipelineRole role : List.of(
-                PipelineRole.BENCH,
-                PipelineRole.REPLAY,
-                PipelineRole.CHART,
-                PipelineRole.COMPARE,
-                PipelineRole.REPORT)) {
-            addTopicAccess(acls, SaslUsers.BENCH, role, topics);
+        for (PipelineRole role : PipelineRole.values()) { // the bench user runs every command but aggregate
+            if (role != PipelineRole.AGGREGATE) {
+                addTopicAccess(acls, SaslUsers.BENCH, role, topics);
+            }
         }
         for (AclOperation operation :
                 List.of(AclOperation.CREATE, AclOperation.DESCRIBE, AclOperation.READ, AclOperation.WRITE)) {

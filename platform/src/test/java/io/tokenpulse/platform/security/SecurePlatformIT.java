@@ -49,6 +49,7 @@ class SecurePlatformIT {
             TopicAdmin.checkAccess(topics, PipelineRole.BENCH, bench, TIMEOUT);
             TopicAdmin.checkAccess(topics, PipelineRole.REPLAY, bench, TIMEOUT);
             TopicAdmin.checkAccess(topics, PipelineRole.CHART, bench, TIMEOUT);
+            TopicAdmin.checkAccess(topics, PipelineRole.EXPORT, bench, TIMEOUT);
             TopicAdmin.checkAccess(topics, PipelineRole.AGGREGATE, aggregate, TIMEOUT);
             assertThatThrownBy(() -> TopicAdmin.checkAccess(topics, PipelineRole.AGGREGATE, bench, TIMEOUT))
                     .hasMessageContaining(
@@ -57,15 +58,15 @@ class SecurePlatformIT {
             assertThatThrownBy(() -> TopicAdmin.checkAccess(topics, PipelineRole.BENCH, aggregate, TIMEOUT))
                     .hasMessageContaining("WRITE topic tokenpulse.runs, which bench needs");
 
-            // The ACLs hold on the wire too, not only in the check: bench writes chunks but cannot read them.
+            // The ACLs hold on the wire too, not only in the check: bench writes request events but cannot read them.
             try (KafkaProducer<String, String> producer =
                     new KafkaProducer<>(bench, new StringSerializer(), new StringSerializer())) {
-                producer.send(new ProducerRecord<>(topics.chunks().name(), "k", "v"))
+                producer.send(new ProducerRecord<>(topics.requests().name(), "k", "v"))
                         .get(30, TimeUnit.SECONDS);
             }
             try (KafkaConsumer<String, String> consumer =
                     new KafkaConsumer<>(bench, new StringDeserializer(), new StringDeserializer())) {
-                consumer.assign(List.of(new TopicPartition(topics.chunks().name(), 0)));
+                consumer.assign(List.of(new TopicPartition(topics.requests().name(), 0)));
                 assertThatThrownBy(() -> consumer.poll(Duration.ofSeconds(10)))
                         .isInstanceOf(TopicAuthorizationException.class);
             }
