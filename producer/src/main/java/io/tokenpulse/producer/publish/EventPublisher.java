@@ -175,7 +175,8 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
         this.chunkBatches = new Target<>(4, chunkBatches, b -> Topics.requestKey(b.getRunId(), b.getRequestIndex()));
         this.targets = List.of(this.runs, this.requests, this.chunks, this.serverMetrics, this.chunkBatches);
         this.spool = spool;
-        this.chunkWriter = ChunkWriter.forSerializer(this.chunks.valueSerializer);
+        // batched, a chunk only joins its batch: no record of its own to write
+        this.chunkWriter = chunkRecords.batched() ? null : ChunkWriter.forSerializer(this.chunks.valueSerializer);
         this.batcher = chunkRecords.batched()
                 ? new ChunkBatcher(
                         this.chunkBatches.valueSerializer,
