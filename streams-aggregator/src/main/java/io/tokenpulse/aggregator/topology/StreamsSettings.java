@@ -174,10 +174,14 @@ public record StreamsSettings(
                 Integer.toString(Topics.MAX_RECORD_BYTES));
         // One bounded native-memory budget for all state stores, so a long run's RSS levels off.
         props.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class.getName());
-        // An idle pipeline (a run waiting on a slow server) must cost next to no CPU (issue 20): an empty
-        // fetch comes back every 0.5 s by default, now every 3 s. Records (and a transaction's commit
-        // marker) complete a waiting fetch at once, so this delays nothing.
-        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "3000");
+        // A fetch comes back once 64 KiB wait or after 0.5 s. With Kafka's minimum of 1 byte every produce
+        // request of the load generator (one per 50 ms linger) completed a fetch and woke the broker's
+        // handlers and the stream thread: at 1 000 events/s the default pipeline cost 14-16 % more CPU
+        // per event. Records reach the windows and a run's summary up to 0.5 s later; an idle fetch
+        // comes back every 0.5 s (it was 3 s, for idle CPU: +0.003 cores measured; docs/performance.md,
+        // "Fetch cadence").
+        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), "65536");
+        props.putIfAbsent(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "500");
         // The stream thread's loop ran every 0.1 s with nothing to do, a fifth of an idle run's CPU (issue
         // 30). Records end a poll at once, so under load nothing changes. Without records, what waits
         // for the next loop waits up to 0.5 s: a window's flush and its commit, the commit of a run's

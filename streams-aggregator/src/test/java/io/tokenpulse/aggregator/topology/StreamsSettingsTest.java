@@ -96,4 +96,18 @@ class StreamsSettingsTest {
         assertThat(config.getRestoreConsumerConfigs("client"))
                 .doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     }
+
+    /** Not a fetch per produce request of the load generator: 64 KiB or half a second, unless the user says. */
+    @Test
+    void theMainConsumerFetchesSixtyFourKibOrEveryHalfSecond() {
+        StreamsSettings settings = StreamsSettings.defaults("127.0.0.1:9092");
+        var main = new StreamsConfig(settings.toProperties(new Properties())).getMainConsumerConfigs("g", "c", 0);
+        assertThat(main).containsEntry(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "65536");
+        assertThat(main).containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "500");
+
+        Properties given = new Properties();
+        given.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), "1");
+        assertThat(new StreamsConfig(settings.toProperties(given)).getMainConsumerConfigs("g", "c", 0))
+                .containsEntry(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
+    }
 }
