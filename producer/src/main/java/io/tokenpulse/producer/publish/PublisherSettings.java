@@ -112,13 +112,13 @@ public record PublisherSettings(
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         // lz4: most of zstd's gain on these small repetitive records for a fraction of the CPU.
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        // Thousands of chunks a second: batch them for up to 50 ms. Each batch (one per partition) and
-        // each produce request costs the producer's network thread wake-ups and work of its own: at
-        // 1 000 chunks/s on 3 partitions, 50 ms instead of 20 ms takes that thread from ~27 to ~16 µs of
-        // CPU per chunk (docs/performance.md). A chunk may wait that long before it leaves; the aggregator's
-        // live windows show it only at their next commit (every 100 ms) anyway. --kafka-property linger.ms=N
-        // changes it.
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "50");
+        // Batch records for up to 200 ms. Each batch (one per partition) and each produce request costs
+        // this producer's network thread, and the broker's network thread and a request handler, work of
+        // their own: at 1 000 events/s 200 ms rather than 50 ms took ~20 µs of CPU per event off those
+        // (docs/performance.md, "Producer linger"). A record may wait that long before it leaves; the
+        // aggregator fetches every 0.5 s at such rates anyway, and a run's end flushes at once.
+        // --kafka-property linger.ms=N changes it.
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "200");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         // send() runs on EventPublisher's own sender thread, never on a timing thread: it may wait for
         // metadata (a topic idle past metadata.max.idle.ms) or buffer space. Past this the record goes
