@@ -114,7 +114,7 @@ public record PublisherSettings(
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         // Batch records for up to 200 ms. Each batch (one per partition) and each produce request costs
         // this producer's network thread, and the broker's network thread and a request handler, work of
-        // their own: at 1 000 events/s 200 ms rather than 50 ms took ~20 µs of CPU per event off those
+        // their own: at 1 000 events/s 200 ms rather than 50 ms took ~14 µs of CPU per event off those
         // (docs/performance.md, "Producer linger"). A record may wait that long before it leaves; the
         // aggregator fetches every 0.5 s at such rates anyway, and a run's end flushes at once.
         // --kafka-property linger.ms=N changes it.
