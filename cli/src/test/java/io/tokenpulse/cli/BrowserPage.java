@@ -20,7 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -286,14 +288,24 @@ public final class BrowserPage implements AutoCloseable {
     @Override
     public void close() {
         socket.abort();
+        // Chromium's helpers (zygote, renderer, utility) outlive the browser process for a moment and
+        // still write into the profile, which then cannot be deleted; end them and wait for them too.
+        List<ProcessHandle> helpers = process.descendants().toList();
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
+            for (ProcessHandle helper : helpers) {
+                helper.destroy();
+                helper.onExit().get(10, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             process.destroyForcibly();
+            helpers.forEach(ProcessHandle::destroyForcibly);
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            helpers.forEach(ProcessHandle::destroyForcibly);
         }
     }
 }
