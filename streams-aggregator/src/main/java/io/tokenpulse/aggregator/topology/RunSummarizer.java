@@ -118,9 +118,15 @@ final class RunSummarizer implements FixedKeyProcessor<String, RunProgress, RunS
             Long before = requestCounts.get(runId);
             requestCounts.put(runId, before == null ? 1 : before + 1);
         }
-        // The summary needs no text; keeping it would only grow the store.
+        // The summary needs no text; keeping it would only grow the store. The copy (all its arrays
+        // boxed again) only when there is text to leave out.
         requests.put(
-                key, RequestMetrics.newBuilder(resolved).setGeneratedText(null).build());
+                key,
+                resolved.getGeneratedText() == null
+                        ? resolved
+                        : RequestMetrics.newBuilder(resolved)
+                                .setGeneratedText(null)
+                                .build());
         context.forward(
                 cause.withValue(new Resolved(resolved)).withTimestamp(resolved.getFinishedEpochNs() / 1_000_000));
     }

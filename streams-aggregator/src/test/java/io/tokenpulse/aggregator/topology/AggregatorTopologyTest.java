@@ -83,6 +83,25 @@ class AggregatorTopologyTest {
     }
 
     @Test
+    void theRequestKeptForTheSummaryHasNoTextAndThePublishedOneKeepsIt() {
+        f.runStarted(RUN, 0, 2, ANCHOR_NS);
+        f.finished(RUN, 0, 0, success(900, 1000, 10, 1, 100));
+        f.chunk(RUN, 0, 0, 0, 100 * MS);
+        f.finished(RUN, 0, 1, success(900, 1000, 10, 1, 100).setGeneratedText(null));
+        f.chunk(RUN, 0, 1, 0, 100 * MS);
+
+        assertThat(f.requestMetrics.readValuesToList())
+                .extracting(RequestMetrics::getGeneratedText)
+                .containsExactly("text", null);
+        KeyValueStore<String, RequestMetrics> kept = f.driver.getKeyValueStore(RunSummarizer.REQUESTS_STORE);
+        for (int index = 0; index < 2; index++) {
+            RequestMetrics stored = kept.get(RunSummarizer.requestKey(RUN, index));
+            assertThat(stored.getGeneratedText()).as("request %d", index).isNull();
+            assertThat(stored.getTtftNs()).isEqualTo(100 * MS);
+        }
+    }
+
+    @Test
     void theEventsWithoutTextAreCopiedIntoItsMetrics() {
         f.runStarted(RUN, 0, 1, ANCHOR_NS);
         // a role-only first event and an empty one mid-stream, as the load generator saw them
