@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./tokenpulse bench --simulate --backend openai-audio} on {@code /v1/audio/transcriptions}:
  * every request sends the synthetic 5 s tone, and current vLLM's block and the result file give its
  * RTFx (the successful requests' seconds of audio over the run's duration), from the run's stored
- * summary; {@code replay} of the stored run gives the same line and key.
+ * summary; {@code replay} of the stored run gives the same line and key, and {@code compare} of the
+ * file shows it as its last column.
  */
 class AudioTranscriptionIT {
     private static final int PROMPTS = 6;
@@ -115,6 +116,17 @@ class AudioTranscriptionIT {
                         .get("rtfx")
                         .asDouble())
                 .isEqualTo(rtfx);
+
+        // compare shows it as its last column, with two decimals, as the block does
+        Tokenpulse.Result compare = tokenpulse.run(
+                Tokenpulse.ROOT,
+                Duration.ofMinutes(1),
+                List.of("compare", results.resolve("bench.json").toString(), "--format", "csv"));
+        assertThat(compare.exitCode()).as(compare.toString()).isZero();
+        compare.assertQuietStderr();
+        assertThat(compare.stdoutLines().get(0)).endsWith(",P99 ITL (ms),RTFx");
+        assertThat(compare.stdoutLines().get(1))
+                .endsWith("," + line.substring(RTFX_LABEL.length()).strip());
     }
 
     private static String rtfxLine(Tokenpulse.Result run) {

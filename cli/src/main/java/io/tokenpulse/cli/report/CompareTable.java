@@ -58,7 +58,9 @@ public final class CompareTable {
         P99_TPOT("P99 TPOT (ms)", "p99_tpot_ms", 14, false, r -> r.tpot().p99Ms()),
         MEAN_ITL("Mean ITL (ms)", "mean_itl_ms", 15, false, r -> r.itl().meanMs()),
         MEDIAN_ITL("Median ITL (ms)", "median_itl_ms", 17, false, r -> r.itl().medianMs()),
-        P99_ITL("P99 ITL (ms)", "p99_itl_ms", 13, false, r -> r.itl().p99Ms());
+        P99_ITL("P99 ITL (ms)", "p99_itl_ms", 13, false, r -> r.itl().p99Ms()),
+        // an audio run's inverse real-time factor (current vLLM's RTFx); 0 means no audio: a blank cell
+        RTFX("RTFx", "rtfx", 8, false, true, r -> r.rtfx() > 0 ? r.rtfx() : Double.NaN);
 
         static final String LABEL = "Backend/Setting";
         static final int LABEL_WIDTH = 62;

@@ -205,7 +205,7 @@ public final class ExplainedDifferences {
                     case MEAN_ITL -> ScoreRow.ITL_MEAN;
                     case MEDIAN_ITL -> ScoreRow.ITL_MEDIAN;
                     case P99_ITL -> ScoreRow.ITL_P99;
-                    case TOTAL_THROUGHPUT, MEAN_TTFO, MEDIAN_TTFO, P99_TTFO -> null;
+                    case TOTAL_THROUGHPUT, MEAN_TTFO, MEDIAN_TTFO, P99_TTFO, RTFX -> null;
                 });
     }
 

@@ -142,6 +142,7 @@ public final class ResultFiles {
                         .path("successful")
                         .get("mean")),
                 number(metrics.path("tokens_per_second").path("successful").get("mean")),
+                Double.NaN,
                 distribution(metrics.path("time_to_first_token_ms").path("successful")),
                 Latency.NONE,
                 distribution(metrics.path("time_per_output_token_ms").path("successful")),
@@ -173,6 +174,7 @@ public final class ResultFiles {
                 aiperfValue(result.path("request_throughput"), "avg", 1),
                 aiperfValue(result.path("output_token_throughput"), "avg", 1),
                 aiperfValue(result.path("total_token_throughput"), "avg", 1),
+                Double.NaN,
                 aiperfLatency(result.path("time_to_first_token")),
                 aiperfLatency(result.path("time_to_first_output_token")),
                 aiperfLatency(result.path("inter_token_latency")),

@@ -102,7 +102,8 @@ class CompareTableTest {
                         25.0,
                         15.0,
                         10.0,
-                        30.0);
+                        30.0,
+                        Double.NaN);
         assertThat(aiperf.value(Column.SUCCESSFUL)).isEqualTo(200);
         assertThat(aiperf.value(Column.DURATION)).isEqualTo(15.196591969000002);
         assertThat(aiperf.value(Column.INPUT_TOKENS)).isEqualTo(110000);
@@ -133,6 +134,31 @@ class CompareTableTest {
         assertThat(md.get(3)).contains("| 250.50 ", "| 240.00 ", "| 400.00 ");
         assertThat(new CompareTable(List.of(plainRow), OptionalInt.empty()).render(CompareTable.Format.CSV))
                 .doesNotContain("TTFO");
+    }
+
+    @Test
+    void anAudioRunsRtfxIsTheLastColumnOnlyWhenARowHasAudio() {
+        JsonNode plain = ResultFiles.objects(resource("non-disaggregated.json")).get(0);
+        ObjectNode noAudio = plain.deepCopy();
+        noAudio.put("rtfx", 0.0); // current vLLM writes 0.0 for a run without audio
+        ObjectNode audio = plain.deepCopy();
+        audio.put("rtfx", 12.345);
+        CompareTable.Row noAudioRow = ResultFiles.row("text", ResultReader.read(noAudio));
+
+        List<String> csv = new CompareTable(
+                        List.of(noAudioRow, ResultFiles.row("asr", ResultReader.read(audio))), OptionalInt.empty())
+                .render(CompareTable.Format.CSV)
+                .lines()
+                .toList();
+
+        assertThat(csv.get(0)).endsWith(",P99 ITL (ms),RTFx");
+        assertThat(csv.get(1))
+                .as("0.0: no audio, a blank cell")
+                .startsWith("text,")
+                .endsWith(",");
+        assertThat(csv.get(2)).startsWith("asr,").endsWith(",12.35");
+        assertThat(new CompareTable(List.of(noAudioRow), OptionalInt.empty()).render(CompareTable.Format.CSV))
+                .doesNotContain("RTFx");
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.util.List;
  *   <li>{@code tokenpulse_summary_requests_per_second}, {@code tokenpulse_summary_goodput_requests_per_second}
  *       (only with {@code --goodput}), {@code tokenpulse_summary_output_tokens_per_second},
  *       {@code tokenpulse_summary_total_tokens_per_second},
- *       {@code tokenpulse_summary_peak_output_tokens_per_second}, {@code tokenpulse_summary_peak_concurrent_requests};
+ *       {@code tokenpulse_summary_peak_output_tokens_per_second}, {@code tokenpulse_summary_peak_concurrent_requests},
+ *       {@code tokenpulse_summary_rtfx} (an audio run's seconds of audio per second, only when it sent audio);
  *   <li>per metric of {@code --percentile-metrics}: {@code tokenpulse_summary_latency_seconds{metric, quantile}}
  *       (the median as {@code quantile="0.5"} and each {@code --metric-percentiles} value, 99 as {@code "0.99"}),
  *       {@code tokenpulse_summary_latency_mean_seconds{metric}}, {@code tokenpulse_summary_latency_std_seconds{metric}};
@@ -54,6 +55,10 @@ final class SummaryGauges {
         gauge(registry, "tokenpulse.summary.peak.output.tokens.per.second", runTags, null, s.getMaxOutputTokensPerS());
         gauge(registry, "tokenpulse.summary.peak.concurrent.requests", runTags, null, s.getMaxConcurrentRequests());
         gauge(registry, "tokenpulse.summary.records.not.delivered", runTags, null, s.getRecordsNotDelivered());
+        // vLLM's RTFx: only an audio run has it (0 in the summary otherwise, and no line in vLLM's block)
+        if (s.getRtfx() > 0) {
+            gauge(registry, "tokenpulse.summary.rtfx", runTags, null, s.getRtfx());
+        }
         // a reasoning run's TTFO (extension) under metric="ttfo", like the selected metrics
         List<MetricSummary> metrics = new ArrayList<>(s.getMetrics());
         if (s.getReasoning() != null) {

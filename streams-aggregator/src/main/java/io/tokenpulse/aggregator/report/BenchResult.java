@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param label vLLM's {@code --label}, when the file has one
  * @param settings the run's settings as the file lists them before its figures (vLLM writes its
  *     settings first, its figures from {@code duration} on), each value as text, in file order
+ * @param rtfx vLLM's RTFx (an audio run's seconds of audio per second of the run); 0 for a run
+ *     without audio, NaN when the file has no such key
  * @param requests the {@code --save-detailed} lists; {@link Requests#NONE} without them
  */
 public record BenchResult(
@@ -27,6 +29,7 @@ public record BenchResult(
         double requestThroughput,
         double outputThroughput,
         double totalTokenThroughput,
+        double rtfx,
         Latency ttft,
         Latency ttfo,
         Latency tpot,

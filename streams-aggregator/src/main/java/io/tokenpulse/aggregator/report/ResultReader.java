@@ -50,6 +50,7 @@ public final class ResultReader {
                 requestThroughput,
                 number(result, "output_throughput"),
                 totalThroughput,
+                number(result, "rtfx"),
                 latency(result, "ttft"),
                 latency(result, "ttfo"),
                 latency(result, "tpot"),

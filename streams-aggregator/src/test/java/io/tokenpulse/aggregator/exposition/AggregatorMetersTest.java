@@ -267,7 +267,19 @@ class AggregatorMetersTest {
                 .contains("tokenpulse_summary_server_prefix_cache_hit_rate{" + TAGS + "} 0.25")
                 .contains("tokenpulse_summary_server_ttft_p99_seconds{" + TAGS + "} 0.04")
                 .contains("tokenpulse_summary_server_ttft_gap_seconds{" + TAGS + "} 0.012")
-                .doesNotContain("tokenpulse_summary_server_waiting");
+                .doesNotContain("tokenpulse_summary_server_waiting")
+                .doesNotContain("tokenpulse_summary_rtfx");
+    }
+
+    @Test
+    void anAudioRunsSummaryHasItsRtfx() {
+        meters.onRunEvent(started(RUN, 4.0));
+        meters.onRunSummary(RunSummary.newBuilder(summaryTemplate())
+                .setDurationNs(12_500_000_000L)
+                .setRtfx(2.4)
+                .build());
+
+        assertThat(registry.scrape()).contains("tokenpulse_summary_rtfx{" + TAGS + "} 2.4");
     }
 
     @ParameterizedTest(name = "percentile {0} -> quantile {1}")
