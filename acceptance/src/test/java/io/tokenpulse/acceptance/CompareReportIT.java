@@ -129,6 +129,20 @@ class CompareReportIT {
     }
 
     @Test
+    void aSearchsReportSaysWhatItFoundAndHowEachPointFared() throws IOException {
+        Path search = out.resolve("search.html");
+
+        Tokenpulse.Result report =
+                run("report", "--sweep", FIXTURES.resolve("report/search").toString(), "--output", search.toString());
+
+        assertThat(report.exitCode()).as(report.toString()).isZero();
+        assertThat(Files.readString(search))
+                .contains("highest load that met the SLO: request_rate=2 (the lowest that missed it: 3)</p>")
+                .contains("<tr><td>request_rate=2</td><td>met the SLO</td></tr>")
+                .contains("<tr><td>request_rate=3</td><td>missed the SLO: the run failed</td></tr>");
+    }
+
+    @Test
     void badInputsAreOneLineSayingWhatToChange() throws IOException {
         Path unknown = Files.writeString(out.resolve("other.json"), "{\"hello\": 1}");
 

@@ -54,8 +54,11 @@ public final class HtmlReport {
         }
     }
 
-    /** A point of a sweep: its name, its parameters, and its run (empty when its file is missing). */
-    record Point(String name, JsonNode paramValues, Optional<Run> run, String status) {
+    /**
+     * A point of a sweep: its name, its parameters, its run (empty when its file is missing), and a
+     * search's verdict on it (empty in a grid).
+     */
+    record Point(String name, JsonNode paramValues, Optional<Run> run, String status, Optional<String> verdict) {
         String params() {
             return paramValues.toString();
         }
@@ -69,7 +72,8 @@ public final class HtmlReport {
         return Html.page(run.title(), body, page.script());
     }
 
-    static String sweep(String sweepId, List<String> swept, List<Point> points) {
+    /** {@code search}: the line a saturation search ended with, empty for a grid. */
+    static String sweep(String sweepId, List<String> swept, List<Point> points, Optional<String> search) {
         HtmlCharts page = new HtmlCharts();
         String title = "TokenPulse sweep " + sweepId;
         StringBuilder body = new StringBuilder("<h1>")
@@ -78,7 +82,9 @@ public final class HtmlReport {
                 .append(Html.escape(String.join(", ", swept)))
                 .append(". ")
                 .append(points.size())
-                .append(" points.</p>\n<h2>All points</h2>\n");
+                .append(" points.</p>\n");
+        search.ifPresent(line -> body.append(searchSection(line, points)));
+        body.append("<h2>All points</h2>\n");
         List<CompareTable.Row> rows = new ArrayList<>();
         List<Point> done = new ArrayList<>();
         for (Point point : points) {
@@ -166,6 +172,21 @@ public final class HtmlReport {
                     .append(RunSection.html(point.run().orElseThrow(), "p" + (i + 1), page));
         }
         return Html.page(title, body.toString(), page.script());
+    }
+
+    /** What the search found, and its verdict on each point in the order they ran. */
+    private static String searchSection(String line, List<Point> points) {
+        StringBuilder section = new StringBuilder("<h2>Search</h2>\n<p class=\"search\">")
+                .append(Html.escape(line))
+                .append("</p>\n<table class=\"search\"><tr><th>Point</th><th>Verdict</th></tr>\n");
+        for (Point point : points) {
+            section.append("<tr><td>")
+                    .append(Html.escape(point.name()))
+                    .append("</td><td>")
+                    .append(Html.escape(point.verdict().orElse("")))
+                    .append("</td></tr>\n");
+        }
+        return section.append("</table>\n").toString();
     }
 
     private static double[] column(List<CompareTable.Row> rows, Column column) {

@@ -130,21 +130,39 @@ public final class ReportFile {
             String name = point.path("name").asText("?");
             JsonNode params = point.path("params");
             String status = point.path("status").asText("");
+            Optional<String> verdict = verdict(point);
             Path file =
                     point.hasNonNull("result") ? dir.resolve(point.get("result").asText()) : null;
             if (file == null || !Files.isRegularFile(file)) {
-                points.add(
-                        new HtmlReport.Point(name, params, Optional.empty(), "no result file (status " + status + ")"));
+                points.add(new HtmlReport.Point(
+                        name, params, Optional.empty(), "no result file (status " + status + ")", verdict));
             } else {
                 List<JsonNode> objects = ResultFiles.objects(file);
                 points.add(new HtmlReport.Point(
                         name,
                         params,
                         Optional.of(run(name, ResultReader.read(objects.get(objects.size() - 1)))),
-                        status));
+                        status,
+                        verdict));
             }
         }
-        return HtmlReport.sweep(sweep.path("sweep_id").asText(dir.getFileName().toString()), swept, points);
+        JsonNode search = sweep.path("search").path("summary");
+        return HtmlReport.sweep(
+                sweep.path("sweep_id").asText(dir.getFileName().toString()),
+                swept,
+                points,
+                search.isTextual() ? Optional.of(search.asText()) : Optional.empty());
+    }
+
+    /** A search's verdict on a point as sweep.json has it ({@code slo_met}, {@code slo_miss}); empty in a grid. */
+    private static Optional<String> verdict(JsonNode point) {
+        if (!point.path("slo_met").isBoolean()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                point.get("slo_met").asBoolean()
+                        ? "met the SLO"
+                        : "missed the SLO: " + point.path("slo_miss").asText("?"));
     }
 
     public static void write(Path output, String html, PrintStream out) {

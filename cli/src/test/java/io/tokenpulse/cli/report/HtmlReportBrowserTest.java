@@ -144,6 +144,30 @@ class HtmlReportBrowserTest {
     }
 
     @Test
+    void aSearchShowsWhatItFoundAndItsVerdictOnEachPoint() throws Exception {
+        Path page = dir.resolve("search.html");
+        String html = ReportFile.sweep(resource("search"));
+        Files.writeString(page, html);
+        assertSelfContained(html);
+
+        String dom = loaded(page);
+
+        assertThat(dom)
+                .contains("<h2>Search</h2>")
+                .contains("<p class=\"search\">Search over request_rate (P99 TTFT &lt;= 2000 ms, 3 points): highest"
+                        + " load that met the SLO: request_rate=2 (the lowest that missed it: 3)</p>")
+                .contains("<tr><td>request_rate=2</td><td>met the SLO</td></tr>")
+                .contains("<tr><td>request_rate=4</td><td>missed the SLO: stopped early (the live P99 TTFT of first"
+                        + " tokens per 1 s window exceeded 4000 ms 3 times in a row (4512, 4890, 5230 ms))</td></tr>")
+                .contains("<tr><td>request_rate=3</td><td>missed the SLO: the run failed</td></tr>");
+        assertThat(dom.indexOf("<h2>Search</h2>")).isLessThan(dom.indexOf("<h2>All points</h2>"));
+        assertThat(pointsDrawn(dom, "sweep-ttft")).isEqualTo(2);
+        assertThat(ReportFile.sweep(resource("sweep")))
+                .as("a grid has no search")
+                .doesNotContain("Search");
+    }
+
+    @Test
     void aPageThatAsksForTheNetworkIsCaught() throws Exception {
         Path page = Files.writeString(
                 dir.resolve("remote.html"), Html.page("remote", "<img src=\"http://example.com/chart.png\">", ""));
