@@ -72,6 +72,9 @@ class BadInputIT {
         String qwen3 = Tokenpulse.QWEN3.toString();
         Path asr = Files.writeString(
                 files.resolve("asr.jsonl"), "{\"audio\": {\"array\": [0.0, 0.5], \"sampling_rate\": 16000}}\n");
+        Path blazedit = Files.writeString(
+                files.resolve("blazedit.jsonl"),
+                "{\"code\": \"x = 1\", \"change_request\": \"Rename x.\", \"norm_distance\": 0.5}\n");
         int closedPort = FreePorts.one();
         return Stream.of(
                 Arguments.of("unknown flag", List.of("bench", "--no-such-flag"), 2, "Unknown option: '--no-such-flag'"),
@@ -148,6 +151,19 @@ class BadInputIT {
                                 "1"),
                         2,
                         "--asr-max-audio-len-sec must be >= --asr-min-audio-len-sec (30.0), got 1.0"),
+                Arguments.of(
+                        "Blazedit distances the wrong way round",
+                        bench(
+                                "--dataset-name",
+                                "hf",
+                                "--dataset-path",
+                                blazedit.toString(),
+                                "--blazedit-min-distance",
+                                "0.6",
+                                "--blazedit-max-distance",
+                                "0.2"),
+                        2,
+                        "--blazedit-max-distance must be >= --blazedit-min-distance (0.6), got 0.2"),
                 Arguments.of(
                         "tokenizer not there",
                         bench("--tokenizer", files.resolve("no-such-tokenizer").toString()),

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tokenpulse bench --simulate} on the sharegpt dataset and the hf dataset's audio rows: small files written here, the
+ * {@code tokenpulse bench --simulate} on the sharegpt dataset and the hf dataset's audio and Blazedit rows: small files written here, the
  * embedded broker and registry, the deterministic simulator, the block and the result JSON
  * ({@link ShippedJarDatasetsIT} runs burstgpt and custom through the jar). Token totals are counted here with the tokenizer of the simulator's default
  * model, as vLLM counts them ({@code len(tokenizer(text).input_ids)}: OPT adds one {@code </s>} to
@@ -148,6 +148,49 @@ class BenchDatasetsIT {
         int completionLen = inputIds("It is a small grey cat sitting on a warm windowsill.");
         assertThat(json.get("completed").asInt()).isEqualTo(5);
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(5 * completionLen);
+    }
+
+    @Test
+    void hfBlazeditRowsSendItsPromptAndSkipEditsOutsideTheDistances() throws IOException {
+        Path file = Files.write(
+                dir.resolve("blazedit.jsonl"),
+                List.of(
+                        JSON.writeValueAsString(
+                                Map.of("code", "a = 1", "change_request", "Use b.", "norm_distance", 0.1)),
+                        JSON.writeValueAsString(
+                                Map.of("code", "x = 1", "change_request", "Rename x to y.", "norm_distance", 0.5))));
+
+        JsonNode json = bench(
+                "it-hf-blazedit",
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                file.toString(),
+                "--blazedit-min-distance",
+                "0.2",
+                "--skip-chat-template",
+                "--hf-output-len",
+                "3",
+                "--num-prompts",
+                "2",
+                "--ignore-eos");
+
+        // the second row only (the first's edit is under 0.2), oversampled to 2 requests
+        String prompt = """
+                Given a code file, please apply the change requests and generate the new file.
+
+                Original file:
+                ```python
+                x = 1
+                ```
+
+                Change request:
+                Rename x to y.
+
+                Please generate the new code file in the "New file" section below.""";
+        assertThat(json.get("completed").asInt()).isEqualTo(2);
+        assertThat(json.get("total_input_tokens").asInt()).isEqualTo(2 * inputIds(prompt));
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 3);
     }
 
     @Test

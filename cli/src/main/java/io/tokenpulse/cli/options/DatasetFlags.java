@@ -121,6 +121,20 @@ public final class DatasetFlags {
     Integer hfOutputLen;
 
     @Option(
+            names = "--blazedit-min-distance",
+            defaultValue = "0.0",
+            description =
+                    "Blazedit rows (hf dataset vdaita/edit_5k_char or edit_10k_char) whose normalized edit distance is below this are skipped (default: ${DEFAULT-VALUE}).")
+    double blazeditMinDistance;
+
+    @Option(
+            names = "--blazedit-max-distance",
+            defaultValue = "1.0",
+            description =
+                    "Blazedit rows whose normalized edit distance is above this are skipped (default: ${DEFAULT-VALUE}).")
+    double blazeditMaxDistance;
+
+    @Option(
             names = "--input-len",
             description =
                     "Input length of every dataset that takes one: sets --random-input-len and --sonnet-input-len (current vLLM's mapping).")
@@ -254,7 +268,7 @@ public final class DatasetFlags {
                         prefixRepetitionNumPrefixes,
                         prefixRepetitionOutputLen),
                 new DatasetOptions.Trace(traceTimeScale),
-                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen),
+                new DatasetOptions.Hf(hfSubset, hfSplit, hfOutputLen, blazeditMinDistance, blazeditMaxDistance),
                 new DatasetOptions.Asr(asrMinAudioLenSec, asrMaxAudioLenSec),
                 new DatasetOptions.MultiTurn(
                         multiTurn, multiTurnNumTurns, multiTurnInputLen, multiTurnOutputLen, multiTurnSystemPromptLen),

@@ -197,15 +197,25 @@ public record DatasetOptions(
     }
 
     /**
-     * {@code --hf-subset}, {@code --hf-split}, {@code --hf-output-len}.
+     * {@code --hf-subset}, {@code --hf-split}, {@code --hf-output-len}, and vLLM's {@code
+     * --blazedit-min-distance} and {@code --blazedit-max-distance}.
      *
      * @param subset the dataset's configuration (a folder level of the cache), or null
      * @param split {@code train}, {@code test}, ...; null takes vLLM's default, {@code train}
      * @param outputLen tokens asked of every request instead of the dataset's own, or null
+     * @param blazeditMinDistance the Blazedit layout skips rows whose {@code norm_distance} (the
+     *     edit's Levenshtein distance over the code's length) is below this
+     * @param blazeditMaxDistance ... or above this
      */
-    public record Hf(String subset, String split, Integer outputLen) {
+    public record Hf(
+            String subset, String split, Integer outputLen, double blazeditMinDistance, double blazeditMaxDistance) {
 
         public static final Hf DEFAULTS = new Hf(null, null, null);
+
+        /** Every Blazedit row (vLLM's defaults: 0 to 1). */
+        public Hf(String subset, String split, Integer outputLen) {
+            this(subset, split, outputLen, 0.0, 1.0);
+        }
 
         /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
         public Hf checked() {
@@ -213,6 +223,24 @@ public record DatasetOptions(
                 throw new IllegalArgumentException("--hf-output-len must be >= 1, got " + outputLen);
             }
             return this;
+        }
+
+        /** The Blazedit bounds, checked when a Blazedit file is read: a finite 0 <= min <= max. */
+        Hf checkedBlazedit() {
+            if (!(blazeditMinDistance >= 0) || Double.isInfinite(blazeditMinDistance)) {
+                throw new IllegalArgumentException(
+                        "--blazedit-min-distance must be a finite number >= 0, got " + blazeditMinDistance);
+            }
+            if (!(blazeditMaxDistance >= blazeditMinDistance)) {
+                throw new IllegalArgumentException("--blazedit-max-distance must be >= --blazedit-min-distance ("
+                        + blazeditMinDistance + "), got " + blazeditMaxDistance);
+            }
+            return this;
+        }
+
+        /** Whether a Blazedit row of this normalized edit distance is sent. */
+        boolean keepsEdit(double normDistance) {
+            return normDistance >= blazeditMinDistance && normDistance <= blazeditMaxDistance;
         }
     }
 

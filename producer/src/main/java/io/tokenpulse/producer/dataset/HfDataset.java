@@ -27,7 +27,7 @@ import java.util.Set;
  * Every request asks for {@code --hf-output-len} tokens, else the layout's default, else (the
  * conversation, AIMO and zeta layouts) the completion's length, and only then are pairs filtered by
  * {@link SequenceFilter} with the layout's limits, as vLLM does (zeta has none). Layouts with the chat
- * template (MT-Bench, InstructCoder, GSM8K, HumanEval) send and count the templated prompt unless
+ * template (MT-Bench, InstructCoder, Blazedit, GSM8K, HumanEval) send and count the templated prompt unless
  * {@code --skip-chat-template}; {@code openai-chat} gets the prompt as written, as one user message,
  * since the server applies the template ({@link CustomDataset} does the same).
  *
@@ -125,9 +125,12 @@ final class HfDataset extends SummarizingDataset {
                 if (layout[0] == null) {
                     layout[0] = HfLayout.of(row).orElseThrow(() -> unknownLayout(file, where, row));
                 }
+                if (layout[0] == HfLayout.BLAZEDIT && rows[0] == 1) {
+                    flags.checkedBlazedit(); // before any row is judged by them
+                }
                 Optional<HfLayout.Pair> pair;
                 try {
-                    pair = layout[0].pair(row, where);
+                    pair = layout[0].pair(row, where, flags);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("--dataset-path " + file + " is not in the hf dataset's "
                             + layout[0].label + " layout: " + e.getMessage());
@@ -138,7 +141,12 @@ final class HfDataset extends SummarizingDataset {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("--dataset-path " + source.description() + ": none of its " + rows[0]
                     + " rows is usable"
-                    + (layout[0] == HfLayout.CONVERSATION ? " (each needs two or more conversation turns)" : ""));
+                    + (layout[0] == HfLayout.CONVERSATION ? " (each needs two or more conversation turns)" : "")
+                    + (layout[0] == HfLayout.BLAZEDIT
+                            ? " (each is skipped when its norm_distance is outside --blazedit-min-distance "
+                                    + flags.blazeditMinDistance() + " to --blazedit-max-distance "
+                                    + flags.blazeditMaxDistance() + ")"
+                            : ""));
         }
         // A file given by path is read whole; a folder's or an id's files are narrowed to the split and subset.
         String selection = java.nio.file.Files.isRegularFile(path)
@@ -336,7 +344,7 @@ final class HfDataset extends SummarizingDataset {
     private String counts(int looked, SequenceFilter filter) {
         return NAME + ": " + source.description() + ": " + layout.label + " layout" + selection + ", "
                 + source.files().size() + (source.files().size() == 1 ? " file: " : " files: ") + rowsRead
-                + " rows, " + (rowsRead - entries.size()) + " with fewer than 2 turns dropped; "
+                + " rows, " + (rowsRead - entries.size()) + " " + layout.skipped() + " dropped; "
                 + (filter == null
                         ? "no length filter (output length " + (outputLen == null ? "from each row" : outputLen) + ")"
                         : "of " + looked + " tokenized, dropped: " + filter.droppedSummary());

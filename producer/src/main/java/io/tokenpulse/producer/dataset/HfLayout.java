@@ -35,6 +35,11 @@ enum HfLayout {
      * output's length from its editable region on; no length filter.
      */
     NEXT_EDIT("NextEditPrediction", List.of("events", "input", "output"), null, false, 0, 0),
+    /**
+     * BlazeditDataset (code edits): {@code code} and {@code change_request} in Blazedit's prompt; a row
+     * whose {@code norm_distance} is outside {@code --blazedit-min/max-distance} is skipped.
+     */
+    BLAZEDIT("Blazedit", List.of("code", "change_request", "norm_distance"), 4000, true, 0, 0),
     /** InstructCoderDataset: {@code input}, then {@code instruction} and "Just output the code...". */
     INSTRUCT_CODER("InstructCoder", List.of("instruction", "input"), 200, true, 0, 0),
     /** GSM8KDataset: {@code question}. */
@@ -58,6 +63,8 @@ enum HfLayout {
             Map.entry("philschmid/mt-bench", new Known(MT_BENCH, null, "train")),
             Map.entry("zed-industries/zeta", new Known(NEXT_EDIT, null, "train")),
             Map.entry("likaixin/InstructCoder", new Known(INSTRUCT_CODER, null, "train")),
+            Map.entry("vdaita/edit_5k_char", new Known(BLAZEDIT, null, "train")),
+            Map.entry("vdaita/edit_10k_char", new Known(BLAZEDIT, null, "train")),
             Map.entry("openai/gsm8k", new Known(GSM8K, "main", "test")),
             Map.entry("openai/openai_humaneval", new Known(PROMPT, null, "test")),
             Map.entry("openslr/librispeech_asr", new Known(ASR, null, "train")),
@@ -95,6 +102,20 @@ enum HfLayout {
             this(prompt, completion, Media.NONE);
         }
     }
+
+    /** Blazedit's own prompt, as vLLM sends it; {@code %s}: the row's code, then its change request. */
+    private static final String BLAZEDIT_PROMPT = """
+            Given a code file, please apply the change requests and generate the new file.
+
+            Original file:
+            ```python
+            %s
+            ```
+
+            Change request:
+            %s
+
+            Please generate the new code file in the "New file" section below.""";
 
     /** vLLM's zeta prompt; {@code %s}: the row's events, then its input. */
     private static final String ZETA_PROMPT = """
@@ -146,6 +167,11 @@ enum HfLayout {
                 .findFirst();
     }
 
+    /** Why this layout skips a row, for the summary line ("3 rows, 1 with fewer than 2 turns dropped"). */
+    String skipped() {
+        return this == BLAZEDIT ? "outside --blazedit-min/max-distance" : "with fewer than 2 turns";
+    }
+
     /** What any layout needs, for the message when a row has none of them. */
     static String expected() {
         return Arrays.stream(values())
@@ -155,12 +181,26 @@ enum HfLayout {
 
     /**
      * The row's prompt (and completion), or empty when vLLM skips the row (a conversation of fewer
-     * than two turns). The row's media columns hold whether it has one ({@link #MEDIA_COLUMNS}).
+     * than two turns, a Blazedit edit outside {@code flags}' distances). The row's media columns hold
+     * whether it has one ({@link #MEDIA_COLUMNS}).
      *
      * @throws IllegalArgumentException with {@code where} and what was expected, for a row in another layout
      */
-    Optional<Pair> pair(JsonNode row, String where) {
+    Optional<Pair> pair(JsonNode row, String where, DatasetOptions.Hf flags) {
         return switch (this) {
+            case BLAZEDIT -> {
+                JsonNode distance = row.get("norm_distance");
+                if (!distance.isNumber()) {
+                    throw problem(
+                            where,
+                            "\"norm_distance\" is " + kind(distance) + "; expected a number (" + label + " layout)");
+                }
+                yield flags.keepsEdit(distance.asDouble())
+                        ? Optional.of(new Pair(
+                                BLAZEDIT_PROMPT.formatted(text(row, "code", where), text(row, "change_request", where)),
+                                null))
+                        : Optional.empty();
+            }
             case CONVERSATION -> conversation(row, where);
             case VISION_ARENA -> Optional.of(visionArena(row, "conversation", where));
             case VISION_ARENA_BENCH -> Optional.of(visionArena(row, "turns", where));

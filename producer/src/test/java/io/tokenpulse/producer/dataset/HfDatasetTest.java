@@ -151,6 +151,59 @@ class HfDatasetTest {
     }
 
     @Test
+    void blazeditRowsBecomeItsPromptThroughTheTemplateAndEditsOutsideTheDistancesAreSkipped() throws Exception {
+        // vdaita/edit_5k_char in the hub cache: the id picks the layout, its rows their own
+        Path snapshot = dir.resolve("hub/datasets--vdaita--edit_5k_char/snapshots/0123456789abcdef");
+        parquet(
+                snapshot.resolve("data/train-00000-of-00001.parquet"),
+                "SELECT * FROM (VALUES ('def f():\n    return 1', 'Return 2 instead.', 0.1),"
+                        + " ('x = 1', 'Rename x to y.', 0.5), ('print(1)', 'Print 2.', 0.9))"
+                        + " AS t(code, change_request, norm_distance)");
+
+        Drawn drawn = hf(
+                        "vdaita/edit_5k_char",
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Hf(null, null, null, 0.2, 0.8),
+                        false)
+                .draw(1, 0);
+
+        String prompt = """
+                Given a code file, please apply the change requests and generate the new file.
+
+                Original file:
+                ```python
+                x = 1
+                ```
+
+                Change request:
+                Rename x to y.
+
+                Please generate the new code file in the "New file" section below.""";
+        SampledRequest request = drawn.requests().get(0);
+        assertThat(text(request)).isEqualTo(templated(prompt));
+        assertThat(request.expectedOutputLen())
+                .as("vLLM's default for Blazedit")
+                .isEqualTo(4000);
+        assertThat(drawn.summary())
+                .startsWith("hf: vdaita/edit_5k_char")
+                .contains(": Blazedit layout, split train, 1 file: 3 rows, 2 outside --blazedit-min/max-distance"
+                        + " dropped; no length filter (output length 4000); sampled 1");
+        assertThatThrownBy(() -> hf(
+                        "vdaita/edit_5k_char",
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Hf(null, null, null, 0.6, 0.2),
+                        false))
+                .hasMessage("--blazedit-max-distance must be >= --blazedit-min-distance (0.6), got 0.2");
+        assertThatThrownBy(() -> hf(
+                        "vdaita/edit_5k_char",
+                        PromptStyle.COMPLETION,
+                        new DatasetOptions.Hf(null, null, null, 0.95, 1.0),
+                        false))
+                .hasMessageEndingWith("none of its 3 rows is usable (each is skipped when its norm_distance is"
+                        + " outside --blazedit-min-distance 0.95 to --blazedit-max-distance 1.0)");
+    }
+
+    @Test
     void anIdNotInTheCacheNamesWhereItLooked() {
         assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
                 .hasMessage("dataset openai/gsm8k is not in the local Hugging Face cache (looked in "
