@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code tokenpulse bench --simulate} on the sharegpt dataset and the hf dataset's audio and Blazedit rows: small files written here, the
+ * {@code tokenpulse bench --simulate} on the sharegpt dataset and the hf dataset's audio, Blazedit and MLPerf rows: small files written here, the
  * embedded broker and registry, the deterministic simulator, the block and the result JSON
  * ({@link ShippedJarDatasetsIT} runs burstgpt and custom through the jar). Token totals are counted here with the tokenizer of the simulator's default
  * model, as vLLM counts them ({@code len(tokenizer(text).input_ids)}: OPT adds one {@code </s>} to
@@ -191,6 +191,34 @@ class BenchDatasetsIT {
         assertThat(json.get("completed").asInt()).isEqualTo(2);
         assertThat(json.get("total_input_tokens").asInt()).isEqualTo(2 * inputIds(prompt));
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 3);
+    }
+
+    @Test
+    void hfMlperfRowsAskForTheReferenceAnswersTokensWithoutSpecialTokens() throws IOException {
+        String answer = "The capital of France is Paris, a city on the Seine.";
+        Path file = Files.write(
+                dir.resolve("mlperf.jsonl"),
+                List.of(JSON.writeValueAsString(Map.of(
+                        "system_prompt", "You are a helpful geography tutor.",
+                        "question", "What is the capital of France?",
+                        "output", answer))));
+
+        JsonNode json = bench(
+                "it-hf-mlperf",
+                "--dataset-name",
+                "hf",
+                "--dataset-path",
+                file.toString(),
+                "--skip-chat-template",
+                "--num-prompts",
+                "2",
+                "--ignore-eos");
+
+        assertThat(json.get("completed").asInt()).isEqualTo(2);
+        // OPT's </s> is counted in the prompt, not in the answer's length (add_special_tokens=False)
+        assertThat(json.get("total_input_tokens").asInt())
+                .isEqualTo(2 * inputIds("You are a helpful geography tutor.\n\nWhat is the capital of France?"));
+        assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * opt.countTokens(answer));
     }
 
     @Test

@@ -16,4 +16,8 @@ public record ChatMessage(String role, String content) {
     public static ChatMessage user(String content) {
         return new ChatMessage("user", content);
     }
+
+    public static ChatMessage system(String content) {
+        return new ChatMessage("system", content);
+    }
 }

@@ -27,7 +27,7 @@ import java.util.Set;
  * Every request asks for {@code --hf-output-len} tokens, else the layout's default, else (the
  * conversation, AIMO and zeta layouts) the completion's length, and only then are pairs filtered by
  * {@link SequenceFilter} with the layout's limits, as vLLM does (zeta has none). Layouts with the chat
- * template (MT-Bench, InstructCoder, Blazedit, GSM8K, HumanEval) send and count the templated prompt unless
+ * template (MT-Bench, InstructCoder, Blazedit, MLPerf, GSM8K, HumanEval) send and count the templated prompt unless
  * {@code --skip-chat-template}; {@code openai-chat} gets the prompt as written, as one user message,
  * since the server applies the template ({@link CustomDataset} does the same).
  *
@@ -50,9 +50,24 @@ final class HfDataset extends SummarizingDataset {
      *
      * @param position the row's position in {@code file}
      * @param where the row, for messages
+     * @param system a system message before the prompt (MLPerf's), or null
      */
     private record Entry(
-            String prompt, String completion, HfLayout.Media media, Path file, int position, String where) {}
+            String prompt,
+            String completion,
+            HfLayout.Media media,
+            Path file,
+            int position,
+            String where,
+            String system) {
+
+        /** What a chat model gets: the system message, if any, then the prompt. */
+        List<ChatMessage> messages() {
+            return system == null
+                    ? List.of(ChatMessage.user(prompt))
+                    : List.of(ChatMessage.system(system), ChatMessage.user(prompt));
+        }
+    }
 
     /** An entry that passed the length filter, with its lengths, before its media are read. */
     private record Candidate(Entry entry, String sent, int promptLen, int outputLen) {}
@@ -182,7 +197,7 @@ final class HfDataset extends SummarizingDataset {
         String prompt = pair.media() == HfLayout.Media.AUDIO && tokenizer.id().contains("openai")
                 ? "<|startoftranscript|><|en|><|transcribe|><|notimestamps|>"
                 : pair.prompt();
-        return new Entry(prompt, pair.completion(), pair.media(), file, position, where);
+        return new Entry(prompt, pair.completion(), pair.media(), file, position, where, pair.system());
     }
 
     private static IllegalArgumentException unknownLayout(Path file, String where, JsonNode row) {
@@ -210,9 +225,7 @@ final class HfDataset extends SummarizingDataset {
             while (valid.size() + batch.size() < numRequests && next.hasNext()) {
                 Entry entry = next.next();
                 looked++;
-                String sent = applyTemplate
-                        ? tokenizer.applyChatTemplate(List.of(ChatMessage.user(entry.prompt())), true)
-                        : entry.prompt();
+                String sent = sent(entry);
                 int promptLen = InputIds.count(tokenizer, sent);
                 int entryOutputLen = outputLen(entry);
                 if (filter == null || filter.keep(promptLen, entryOutputLen)) {
@@ -237,6 +250,18 @@ final class HfDataset extends SummarizingDataset {
                 requests,
                 counts + "; sampled " + valid.size()
                         + Oversampling.note(valid.size(), numRequests, fileSampling.noOversample()));
+    }
+
+    /**
+     * The text a completions endpoint gets, and what a prompt's length is counted on: the templated
+     * messages, or (--skip-chat-template) the prompt, after the system message and a blank line when
+     * there is one.
+     */
+    private String sent(Entry entry) {
+        if (applyTemplate) {
+            return tokenizer.applyChatTemplate(entry.messages(), true);
+        }
+        return entry.system() == null ? entry.prompt() : entry.system() + "\n\n" + entry.prompt();
     }
 
     /** The media values of the candidates' rows in their order (null for rows without), one read per file. */
@@ -269,7 +294,7 @@ final class HfDataset extends SummarizingDataset {
             case NONE ->
                 Optional.of(
                         style == PromptStyle.CHAT
-                                ? new Prompt.Chat(List.of(ChatMessage.user(entry.prompt())))
+                                ? new Prompt.Chat(entry.messages())
                                 : new Prompt.Text(candidate.sent()));
             case IMAGE ->
                 Optional.of(new Prompt.Chat(
@@ -310,17 +335,17 @@ final class HfDataset extends SummarizingDataset {
 
     /**
      * vLLM's length filter, which applies only when the output length comes from the completion and
-     * the layout has one (zeta has none).
+     * the layout has one (zeta has none), and always for MLPerf.
      */
     private SequenceFilter filter() {
-        return outputLen == null && layout.maxPromptLen > 0
+        return (outputLen == null || layout.filtersGivenOutput()) && layout.maxPromptLen > 0
                 ? new SequenceFilter(false, layout.maxPromptLen, layout.maxTotalLen)
                 : null;
     }
 
     /** At least one token: a zeta row whose expected output is empty still asks for one. */
     private int outputLen(Entry entry) {
-        return outputLen != null ? outputLen : Math.max(1, InputIds.count(tokenizer, entry.completion()));
+        return outputLen != null ? outputLen : Math.max(1, layout.completionLen(tokenizer, entry.completion()));
     }
 
     /** Tokenizes entries in file order until one passes the filter, so that none fails before the run. */
@@ -332,13 +357,13 @@ final class HfDataset extends SummarizingDataset {
         int looked = 0;
         for (Entry entry : entries) {
             looked++;
-            if (filter.keep(InputIds.count(tokenizer, entry.prompt()), outputLen(entry))) {
+            if (filter.keep(InputIds.count(tokenizer, sent(entry)), outputLen(entry))) {
                 return;
             }
         }
         throw new IllegalArgumentException(counts(looked, filter) + "; no row is left to send: give rows with"
-                + " prompts of " + SequenceFilter.MIN_LEN + " to " + filter.maxPromptLen() + " tokens, or"
-                + " --hf-output-len to skip the length filter");
+                + " prompts of " + SequenceFilter.MIN_LEN + " to " + filter.maxPromptLen() + " tokens"
+                + (layout.filtersGivenOutput() ? "" : ", or --hf-output-len to skip the length filter"));
     }
 
     private String counts(int looked, SequenceFilter filter) {

@@ -1,6 +1,7 @@
 package io.tokenpulse.producer.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tokenpulse.tokenizers.Tokenizer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,18 @@ enum HfLayout {
      */
     NEXT_EDIT("NextEditPrediction", List.of("events", "input", "output"), null, false, 0, 0),
     /**
+     * MLPerfDataset: {@code system_prompt} and {@code question} as a system and a user message through
+     * the chat template, {@code output}'s length (without special tokens) the output; vLLM's length
+     * filter even with {@code --hf-output-len}.
+     */
+    MLPERF(
+            "MLPerf",
+            List.of("system_prompt", "question", "output"),
+            null,
+            true,
+            SequenceFilter.MAX_PROMPT_LEN,
+            SequenceFilter.MAX_TOTAL_LEN),
+    /**
      * BlazeditDataset (code edits): {@code code} and {@code change_request} in Blazedit's prompt; a row
      * whose {@code norm_distance} is outside {@code --blazedit-min/max-distance} is skipped.
      */
@@ -63,6 +76,8 @@ enum HfLayout {
             Map.entry("philschmid/mt-bench", new Known(MT_BENCH, null, "train")),
             Map.entry("zed-industries/zeta", new Known(NEXT_EDIT, null, "train")),
             Map.entry("likaixin/InstructCoder", new Known(INSTRUCT_CODER, null, "train")),
+            Map.entry("mgoin/mlperf-inference-llama2-data", new Known(MLPERF, null, "train")),
+            Map.entry("mgoin/mlperf-inference-llama3.1-data", new Known(MLPERF, null, "train")),
             Map.entry("vdaita/edit_5k_char", new Known(BLAZEDIT, null, "train")),
             Map.entry("vdaita/edit_10k_char", new Known(BLAZEDIT, null, "train")),
             Map.entry("openai/gsm8k", new Known(GSM8K, "main", "test")),
@@ -95,8 +110,13 @@ enum HfLayout {
      * One row's prompt and, for layouts whose output length comes from the data, its completion.
      *
      * @param media whether the row has an image (sent by {@code openai-chat}) or a clip ({@code openai-audio})
+     * @param system a system message sent before the prompt (MLPerf's), or null
      */
-    record Pair(String prompt, String completion, Media media) {
+    record Pair(String prompt, String completion, Media media, String system) {
+
+        Pair(String prompt, String completion, Media media) {
+            this(prompt, completion, media, null);
+        }
 
         Pair(String prompt, String completion) {
             this(prompt, completion, Media.NONE);
@@ -167,6 +187,19 @@ enum HfLayout {
                 .findFirst();
     }
 
+    /**
+     * The tokens a completion asks for: {@code len(tokenizer(completion).input_ids)}, special tokens
+     * included, as vLLM counts them; MLPerf's without ({@code add_special_tokens=False}).
+     */
+    int completionLen(Tokenizer tokenizer, String completion) {
+        return this == MLPERF ? tokenizer.countTokens(completion) : InputIds.count(tokenizer, completion);
+    }
+
+    /** Whether vLLM filters this layout's rows by length even when {@code --hf-output-len} gives the output. */
+    boolean filtersGivenOutput() {
+        return this == MLPERF;
+    }
+
     /** Why this layout skips a row, for the summary line ("3 rows, 1 with fewer than 2 turns dropped"). */
     String skipped() {
         return this == BLAZEDIT ? "outside --blazedit-min/max-distance" : "with fewer than 2 turns";
@@ -188,6 +221,12 @@ enum HfLayout {
      */
     Optional<Pair> pair(JsonNode row, String where, DatasetOptions.Hf flags) {
         return switch (this) {
+            case MLPERF ->
+                Optional.of(new Pair(
+                        text(row, "question", where),
+                        text(row, "output", where),
+                        Media.NONE,
+                        text(row, "system_prompt", where)));
             case BLAZEDIT -> {
                 JsonNode distance = row.get("norm_distance");
                 if (!distance.isNumber()) {

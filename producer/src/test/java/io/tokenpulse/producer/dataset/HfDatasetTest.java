@@ -204,6 +204,51 @@ class HfDatasetTest {
     }
 
     @Test
+    void mlperfRowsSendTheSystemPromptAndQuestionAndAskForTheReferenceAnswersLength() throws Exception {
+        String answer = "The capital of France is Paris, a city on the Seine.";
+        Path file = Files.write(
+                dir.resolve("mlperf.jsonl"),
+                List.of(
+                        "{\"system_prompt\": \"You are a helpful geography tutor.\", \"question\": \"What is the"
+                                + " capital of France?\", \"output\": \"" + answer + "\"}",
+                        // an answer under 4 tokens: vLLM's filter drops the row
+                        "{\"system_prompt\": \"Be brief.\", \"question\": \"Two plus two?\", \"output\": \"4\"}"));
+        List<ChatMessage> messages = List.of(
+                ChatMessage.system("You are a helpful geography tutor."),
+                ChatMessage.user("What is the capital of France?"));
+
+        Drawn completions = hf(file.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(2, 0);
+        SampledRequest chat = hf(file.toString(), PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0)
+                .requests()
+                .get(0);
+
+        String templated = qwen3.applyChatTemplate(messages, true);
+        SampledRequest request = completions.requests().get(0);
+        assertThat(text(request)).isEqualTo(templated);
+        assertThat(request.promptLen()).isEqualTo(qwen3.countTokens(templated) + qwen3.numSpecialTokensToAdd());
+        assertThat(request.expectedOutputLen())
+                .as("the answer without special tokens")
+                .isEqualTo(qwen3.countTokens(answer));
+        assertThat(completions.summary())
+                .contains(": MLPerf layout, 1 file: 2 rows, 0 with fewer than 2 turns dropped; of 2 tokenized,"
+                        + " dropped: 1 completion under 4 tokens; sampled 1");
+        assertThat(((Prompt.Chat) chat.prompt()).messages()).isEqualTo(messages);
+        // the filter stays with --hf-output-len, as in vLLM: 3 tokens is under its minimum for every row
+        assertThatThrownBy(
+                        () -> hf(file.toString(), PromptStyle.COMPLETION, new DatasetOptions.Hf(null, null, 3), false))
+                .hasMessageEndingWith("dropped: 2 completion under 4 tokens; no row is left to send: give rows with"
+                        + " prompts of 4 to 1024 tokens");
+        assertThat(text(hf(file.toString(), PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, true)
+                        .draw(1, 0)
+                        .requests()
+                        .get(0)))
+                .as("--skip-chat-template: the system prompt, a blank line, the question")
+                .isEqualTo("You are a helpful geography tutor.\n\nWhat is the capital of France?");
+    }
+
+    @Test
     void anIdNotInTheCacheNamesWhereItLooked() {
         assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
                 .hasMessage("dataset openai/gsm8k is not in the local Hugging Face cache (looked in "
