@@ -37,6 +37,11 @@ enum HfLayout {
      */
     NEXT_EDIT("NextEditPrediction", List.of("events", "input", "output"), null, false, 0, 0),
     /**
+     * MMStarDataset (Lin-Chen/MMStar): {@code question} up to its "Options:" with the row's {@code
+     * image}, 128 tokens out.
+     */
+    MMSTAR("MMStar", List.of("question", "image"), 128, false, 0, 0),
+    /**
      * MLPerfDataset: {@code system_prompt} and {@code question} as a system and a user message through
      * the chat template, {@code output}'s length (without special tokens) the output; vLLM's length
      * filter even with {@code --hf-output-len}.
@@ -76,6 +81,7 @@ enum HfLayout {
             Map.entry("philschmid/mt-bench", new Known(MT_BENCH, null, "train")),
             Map.entry("zed-industries/zeta", new Known(NEXT_EDIT, null, "train")),
             Map.entry("likaixin/InstructCoder", new Known(INSTRUCT_CODER, null, "train")),
+            Map.entry("Lin-Chen/MMStar", new Known(MMSTAR, null, "val")),
             Map.entry("mgoin/mlperf-inference-llama2-data", new Known(MLPERF, null, "train")),
             Map.entry("mgoin/mlperf-inference-llama3.1-data", new Known(MLPERF, null, "train")),
             Map.entry("vdaita/edit_5k_char", new Known(BLAZEDIT, null, "train")),
@@ -221,6 +227,15 @@ enum HfLayout {
      */
     Optional<Pair> pair(JsonNode row, String where, DatasetOptions.Hf flags) {
         return switch (this) {
+            case MMSTAR -> {
+                if (!row.path("image").asBoolean(false)) {
+                    throw problem(where, "\"image\" is missing; expected one image per row (" + label + " layout)");
+                }
+                String question = text(row, "question", where);
+                int options = question.indexOf("Options:");
+                yield Optional.of(new Pair(
+                        (options >= 0 ? question.substring(0, options) : question).strip(), null, Media.IMAGE));
+            }
             case MLPERF ->
                 Optional.of(new Pair(
                         text(row, "question", where),
@@ -314,7 +329,7 @@ enum HfLayout {
     /** The column {@link #media} reads (one of {@link #MEDIA_COLUMNS}), or null for text-only layouts. */
     String mediaColumn() {
         return switch (this) {
-            case CONVERSATION -> "image";
+            case CONVERSATION, MMSTAR -> "image";
             case VISION_ARENA, VISION_ARENA_BENCH -> "images";
             case ASR -> "audio";
             default -> null;

@@ -249,6 +249,29 @@ class HfDatasetTest {
     }
 
     @Test
+    void mmstarSendsTheQuestionBeforeItsOptionsWithTheRowsImage() throws Exception {
+        byte[] png = png();
+        // Lin-Chen/MMStar in the hub cache: its one split is val
+        parquet(
+                dir.resolve("hub/datasets--Lin-Chen--MMStar/snapshots/abc123/mmstar/val-00000-of-00001.parquet"),
+                "SELECT 0 AS index, 'Which animal is shown?\nOptions: A: cat, B: dog' AS question,"
+                        + " {'bytes': from_hex('" + hex(png) + "'), 'path': 'a.png'} AS image, 'A' AS answer");
+
+        Drawn drawn = hf("Lin-Chen/MMStar", PromptStyle.CHAT, DatasetOptions.Hf.DEFAULTS, false)
+                .draw(1, 0);
+
+        SampledRequest request = drawn.requests().get(0);
+        Prompt.Chat chat = (Prompt.Chat) request.prompt();
+        assertThat(chat.messages()).containsExactly(ChatMessage.user("Which animal is shown?"));
+        assertThat(chat.imageUrls())
+                .containsExactly(
+                        "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(png));
+        assertThat(request.expectedOutputLen()).isEqualTo(128);
+        assertThat(request.promptLen()).isEqualTo(qwen3.countTokens("Which animal is shown?"));
+        assertThat(drawn.summary()).contains(": MMStar layout, split val, 1 file: 1 rows");
+    }
+
+    @Test
     void anIdNotInTheCacheNamesWhereItLooked() {
         assertThatThrownBy(() -> hf("openai/gsm8k", PromptStyle.COMPLETION, DatasetOptions.Hf.DEFAULTS, false))
                 .hasMessage("dataset openai/gsm8k is not in the local Hugging Face cache (looked in "
