@@ -227,20 +227,23 @@ public record DatasetOptions(
 
         /** The Blazedit bounds, checked when a Blazedit file is read: a finite 0 <= min <= max. */
         Hf checkedBlazedit() {
-            if (!(blazeditMinDistance >= 0) || Double.isInfinite(blazeditMinDistance)) {
-                throw new IllegalArgumentException(
-                        "--blazedit-min-distance must be a finite number >= 0, got " + blazeditMinDistance);
-            }
-            if (!(blazeditMaxDistance >= blazeditMinDistance)) {
-                throw new IllegalArgumentException("--blazedit-max-distance must be >= --blazedit-min-distance ("
-                        + blazeditMinDistance + "), got " + blazeditMaxDistance);
-            }
+            checkRange("--blazedit-min-distance", blazeditMinDistance, "--blazedit-max-distance", blazeditMaxDistance);
             return this;
         }
 
         /** Whether a Blazedit row of this normalized edit distance is sent. */
         boolean keepsEdit(double normDistance) {
             return normDistance >= blazeditMinDistance && normDistance <= blazeditMaxDistance;
+        }
+    }
+
+    /** A pair of bound flags: a finite minimum >= 0, and a maximum (infinity allowed) not below it. */
+    private static void checkRange(String minFlag, double min, String maxFlag, double max) {
+        if (!(min >= 0) || Double.isInfinite(min)) {
+            throw new IllegalArgumentException(minFlag + " must be a finite number >= 0, got " + min);
+        }
+        if (!(max >= min)) {
+            throw new IllegalArgumentException(maxFlag + " must be >= " + minFlag + " (" + min + "), got " + max);
         }
     }
 
@@ -256,14 +259,7 @@ public record DatasetOptions(
 
         /** These flags, checked by the dataset that uses them (see {@link DatasetOptions}). */
         public Asr checked() {
-            if (!(minAudioLenSec >= 0) || Double.isInfinite(minAudioLenSec)) {
-                throw new IllegalArgumentException(
-                        "--asr-min-audio-len-sec must be a finite number >= 0, got " + minAudioLenSec);
-            }
-            if (!(maxAudioLenSec >= minAudioLenSec)) {
-                throw new IllegalArgumentException("--asr-max-audio-len-sec must be >= --asr-min-audio-len-sec ("
-                        + minAudioLenSec + "), got " + maxAudioLenSec);
-            }
+            checkRange("--asr-min-audio-len-sec", minAudioLenSec, "--asr-max-audio-len-sec", maxAudioLenSec);
             return this;
         }
 
