@@ -71,7 +71,8 @@ class BenchCommandTest {
                 .contains("no_oversample=False, num_warmups=0, label=None, input_len=None, output_len=None,"
                         + " frequency_penalty=None, presence_penalty=None, repetition_penalty=None,"
                         + " extra_body=None, insecure=False, lora_assignment='random', ")
-                .contains("trace_time_scale=1.0, asr_max_audio_len_sec=inf, asr_min_audio_len_sec=0.0, ");
+                .contains("trace_time_scale=1.0, asr_max_audio_len_sec=inf, asr_min_audio_len_sec=0.0,"
+                        + " blazedit_min_distance=0.0, blazedit_max_distance=1.0, probe_request_rate=None, ");
     }
 
     @Test

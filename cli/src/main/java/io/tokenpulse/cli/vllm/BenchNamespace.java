@@ -83,6 +83,8 @@ public final class BenchNamespace {
             "trace_time_scale",
             "asr_max_audio_len_sec",
             "asr_min_audio_len_sec",
+            "blazedit_min_distance",
+            "blazedit_max_distance",
             "probe_request_rate",
             // TokenPulse's own
             "ramp_up_strategy",
