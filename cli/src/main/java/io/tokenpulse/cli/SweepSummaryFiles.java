@@ -80,13 +80,12 @@ final class SweepSummaryFiles {
         }
         StringBuilder md = new StringBuilder("\n## Search\n\n");
         for (Entry e : file.points()) {
-            if (e.sloMet() != null) {
-                md.append("- ")
-                        .append(e.name())
-                        .append(": ")
-                        .append(e.sloMet() ? "met the SLO" : "missed the SLO: " + e.sloMiss())
-                        .append('\n');
-            }
+            e.verdict()
+                    .ifPresent(verdict -> md.append("- ")
+                            .append(e.name())
+                            .append(": ")
+                            .append(verdict)
+                            .append('\n'));
         }
         if (file.search() != null) {
             md.append('\n').append(file.search().summary()).append('\n');

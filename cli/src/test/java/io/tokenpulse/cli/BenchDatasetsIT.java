@@ -151,12 +151,14 @@ class BenchDatasetsIT {
     }
 
     @Test
-    void hfBlazeditRowsSendItsPromptAndSkipEditsOutsideTheDistances() throws IOException {
+    void hfBlazeditRowsBelowTheMinimumDistanceAreNotSent() throws IOException {
+        // the first row's edit (0.1) is under --blazedit-min-distance: its long file must not be sent
+        String longFile = "value = 1\n".repeat(200);
         Path file = Files.write(
                 dir.resolve("blazedit.jsonl"),
                 List.of(
                         JSON.writeValueAsString(
-                                Map.of("code", "a = 1", "change_request", "Use b.", "norm_distance", 0.1)),
+                                Map.of("code", longFile, "change_request", "Use b.", "norm_distance", 0.1)),
                         JSON.writeValueAsString(
                                 Map.of("code", "x = 1", "change_request", "Rename x to y.", "norm_distance", 0.5))));
 
@@ -175,21 +177,10 @@ class BenchDatasetsIT {
                 "2",
                 "--ignore-eos");
 
-        // the second row only (the first's edit is under 0.2), oversampled to 2 requests
-        String prompt = """
-                Given a code file, please apply the change requests and generate the new file.
-
-                Original file:
-                ```python
-                x = 1
-                ```
-
-                Change request:
-                Rename x to y.
-
-                Please generate the new code file in the "New file" section below.""";
+        // the second row twice (oversampled), in Blazedit's prompt (HfDatasetTest has its exact text)
+        int sent = json.get("total_input_tokens").asInt();
         assertThat(json.get("completed").asInt()).isEqualTo(2);
-        assertThat(json.get("total_input_tokens").asInt()).isEqualTo(2 * inputIds(prompt));
+        assertThat(sent).isGreaterThan(2 * inputIds("x = 1\nRename x to y.")).isLessThan(inputIds(longFile));
         assertThat(json.get("total_output_tokens").asInt()).isEqualTo(2 * 3);
     }
 

@@ -7,6 +7,7 @@ import io.tokenpulse.aggregator.results.StoredWindows;
 import io.tokenpulse.charts.RunChart;
 import io.tokenpulse.runner.Pipeline;
 import io.tokenpulse.runner.UserError;
+import io.tokenpulse.runner.sweep.SweepFile;
 import io.tokenpulse.schemas.avro.RequestMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -159,10 +160,8 @@ public final class ReportFile {
         if (!point.path("slo_met").isBoolean()) {
             return Optional.empty();
         }
-        return Optional.of(
-                point.get("slo_met").asBoolean()
-                        ? "met the SLO"
-                        : "missed the SLO: " + point.path("slo_miss").asText("?"));
+        return Optional.of(SweepFile.Entry.verdict(
+                point.get("slo_met").asBoolean(), point.path("slo_miss").asText("?")));
     }
 
     public static void write(Path output, String html, PrintStream out) {

@@ -52,8 +52,10 @@ class HtmlReportBrowserTest {
         assertThat(html).doesNotContain("@import");
     }
 
-    /** The page's DOM, once loaded without a single request. */
-    private static String loaded(Path page) throws IOException, InterruptedException {
+    /** The page {@code html}, saved as {@code name}: its DOM, once loaded without a single request. */
+    private static String loaded(String name, String html) throws IOException, InterruptedException {
+        assertSelfContained(html);
+        Path page = Files.writeString(dir.resolve(name), html);
         HeadlessChromium.Loaded loaded = chromium.load(page);
         assertThat(loaded.requests()).as("requests of the page").isEmpty();
         return loaded.dom();
@@ -72,12 +74,9 @@ class HtmlReportBrowserTest {
 
     @Test
     void aDetailedResultFileRendersWithItsFiguresHistogramsAndFailures() throws Exception {
-        Path page = dir.resolve("detailed.html");
         String html = ReportFile.resultFile(resource("detailed.json"));
-        Files.writeString(page, html);
-        assertSelfContained(html);
 
-        String dom = loaded(page);
+        String dom = loaded("detailed.html", html);
 
         assertThat(dom).contains("<title>TokenPulse result detailed.json</title>");
         assertThat(dom).contains("<td>461.52</td>", "<td>1734.22</td>", "<td>2059.38</td>");
@@ -86,13 +85,12 @@ class HtmlReportBrowserTest {
         assertThat(pointsDrawn(dom, "run-ttft")).isEqualTo(30);
         assertThat(pointsDrawn(dom, "run-itl")).isEqualTo(30);
         assertThat(dom).contains("Not available from a result file: the window metrics are in Kafka");
-        chromium.screenshot(page, Path.of("target", "report-result.png"), 1280, 2400);
+        chromium.screenshot(dir.resolve("detailed.html"), Path.of("target", "report-result.png"), 1280, 2400);
         assertThat(Path.of("target", "report-result.png")).isNotEmptyFile();
     }
 
     @Test
     void aRunWithATimelineAndWindowsRendersThemAll() throws Exception {
-        Path page = dir.resolve("run.html");
         byte[] png = Files.readAllBytes(resource("../compare/non-disaggregated.json")); // any bytes: shown as is
         // a reasoning model's run: TTFO beside TTFT, in the summary and as a histogram
         ObjectNode result =
@@ -110,10 +108,8 @@ class HtmlReportBrowserTest {
                         new HtmlReport.Request(0.1, Double.NaN, 0.1),
                         new HtmlReport.Request(0.3, 0.6, 1.2)),
                 Map.of("no_response", 1L)));
-        Files.writeString(page, html);
-        assertSelfContained(html);
 
-        String dom = loaded(page);
+        String dom = loaded("run.html", html);
 
         assertThat(pointsDrawn(dom, "run-timeline")).isEqualTo(3);
         assertThat(dom).contains("<img class=\"windows\" alt=\"window metrics\" src=\"data:image/png;base64,");
@@ -125,12 +121,9 @@ class HtmlReportBrowserTest {
 
     @Test
     void aSweepShowsEveryPointAndItsCharts() throws Exception {
-        Path page = dir.resolve("sweep.html");
         String html = ReportFile.sweep(resource("sweep"));
-        Files.writeString(page, html);
-        assertSelfContained(html);
 
-        String dom = loaded(page);
+        String dom = loaded("sweep.html", html);
 
         assertThat(dom).contains("<title>TokenPulse sweep sweep1</title>");
         assertThat(dom).contains("<td>request_rate=2 {\"request_rate\":2}</td><td>200</td>", "<td>63.68</td>");
@@ -145,12 +138,9 @@ class HtmlReportBrowserTest {
 
     @Test
     void aSearchShowsWhatItFoundAndItsVerdictOnEachPoint() throws Exception {
-        Path page = dir.resolve("search.html");
         String html = ReportFile.sweep(resource("search"));
-        Files.writeString(page, html);
-        assertSelfContained(html);
 
-        String dom = loaded(page);
+        String dom = loaded("search.html", html);
 
         assertThat(dom)
                 .contains("<h2>Search</h2>")

@@ -65,6 +65,16 @@ public record SweepFile(
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean sloMet,
             @JsonInclude(JsonInclude.Include.NON_NULL) String sloMiss) {
 
+        /** A search's verdict as summary.md and the HTML report show it; empty in a grid. */
+        public Optional<String> verdict() {
+            return sloMet == null ? Optional.empty() : Optional.of(verdict(sloMet, sloMiss));
+        }
+
+        /** "met the SLO", or "missed the SLO: " and why. */
+        public static String verdict(boolean met, String miss) {
+            return met ? "met the SLO" : "missed the SLO: " + miss;
+        }
+
         /** This entry with a search's verdict: {@code miss} says why it missed the SLO, empty when it met it. */
         public Entry withVerdict(Optional<String> miss) {
             return new Entry(

@@ -2,14 +2,10 @@ package io.tokenpulse.schemas.serde;
 
 import io.tokenpulse.schemas.registry.SchemaRegistry;
 import io.tokenpulse.schemas.registry.SchemaRegistryException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.OptionalInt;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
@@ -28,16 +24,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * needing subjects of their own.
  *
  * <p>Thread-safe, and cheap per record: no registry call after the first, and each thread reuses
- * its own output buffer and encoder. A null record serializes to null (a tombstone). A record that
+ * its own output buffer and encoder ({@link AvroBinary}). A null record serializes to null (a tombstone). A record that
  * Avro cannot write (a required field left null) fails with a {@link SerializationException}.
  */
 public final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
     private static final int NO_ID = -1;
-    /** Buffers that grew past this (a record with a long generated text) are not kept per thread. */
-    private static final int MAX_KEPT_BUFFER_BYTES = 1 << 20;
-
-    private static final ThreadLocal<Buffer> BUFFERS = ThreadLocal.withInitial(Buffer::new);
-
     private final SchemaRegistry registry;
     private final String subject;
     private final boolean autoRegister;
@@ -70,22 +61,14 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
             return null;
         }
         int id = schemaId();
-        Buffer buffer = BUFFERS.get();
         try {
-            buffer.out.reset();
-            buffer.out.reserveHeader();
-            buffer.encoder = EncoderFactory.get().binaryEncoder(buffer.out, buffer.encoder);
-            writer.write(record, buffer.encoder);
-            buffer.encoder.flush();
-            return buffer.out.framed(id);
+            byte[] bytes = AvroBinary.write(writer, record, WireFormat.HEADER_BYTES);
+            WireFormat.writeHeader(bytes, id);
+            return bytes;
         } catch (IOException | RuntimeException e) {
             // Avro reports a required field left null as a NullPointerException naming the field.
             throw new SerializationException(
                     "cannot write a " + schema.getName() + " record to topic " + topic + ": " + e.getMessage(), e);
-        } finally {
-            if (buffer.out.capacity() > MAX_KEPT_BUFFER_BYTES) {
-                BUFFERS.remove();
-            }
         }
     }
 
@@ -122,36 +105,6 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
             return id.getAsInt();
         } catch (SchemaRegistryException e) {
             throw new SerializationException(e.getMessage(), e);
-        }
-    }
-
-    /** A thread's reusable output: the 5 header bytes are reserved at the start. */
-    private static final class Buffer {
-        final Output out = new Output();
-        BinaryEncoder encoder;
-    }
-
-    private static final class Output extends ByteArrayOutputStream {
-        private static final byte[] HEADER_PLACEHOLDER = new byte[WireFormat.HEADER_BYTES];
-
-        Output() {
-            super(256);
-        }
-
-        /** Leaves room for the header, filled in by {@link #framed} once the body is written. */
-        void reserveHeader() {
-            write(HEADER_PLACEHOLDER, 0, HEADER_PLACEHOLDER.length);
-        }
-
-        int capacity() {
-            return buf.length;
-        }
-
-        /** A copy of the bytes written, with the wire-format header filled in. */
-        byte[] framed(int schemaId) {
-            byte[] bytes = Arrays.copyOf(buf, count);
-            WireFormat.writeHeader(bytes, schemaId);
-            return bytes;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.aggregator.metrics.ServerAccumulator;
+import io.tokenpulse.schemas.serde.AvroBinary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -9,9 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
@@ -70,41 +69,12 @@ final class StoreSerdes {
                 });
     }
 
-    /**
-     * Each stream thread's output buffer, kept between records, and the buffered encoder over it: a
-     * fresh stream and a direct encoder grew the buffer a write at a time, 15 % of a catch-up's stream
-     * thread (docs/performance.md, "Aggregator throughput").
-     */
-    private static final class Output extends ByteArrayOutputStream {
-        // A buffer grown by one large state value is dropped rather than held for the thread's life.
-        private static final int KEPT_BYTES = 1 << 20;
-        private static final ThreadLocal<Output> PER_THREAD = ThreadLocal.withInitial(Output::new);
-
-        private BinaryEncoder encoder;
-
-        private Output() {
-            super(8192);
-        }
-
-        <T> byte[] write(SpecificDatumWriter<T> writer, T value) {
-            reset();
-            encoder = EncoderFactory.get().binaryEncoder(this, encoder);
-            try {
-                writer.write(value, encoder);
-                encoder.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            byte[] bytes = toByteArray();
-            if (buf.length > KEPT_BYTES) {
-                PER_THREAD.remove();
-            }
-            return bytes;
-        }
-    }
-
     private static <T> byte[] write(SpecificDatumWriter<T> writer, T value) {
-        return Output.PER_THREAD.get().write(writer, value);
+        try {
+            return AvroBinary.write(writer, value, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static <T> T read(SpecificDatumReader<T> reader, byte[] bytes) {
