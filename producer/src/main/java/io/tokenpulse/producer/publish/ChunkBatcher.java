@@ -14,7 +14,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * Gathers each request's consecutive {@link Chunk}s into one {@link ChunkBatch} record, and writes
  * its key and value bytes as the chunk-batches topic's serdes would.
  *
- * <p>A batch closes {@code interval} after its first event ({@link #flushDue}), when its request
+ * <p>A batch closes at the end of the {@code interval}-long slot of the sender's clock in which its
+ * first event came ({@link #flushDue}; slots are multiples of {@code interval} on {@link System#nanoTime},
+ * so every batch of a slot closes at one instant and the sender wakes once per interval to hand Kafka
+ * all of them together), when its request
  * finishes ({@link #flushRequest}: the join completes without waiting), when an event does not follow
  * it (a seq skipped because the queue was full; a batch holds consecutive seqs only), when it holds
  * {@link #MAX_EVENTS}, and on {@link #flushAll}. Closed batches go to {@link Out} in the order they
@@ -106,7 +109,7 @@ final class ChunkBatcher {
             open = null;
         }
         if (open == null) {
-            open = new Open(chunk, nowNs);
+            open = new Open(chunk, slotEndNs(nowNs));
             slots[slot] = open;
             byAge.addLast(open);
         }
@@ -122,9 +125,9 @@ final class ChunkBatcher {
         }
     }
 
-    /** Closes the batches opened {@code interval} or longer before {@code nowNs}. */
+    /** Closes the batches whose slot ended at or before {@code nowNs}. */
     void flushDue(long nowNs, Out out) {
-        for (Open head = liveHead(); head != null && nowNs - head.openedNs >= intervalNs; head = liveHead()) {
+        for (Open head = liveHead(); head != null && nowNs >= head.dueNs; head = liveHead()) {
             close(head, out);
         }
     }
@@ -139,7 +142,12 @@ final class ChunkBatcher {
     /** When the oldest open batch is due; {@link Long#MAX_VALUE} when none is open. */
     long nextDueNs() {
         Open head = liveHead();
-        return head == null ? Long.MAX_VALUE : head.openedNs + intervalNs;
+        return head == null ? Long.MAX_VALUE : head.dueNs;
+    }
+
+    /** The end of the slot {@code nowNs} falls in: when a batch opened now closes. */
+    long slotEndNs(long nowNs) {
+        return Math.floorDiv(nowNs, intervalNs) * intervalNs + intervalNs;
     }
 
     /** Events in batches not yet closed. */
@@ -213,21 +221,21 @@ final class ChunkBatcher {
         final int firstSeq;
         final long firstGapNs;
         final long firstArrivedEpochNs;
-        final long openedNs;
+        final long dueNs;
         long[] offsetsNs = new long[8];
         Integer[] tokens = new Integer[8];
         int[] bytes = new int[8];
         int count;
         boolean closed;
 
-        Open(Chunk first, long openedNs) {
+        Open(Chunk first, long dueNs) {
             this.runId = first.getRunId();
             this.shardIndex = first.getShardIndex();
             this.requestIndex = first.getRequestIndex();
             this.firstSeq = first.getSeq();
             this.firstGapNs = first.getGapNs();
             this.firstArrivedEpochNs = first.getArrivedEpochNs();
-            this.openedNs = openedNs;
+            this.dueNs = dueNs;
         }
 
         /** Whether {@code chunk} is this batch's next event and there is room for it. */

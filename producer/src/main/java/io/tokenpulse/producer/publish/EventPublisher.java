@@ -84,10 +84,11 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventPublisher.class);
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /**
-     * How long the idle sender sleeps before looking at the queue again. The producer lingers 50 ms
-     * per batch anyway; sleeping instead of being woken keeps every signal off the timing threads. 20 ms
-     * rather than 10 ms halves the sender's wake-ups (100 to 50 a second), which took its CPU from ~13 to
-     * ~11 µs per record at 1 000 records/s (docs/performance.md).
+     * How long the idle sender sleeps before looking at the queue again with a record per event; with
+     * chunk batches it sleeps until the batches of the current slot close (at most
+     * {@link #LONG_IDLE_PARK_NS}), so it wakes once per batch interval and hands the producer every batch
+     * of the slot at once (docs/performance.md). Sleeping instead of being woken keeps every signal off
+     * the timing threads. 20 ms rather than 10 ms halved the sender's wake-ups (100 to 50 a second).
      */
     private static final long IDLE_PARK_NS = 20_000_000;
     /**
@@ -400,10 +401,10 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 Outgoing<?> record = queue.relaxedPoll();
                 if (record == null) {
                     long nowNs = System.nanoTime();
-                    long parkNs = nowNs - idleSinceNs > LONG_IDLE_AFTER_NS ? LONG_IDLE_PARK_NS : IDLE_PARK_NS;
-                    if (batcher != null) { // wake for the next batch due, not a pause later
-                        parkNs = Math.max(0, Math.min(parkNs, batcher.nextDueNs() - nowNs));
-                    }
+                    // with chunk batches, wake when the batches of this slot close, all at once
+                    long parkNs = batcher != null
+                            ? Math.min(LONG_IDLE_PARK_NS, batcher.slotEndNs(nowNs) - nowNs)
+                            : nowNs - idleSinceNs > LONG_IDLE_AFTER_NS ? LONG_IDLE_PARK_NS : IDLE_PARK_NS;
                     LockSupport.parkNanos(parkNs);
                 } else {
                     take(record);

@@ -53,23 +53,33 @@ class ChunkBatcherTest {
     }
 
     @Test
-    void aBatchClosesOneIntervalAfterItsFirstEvent() {
-        batcher.add(chunk(1, 0), 0, out);
+    void aBatchClosesAtTheEndOfTheSlotItsFirstEventCameIn() {
+        batcher.add(chunk(1, 0), 10_000_000, out);
         batcher.add(chunk(1, 1), 60_000_000, out);
+        batcher.add(chunk(2, 0), 90_000_000, out); // another request, same slot: closes with it
         batcher.flushDue(INTERVAL_NS - 1, out);
         assertThat(out.batches).isEmpty();
         assertThat(batcher.nextDueNs()).isEqualTo(INTERVAL_NS);
-        assertThat(batcher.openEvents()).isEqualTo(2);
+        assertThat(batcher.openEvents()).isEqualTo(3);
 
         batcher.flushDue(INTERVAL_NS, out);
         batcher.add(chunk(1, 2), INTERVAL_NS + 5, out);
 
-        assertThat(out.batches).extracting(Recorded.Batch::events).containsExactly(2);
-        assertThat(batcher.nextDueNs()).isEqualTo(2 * INTERVAL_NS + 5);
+        assertThat(out.batches).extracting(Recorded.Batch::events).containsExactly(2, 1);
+        assertThat(batcher.nextDueNs()).isEqualTo(2 * INTERVAL_NS);
         assertThat(batcher.openEvents()).isEqualTo(1);
         batcher.flushAll(out);
-        assertThat(out.batches.get(1).value()).isEqualTo(serializer.serialize(TOPIC, expected(List.of(chunk(1, 2)))));
+        assertThat(out.batches.get(2).value()).isEqualTo(serializer.serialize(TOPIC, expected(List.of(chunk(1, 2)))));
         assertThat(batcher.nextDueNs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void slotsAreMultiplesOfTheIntervalOnTheSendersClockNegativeOnesToo() {
+        assertThat(batcher.slotEndNs(0)).isEqualTo(INTERVAL_NS);
+        assertThat(batcher.slotEndNs(INTERVAL_NS - 1)).isEqualTo(INTERVAL_NS);
+        assertThat(batcher.slotEndNs(INTERVAL_NS)).isEqualTo(2 * INTERVAL_NS);
+        assertThat(batcher.slotEndNs(-1)).isEqualTo(0);
+        assertThat(batcher.slotEndNs(-INTERVAL_NS)).isEqualTo(0);
     }
 
     @Test
