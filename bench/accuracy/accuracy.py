@@ -26,8 +26,9 @@ PREFIX = "accuracy-"
 def run_point(a, streams, out):
     run_id = f"accuracy-{streams}-{time.strftime('%H%M%S')}"
     send_log = os.path.join(out, f"{run_id}.sends.csv")
-    sim, port = start_simulator(out, run_id, a.simulator, "--profile", "deterministic",
-                                "--ttft-ms", str(a.ttft_ms), "--gap-ms", str(a.gap_ms),
+    profile = shlex.split(a.sim_args) if a.sim_args else [
+        "--profile", "deterministic", "--ttft-ms", str(a.ttft_ms), "--gap-ms", str(a.gap_ms)]
+    sim, port = start_simulator(out, run_id, a.simulator, *profile,
                                 "--model", "sim-model", "--send-log", send_log)
     data_dir = os.path.join(out, f"{run_id}.platform")
     requests = streams * a.rounds
@@ -75,6 +76,10 @@ def main():
     p.add_argument("--rounds", type=int, default=8, help="requests per stream (--num-prompts = streams x rounds)")
     p.add_argument("--ttft-ms", type=float, default=50.0)
     p.add_argument("--gap-ms", type=float, default=20.0)
+    p.add_argument("--sim-args", default=None,
+                   help="the simulator's latency model instead of the deterministic one, e.g. "
+                        "\"--profile default --speedup 10\" (a batching engine: every running stream's "
+                        "token at the end of one step); offered events/s then assume the deterministic timing")
     p.add_argument("--output-len", type=int, default=100)
     p.add_argument("--input-len", type=int, default=32)
     add_client_args(p)
