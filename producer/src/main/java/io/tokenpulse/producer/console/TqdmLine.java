@@ -1,6 +1,7 @@
 package io.tokenpulse.producer.console;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ProgressBarRenderer;
 import me.tongfei.progressbar.ProgressState;
 
@@ -15,10 +16,17 @@ final class TqdmLine implements ProgressBarRenderer {
 
     private static final String BLOCKS = " ▏▎▍▌▋▊▉█";
 
+    private final LongSupplier finished;
+
+    /** @param finished the requests finished so far: counted apart from the library's state (see {@link Progress}) */
+    TqdmLine(LongSupplier finished) {
+        this.finished = finished;
+    }
+
     @Override
     public String render(ProgressState progress, int maxLength) {
         long total = progress.isIndefinite() ? -1 : progress.getMax();
-        return format(progress.getCurrent(), total, progress.getTotalElapsed(), maxLength);
+        return format(finished.getAsLong(), total, progress.getTotalElapsed(), maxLength);
     }
 
     /**
