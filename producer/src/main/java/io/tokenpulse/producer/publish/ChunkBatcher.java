@@ -145,9 +145,12 @@ final class ChunkBatcher {
         return head == null ? Long.MAX_VALUE : head.dueNs;
     }
 
-    /** The end of the slot {@code nowNs} falls in: when a batch opened now closes. */
+    /**
+     * The end of the slot {@code nowNs} falls in: when a batch opened now closes. With an interval of 0
+     * there are no slots: {@code nowNs} itself, a batch closes at the sender's next look.
+     */
     long slotEndNs(long nowNs) {
-        return Math.floorDiv(nowNs, intervalNs) * intervalNs + intervalNs;
+        return intervalNs == 0 ? nowNs : Math.floorDiv(nowNs, intervalNs) * intervalNs + intervalNs;
     }
 
     /** Events in batches not yet closed. */

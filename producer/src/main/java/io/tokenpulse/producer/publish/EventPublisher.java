@@ -401,10 +401,11 @@ public final class EventPublisher implements RecordSink, AutoCloseable {
                 Outgoing<?> record = queue.relaxedPoll();
                 if (record == null) {
                     long nowNs = System.nanoTime();
-                    // with chunk batches, wake when the batches of this slot close, all at once
-                    long parkNs = batcher != null
-                            ? Math.min(LONG_IDLE_PARK_NS, batcher.slotEndNs(nowNs) - nowNs)
-                            : nowNs - idleSinceNs > LONG_IDLE_AFTER_NS ? LONG_IDLE_PARK_NS : IDLE_PARK_NS;
+                    long parkNs = nowNs - idleSinceNs > LONG_IDLE_AFTER_NS ? LONG_IDLE_PARK_NS : IDLE_PARK_NS;
+                    long untilSlotEndNs = batcher == null ? 0 : batcher.slotEndNs(nowNs) - nowNs;
+                    if (untilSlotEndNs > 0) { // wake when the batches of this slot close, all at once
+                        parkNs = Math.min(LONG_IDLE_PARK_NS, untilSlotEndNs);
+                    }
                     LockSupport.parkNanos(parkNs);
                 } else {
                     take(record);

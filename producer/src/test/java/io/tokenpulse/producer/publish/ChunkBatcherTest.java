@@ -83,6 +83,18 @@ class ChunkBatcherTest {
     }
 
     @Test
+    void withAnIntervalOfZeroABatchIsDueWhenItOpensAndThereAreNoSlots() {
+        ChunkBatcher unslotted = new ChunkBatcher(serializer, TOPIC, 0);
+        assertThat(unslotted.slotEndNs(12_345)).isEqualTo(12_345);
+
+        unslotted.add(chunk(1, 0), 12_345, out);
+        assertThat(unslotted.nextDueNs()).isEqualTo(12_345);
+        unslotted.flushDue(12_345, out);
+
+        assertThat(out.batches).extracting(Recorded.Batch::events).containsExactly(1);
+    }
+
+    @Test
     void aFinishClosesItsOwnRequestsBatchOnly() {
         batcher.add(chunk(1, 0), 0, out);
         batcher.add(chunk(2, 0), 0, out);

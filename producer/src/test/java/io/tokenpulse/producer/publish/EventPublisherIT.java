@@ -18,6 +18,8 @@ import io.tokenpulse.schemas.avro.RunEvent;
 import io.tokenpulse.schemas.avro.RunFinished;
 import io.tokenpulse.schemas.registry.SchemaRegistryClient;
 import io.tokenpulse.schemas.registry.SchemaRegistrySettings;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +86,43 @@ class EventPublisherIT {
             }
             assertThat(readAll(kafka, topics.requests().name(), 10)).hasSize(10);
             assertThat(readAll(kafka, topics.runs().name(), 1)).hasSize(1);
+        }
+    }
+
+    /**
+     * {@code --chunk-batch-ms 0}: no slot grid, each batch leaves at the sender's next look, and the
+     * sender, with nothing queued, sleeps rather than spins.
+     */
+    @Test
+    void withABatchIntervalOfZeroEveryEventLeavesAndTheIdleSenderSleeps() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(KafkaSettings.of(dataDir));
+                LocalSchemaRegistry registry = LocalSchemaRegistry.start(kafka.bootstrapServers())) {
+            Topics topics = createTopics(kafka, registry);
+            EventPublisher publisher = EventPublisher.open(
+                    PublisherSettings.of(kafka.bootstrapServers())
+                            .withChunkRecords(new ChunkRecords(ChunkRecords.Layout.BATCHED, Duration.ZERO)),
+                    topics);
+            for (int seq = 0; seq < 5; seq++) {
+                publisher.publishChunk(chunk(0, seq));
+            }
+            Thread.sleep(1_500);
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long sender = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("tp-kafka-sender"))
+                    .mapToLong(Thread::getId)
+                    .findFirst()
+                    .orElseThrow();
+            long cpuBeforeNs = threads.getThreadCpuTime(sender);
+            Thread.sleep(1_000);
+            long idleCpuNs = threads.getThreadCpuTime(sender) - cpuBeforeNs;
+            PublishCounts counts = publisher.close(Duration.ofSeconds(30));
+
+            assertThat(idleCpuNs).as("the idle sender's CPU in a second, ns").isLessThan(100_000_000L);
+            assertThat(counts.delivered()).isEqualTo(5);
+            assertThat(readEvents(kafka.bootstrapServers(), topics, ChunkRecords.Layout.BATCHED, 5)
+                            .seqsByKey()
+                            .values())
+                    .containsExactly(List.of(0, 1, 2, 3, 4));
         }
     }
 
