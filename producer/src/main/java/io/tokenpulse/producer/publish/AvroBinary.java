@@ -1,5 +1,6 @@
 package io.tokenpulse.producer.publish;
 
+import io.tokenpulse.schemas.serde.WireFormat;
 import java.util.List;
 import org.apache.avro.Schema;
 
@@ -11,7 +12,7 @@ import org.apache.avro.Schema;
 final class AvroBinary {
 
     /** Magic byte and the 4-byte schema id. */
-    static final int HEADER_BYTES = 5;
+    static final int HEADER_BYTES = WireFormat.HEADER_BYTES;
     /** The longest encoding of an int. */
     static final int MAX_INT_BYTES = 5;
     /** The longest encoding of a long. */
@@ -52,11 +53,7 @@ final class AvroBinary {
 
     /** Confluent's wire-format header: magic byte 0, then the schema id big-endian. Returns the next position. */
     static int writeHeader(byte[] b, int schemaId) {
-        b[0] = 0;
-        b[1] = (byte) (schemaId >>> 24);
-        b[2] = (byte) (schemaId >>> 16);
-        b[3] = (byte) (schemaId >>> 8);
-        b[4] = (byte) schemaId;
+        WireFormat.writeHeader(b, schemaId);
         return HEADER_BYTES;
     }
 

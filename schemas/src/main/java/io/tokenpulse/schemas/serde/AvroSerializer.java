@@ -24,7 +24,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * needing subjects of their own.
  *
  * <p>Thread-safe, and cheap per record: no registry call after the first, and each thread reuses
- * its own output buffer and encoder ({@link AvroBinary}). A null record serializes to null (a tombstone). A record that
+ * its own output buffer and encoder ({@link ThreadAvroBuffer}). A null record serializes to null (a tombstone). A record that
  * Avro cannot write (a required field left null) fails with a {@link SerializationException}.
  */
 public final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
@@ -62,7 +62,7 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
         }
         int id = schemaId();
         try {
-            byte[] bytes = AvroBinary.write(writer, record, WireFormat.HEADER_BYTES);
+            byte[] bytes = ThreadAvroBuffer.write(writer, record, WireFormat.HEADER_BYTES);
             WireFormat.writeHeader(bytes, id);
             return bytes;
         } catch (IOException | RuntimeException e) {

@@ -5,13 +5,14 @@ package io.tokenpulse.schemas.serde;
  * the Avro binary encoding of the record. Hand-written because Confluent's serializers, which
  * define it, are not on Maven Central; the format is five bytes of framing.
  */
-final class WireFormat {
-    static final byte MAGIC_BYTE = 0;
-    static final int HEADER_BYTES = 5;
+public final class WireFormat {
+    public static final byte MAGIC_BYTE = 0;
+    public static final int HEADER_BYTES = 5;
 
     private WireFormat() {}
 
-    static void writeHeader(byte[] target, int schemaId) {
+    /** Writes the header into {@code target}'s first {@link #HEADER_BYTES} bytes. */
+    public static void writeHeader(byte[] target, int schemaId) {
         target[0] = MAGIC_BYTE;
         target[1] = (byte) (schemaId >>> 24);
         target[2] = (byte) (schemaId >>> 16);

@@ -1,7 +1,7 @@
 package io.tokenpulse.aggregator.topology;
 
 import io.tokenpulse.aggregator.metrics.ServerAccumulator;
-import io.tokenpulse.schemas.serde.AvroBinary;
+import io.tokenpulse.schemas.serde.ThreadAvroBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -71,7 +71,7 @@ final class StoreSerdes {
 
     private static <T> byte[] write(SpecificDatumWriter<T> writer, T value) {
         try {
-            return AvroBinary.write(writer, value, 0);
+            return ThreadAvroBuffer.write(writer, value, 0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

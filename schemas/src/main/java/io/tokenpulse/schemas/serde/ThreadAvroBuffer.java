@@ -13,15 +13,15 @@ import org.apache.avro.io.EncoderFactory;
  * record (a long generated text, a run's state) grew past 1 MiB is dropped rather than kept for the
  * thread's life. Used by the wire-format {@link AvroSerializer} and by the aggregator's state stores.
  */
-public final class AvroBinary {
+public final class ThreadAvroBuffer {
     private static final int MAX_KEPT_BUFFER_BYTES = 1 << 20;
     private static final byte[] ZEROS = new byte[WireFormat.HEADER_BYTES];
-    private static final ThreadLocal<AvroBinary> PER_THREAD = ThreadLocal.withInitial(AvroBinary::new);
+    private static final ThreadLocal<ThreadAvroBuffer> PER_THREAD = ThreadLocal.withInitial(ThreadAvroBuffer::new);
 
     private final Output out = new Output();
     private BinaryEncoder encoder;
 
-    private AvroBinary() {}
+    private ThreadAvroBuffer() {}
 
     /**
      * A copy of {@code value}'s Avro binary after {@code headerBytes} zero bytes, which the caller
@@ -31,7 +31,7 @@ public final class AvroBinary {
         if (headerBytes < 0 || headerBytes > ZEROS.length) {
             throw new IllegalArgumentException("headerBytes must be 0 to " + ZEROS.length + ", got " + headerBytes);
         }
-        AvroBinary thread = PER_THREAD.get();
+        ThreadAvroBuffer thread = PER_THREAD.get();
         try {
             thread.out.reset();
             thread.out.write(ZEROS, 0, headerBytes);
