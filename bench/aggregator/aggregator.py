@@ -157,7 +157,7 @@ def main():
         jfr = os.path.join(out, "aggregate.jfr")
         java_opts = f"{launcher_opts()} {a.java_opts}".strip()
         if a.jfr:
-            java_opts += f" -XX:StartFlightRecording=filename={jfr},settings=profile,dumponexit=true"
+            java_opts += f" -XX:StartFlightRecording=filename={jfr},settings=profile,jdk.ExecutionSample#period=1ms,dumponexit=true"
         agg_env = dict(env, TOKENPULSE_JAVA_OPTS=java_opts)
         watcher, summary = start_summary_watch(connection, out, run_id)
         load_before = load_average()

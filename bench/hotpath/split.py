@@ -1,6 +1,6 @@
 """CPU by thread group of a running `bench --bootstrap-servers` (started by bench/hotpath/alone), from
 /proc: 10 s after its "Initial test run completed" line, over a 40 s window, per event at the run's
-RATE x LEN events/s (the environment alone reads; 20 req/s x 50 tokens by default), with each thread group's wake-ups (voluntary context switches) a second. Usage: python3 bench/hotpath/split.py OUT/bench.log"""
+RATE x LEN events/s (the environment alone reads; 20 req/s x 50 tokens by default), with each thread group's wake-ups (voluntary context switches) a second and the share of its CPU spent in the kernel (system time: syscalls, wake-ups). Usage: python3 bench/hotpath/split.py OUT/bench.log"""
 import os,re,time,subprocess,collections,sys
 def find():
     for p in os.listdir('/proc'):
@@ -23,15 +23,17 @@ def snap():
             f=st.rsplit(')',1)[1].split()
             # voluntary context switches: how often the thread slept and was woken
             wakes=int(re.search(r'^voluntary_ctxt_switches:\s*(\d+)',open(f'/proc/{pid}/task/{t}/status').read(),re.M).group(1))
-            out[t]=(comm,(int(f[11])+int(f[12]))/os.sysconf('SC_CLK_TCK'),wakes)
+            tck=os.sysconf('SC_CLK_TCK')
+            out[t]=(comm,(int(f[11])+int(f[12]))/tck,wakes,int(f[12])/tck)
         except Exception: pass
     return out
 time.sleep(10); a=snap(); t0=time.time(); time.sleep(40); b=snap(); dt=time.time()-t0
-g=collections.Counter(); w=collections.Counter()
-for t,(comm,cpu,wakes) in b.items():
-    k=re.sub(r'\d+','N',comm); g[k]+=cpu-a.get(t,(comm,0,0))[1]; w[k]+=wakes-a.get(t,(comm,0,0))[2]
+g=collections.Counter(); w=collections.Counter(); k_sys=collections.Counter()
+for t,(comm,cpu,wakes,sys_s) in b.items():
+    k=re.sub(r'\d+','N',comm); before=a.get(t,(comm,0,0,0))
+    g[k]+=cpu-before[1]; w[k]+=wakes-before[2]; k_sys[k]+=sys_s-before[3]
 # the events/s that alone offers (RATE req/s x LEN events): a server that keeps up streams that many
 rate=float(os.environ.get('RATE','20'))*float(os.environ.get('LEN','50'))
 tot=sum(g.values()); ev=rate*dt
 print(f"window {dt:.1f}s, cpu {tot:.2f}s, {tot/ev*1e6:.1f} us/event at {rate:.0f} events/s")
-for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event {w[k]/dt:7.0f} wake-ups/s")
+for k,v in g.most_common(14): print(f"  {k:24s} {v:6.2f}s {v/ev*1e6:7.1f} us/event {w[k]/dt:7.0f} wake-ups/s {100*k_sys[k]/v if v else 0:4.0f} % kernel")

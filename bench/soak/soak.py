@@ -73,6 +73,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--minutes", type=float, default=20.0)
     p.add_argument("--rate", type=float, default=4.0)
+    p.add_argument("--input-len", type=int, default=1024, help="random prompt tokens a request")
+    p.add_argument("--output-len", type=int, default=128, help="streamed events a request (--ignore-eos)")
+    p.add_argument("--ttft-ms", type=float, default=100.0, help="the simulator's time to the first event")
+    p.add_argument("--gap-ms", type=float, default=30.0, help="the simulator's time between events of a stream")
     p.add_argument("--sample-s", type=float, default=10.0, help="RSS and CPU sampling period")
     p.add_argument("--warmup-s", type=float, default=120.0,
                    help="RSS and freshness are judged from this long after the main run's start on")
@@ -91,8 +95,8 @@ def main():
     run_id = f"soak-{time.strftime('%H%M%S')}"
     print(f"soak: {run_id}, files in {out}, {load_average()}", flush=True)
 
-    sim, port = start_simulator(out, "soak", LAUNCHER, "--profile", "deterministic", "--ttft-ms", "100",
-                                "--gap-ms", "30", "--model", "sim-model")
+    sim, port = start_simulator(out, "soak", LAUNCHER, "--profile", "deterministic", "--ttft-ms", f"{a.ttft_ms:g}",
+                                "--gap-ms", f"{a.gap_ms:g}", "--model", "sim-model")
     platform = aggregate = None
     watched = {}  # name -> pid, sampled for RSS and CPU
     bench_port = free_port()
@@ -108,8 +112,8 @@ def main():
             connection = ["--data-dir", os.path.join(out, "platform")]
             aggregator_url = bench_url
         bench_cmd = [LAUNCHER, "bench", *connection, "--base-url", f"http://127.0.0.1:{port}", "--model", "sim-model",
-                     "--tokenizer", tokenizer, "--dataset-name", "random", "--random-input-len", "1024",
-                     "--random-output-len", "128", "--ignore-eos", "--request-rate", str(a.rate),
+                     "--tokenizer", tokenizer, "--dataset-name", "random", "--random-input-len", str(a.input_len),
+                     "--random-output-len", str(a.output_len), "--ignore-eos", "--request-rate", str(a.rate),
                      "--duration-minutes", str(a.minutes), "--percentile-metrics", "ttft,tpot,itl,e2el,token_latency",
                      "--save-result", "--result-dir", out, "--result-filename", "soak.json", "--run-id", run_id,
                      "--metrics-port", str(bench_port), "--disable-tqdm", *a.extra]
