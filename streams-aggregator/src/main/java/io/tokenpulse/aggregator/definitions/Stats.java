@@ -17,28 +17,40 @@ final class Stats {
     }
 
     /**
-     * {@code np.percentile(values, p)}, default method "linear": position (n − 1)·p/100 between the
-     * sorted values. {@code np.median} is p = 50.
+     * {@code np.percentile(values, p)} for each p, default method "linear": position (n − 1)·p/100
+     * between the sorted values ({@code np.median} is p = 50). One sort for all of them: a large run's
+     * ITLs are millions of values.
      */
-    static double linearPercentile(double[] values, double p) {
-        if (values.length == 0) {
-            return 0;
-        }
+    static double[] linearPercentiles(double[] values, double... percentiles) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        double position = (sorted.length - 1) * p / 100.0;
-        int below = (int) Math.floor(position);
-        int above = Math.min(below + 1, sorted.length - 1);
-        double fraction = position - below;
-        return sorted[below] + (sorted[above] - sorted[below]) * fraction;
+        double[] out = new double[percentiles.length];
+        for (int i = 0; i < out.length && sorted.length > 0; i++) {
+            double position = (sorted.length - 1) * percentiles[i] / 100.0;
+            int below = (int) Math.floor(position);
+            int above = Math.min(below + 1, sorted.length - 1);
+            double fraction = position - below;
+            out[i] = sorted[below] + (sorted[above] - sorted[below]) * fraction;
+        }
+        return out;
     }
 
     /** Mean, median and P99 of values by numpy's rules into the family's three rows. */
     static void putNumpy(Map<ScoreRow, Double> into, ScoreRow.Family family, double[] values) {
         ScoreRow[] rows = ScoreRow.distribution(family);
+        double[] medianAndP99 = linearPercentiles(values, 50, 99);
         into.put(rows[0], mean(values));
-        into.put(rows[1], linearPercentile(values, 50));
-        into.put(rows[2], linearPercentile(values, 99));
+        into.put(rows[1], medianAndP99[0]);
+        into.put(rows[2], medianAndP99[1]);
+    }
+
+    /** GuideLLM's mean, median and P99 of weighted values ({@link Pdf}) into the family's three rows. */
+    static void putGuideLlm(Map<ScoreRow, Double> into, ScoreRow.Family family, double[] values, double[] weights) {
+        ScoreRow[] rows = ScoreRow.distribution(family);
+        Pdf pdf = Pdf.of(values, weights);
+        into.put(rows[0], pdf.mean());
+        into.put(rows[1], pdf.nearestRank(0.5));
+        into.put(rows[2], pdf.nearestRank(0.99));
     }
 
     /**
@@ -48,76 +60,73 @@ final class Stats {
      * nearest rank without interpolation (the median is q = 0.5 by the same rule).
      * vllm-project/guidellm src/guidellm/schemas/statistics.py, {@code Percentiles.from_pdf} and
      * {@code DistributionSummary.from_values}, commit 03820eba.
+     *
+     * @param values        sorted distinct values
+     * @param probabilities each value's probability
      */
-    static void putGuideLlm(Map<ScoreRow, Double> into, ScoreRow.Family family, double[] values, double[] weights) {
-        ScoreRow[] rows = ScoreRow.distribution(family);
-        into.put(rows[0], weightedMean(values, weights));
-        into.put(rows[1], weightedNearestRank(values, weights, 0.5));
-        into.put(rows[2], weightedNearestRank(values, weights, 0.99));
-    }
+    record Pdf(double[] values, double[] probabilities) {
 
-    static double weightedMean(double[] values, double[] weights) {
-        double[][] pdf = pdf(values, weights);
-        double mean = 0;
-        for (double[] point : pdf) {
-            mean += point[0] * point[1];
+        /** Built once per distribution: it sorts every value (boxed, stably: equal values' weights add in input order). */
+        static Pdf of(double[] values, double[] weights) {
+            if (values.length != weights.length) {
+                throw new IllegalArgumentException(values.length + " values but " + weights.length + " weights");
+            }
+            Integer[] order = new Integer[values.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> Double.compare(values[a], values[b]));
+            double[] distinct = new double[values.length];
+            double[] summed = new double[values.length];
+            int n = 0;
+            for (int i : order) {
+                if (n > 0 && distinct[n - 1] == values[i]) {
+                    summed[n - 1] += weights[i];
+                } else {
+                    distinct[n] = values[i];
+                    summed[n] = weights[i];
+                    n++;
+                }
+            }
+            double total = 0;
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                if (summed[i] > 0) {
+                    distinct[kept] = distinct[i];
+                    summed[kept] = summed[i];
+                    total += summed[i];
+                    kept++;
+                }
+            }
+            double[] probabilities = new double[kept];
+            for (int i = 0; i < kept; i++) {
+                probabilities[i] = summed[i] / total;
+            }
+            return new Pdf(Arrays.copyOf(distinct, kept), probabilities);
         }
-        return mean;
-    }
 
-    static double weightedNearestRank(double[] values, double[] weights, double q) {
-        double[][] pdf = pdf(values, weights);
-        if (pdf.length == 0) {
-            return 0;
-        }
-        double cdf = 0;
-        for (double[] point : pdf) {
-            cdf += point[1];
-            if (cdf >= q) {
-                return point[0];
+        double mean() {
+            double mean = 0;
+            for (int i = 0; i < values.length; i++) {
+                mean += values[i] * probabilities[i];
             }
+            return mean;
         }
-        // Rounding left the last cumulative probability just under q; numpy would index past the end.
-        return pdf[pdf.length - 1][0];
-    }
 
-    /** Sorted distinct values with their probabilities, as GuideLLM builds its PDF. */
-    private static double[][] pdf(double[] values, double[] weights) {
-        if (values.length != weights.length) {
-            throw new IllegalArgumentException(values.length + " values but " + weights.length + " weights");
-        }
-        Integer[] order = new Integer[values.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Double.compare(values[a], values[b]));
-        double[] distinct = new double[values.length];
-        double[] summed = new double[values.length];
-        int n = 0;
-        for (int i : order) {
-            if (n > 0 && distinct[n - 1] == values[i]) {
-                summed[n - 1] += weights[i];
-            } else {
-                distinct[n] = values[i];
-                summed[n] = weights[i];
-                n++;
+        double nearestRank(double q) {
+            if (values.length == 0) {
+                return 0;
             }
-        }
-        double total = 0;
-        int kept = 0;
-        for (int i = 0; i < n; i++) {
-            if (summed[i] > 0) {
-                distinct[kept] = distinct[i];
-                summed[kept] = summed[i];
-                total += summed[i];
-                kept++;
+            double cdf = 0;
+            for (int i = 0; i < values.length; i++) {
+                cdf += probabilities[i];
+                if (cdf >= q) {
+                    return values[i];
+                }
             }
+            // Rounding left the last cumulative probability just under q; numpy would index past the end.
+            return values[values.length - 1];
         }
-        double[][] pdf = new double[kept][];
-        for (int i = 0; i < kept; i++) {
-            pdf[i] = new double[] {distinct[i], summed[i] / total};
-        }
-        return pdf;
     }
 
     static double ms(long ns) {

@@ -119,7 +119,7 @@ final class LatencyDistribution {
         if (sortedSize < size) {
             // Sort what came since the last time and merge it in: a window emitted every commit interval
             // would otherwise sort all its samples each time (8 % of a catch-up's stream thread).
-            DoubleRadixSort.sort(exact, sortedSize, size);
+            Arrays.sort(exact, sortedSize, size);
             if (sortedSize > 0 && Double.compare(exact[sortedSize - 1], exact[sortedSize]) > 0) {
                 exact = merged(exact, sortedSize, size);
             }

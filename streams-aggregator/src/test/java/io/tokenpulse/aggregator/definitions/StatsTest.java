@@ -26,7 +26,7 @@ class StatsTest {
                 "order does not matter   | 4;1;3;2 | 50 | 2.5",
             })
     void numpyInterpolatesLinearly(String why, String values, double p, double expected) {
-        assertEquals(expected, Stats.linearPercentile(parse(values), p), 1e-12);
+        assertEquals(expected, Stats.linearPercentiles(parse(values), p)[0], 1e-12);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -42,7 +42,7 @@ class StatsTest {
                 "zero weights drop             | 1;2   | 0;1   | 0.5  | 2.0",
             })
     void guideLlmTakesTheWeightedNearestRank(String why, String values, String weights, double q, double expected) {
-        assertEquals(expected, Stats.weightedNearestRank(parse(values), parse(weights), q), 1e-12);
+        assertEquals(expected, Stats.Pdf.of(parse(values), parse(weights)).nearestRank(q), 1e-12);
     }
 
     @Test
@@ -51,16 +51,19 @@ class StatsTest {
         double[] ones = new double[100];
         Arrays.fill(ones, 1);
         // numpy: 99 + 0.01*(100 - 99); GuideLLM: the 99th value (cumsum reaches 0.99 at index 98)
-        assertEquals(99.01, Stats.linearPercentile(values, 99), 1e-9);
-        assertEquals(99.0, Stats.weightedNearestRank(values, ones, 0.99));
-        assertEquals(50.5, Stats.linearPercentile(values, 50), 1e-9);
-        assertEquals(50.0, Stats.weightedNearestRank(values, ones, 0.5));
+        assertEquals(99.01, Stats.linearPercentiles(values, 99)[0], 1e-9);
+        assertEquals(99.0, Stats.Pdf.of(values, ones).nearestRank(0.99));
+        assertEquals(50.5, Stats.linearPercentiles(values, 50)[0], 1e-9);
+        assertEquals(50.0, Stats.Pdf.of(values, ones).nearestRank(0.5));
     }
 
     @Test
     void guideLlmMeanIsWeighted() {
         // (20*3 + 7.5*2 + 20*4)/9
-        assertEquals(155.0 / 9, Stats.weightedMean(new double[] {20, 7.5, 20}, new double[] {3, 2, 4}), 1e-12);
+        assertEquals(
+                155.0 / 9,
+                Stats.Pdf.of(new double[] {20, 7.5, 20}, new double[] {3, 2, 4}).mean(),
+                1e-12);
     }
 
     private static double[] parse(String values) {
