@@ -11,8 +11,6 @@ import org.apache.avro.Schema;
  */
 final class AvroBinary {
 
-    /** Magic byte and the 4-byte schema id. */
-    static final int HEADER_BYTES = WireFormat.HEADER_BYTES;
     /** The longest encoding of an int. */
     static final int MAX_INT_BYTES = 5;
     /** The longest encoding of a long. */
@@ -54,7 +52,7 @@ final class AvroBinary {
     /** Confluent's wire-format header: magic byte 0, then the schema id big-endian. Returns the next position. */
     static int writeHeader(byte[] b, int schemaId) {
         WireFormat.writeHeader(b, schemaId);
-        return HEADER_BYTES;
+        return WireFormat.HEADER_BYTES;
     }
 
     /** Avro's int: zig-zag, then 7 bits a byte, low first. */

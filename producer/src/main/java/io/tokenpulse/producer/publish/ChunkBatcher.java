@@ -3,6 +3,7 @@ package io.tokenpulse.producer.publish;
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.avro.ChunkBatch;
 import io.tokenpulse.schemas.serde.AvroSerializer;
+import io.tokenpulse.schemas.serde.WireFormat;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,7 +47,7 @@ final class ChunkBatcher {
             "tokens:ARRAY[UNION[NULL,INT]]",
             "bytes:ARRAY[INT]");
     /** Header, run id length, 3 ints, 2 longs, and each array's count and end. */
-    private static final int MAX_FIXED_BYTES = AvroBinary.HEADER_BYTES
+    private static final int MAX_FIXED_BYTES = WireFormat.HEADER_BYTES
             + AvroBinary.MAX_INT_BYTES * 4
             + AvroBinary.MAX_LONG_BYTES * 2
             + (AvroBinary.MAX_LONG_BYTES + 1) * 3;

@@ -2,6 +2,7 @@ package io.tokenpulse.producer.publish;
 
 import io.tokenpulse.schemas.avro.Chunk;
 import io.tokenpulse.schemas.serde.AvroSerializer;
+import io.tokenpulse.schemas.serde.WireFormat;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -37,7 +38,7 @@ final class ChunkWriter {
             "bytes:INT");
     /** Header, the run id's length, and the eight fields after run_id at their longest (5 ints, 3 longs, a union's branch). */
     private static final int MAX_FIXED_BYTES =
-            AvroBinary.HEADER_BYTES + AvroBinary.MAX_INT_BYTES * 6 + AvroBinary.MAX_LONG_BYTES * 3 + 1;
+            WireFormat.HEADER_BYTES + AvroBinary.MAX_INT_BYTES * 6 + AvroBinary.MAX_LONG_BYTES * 3 + 1;
 
     private final IntSupplier schemaId;
     private final RequestKeys keys = new RequestKeys();
