@@ -1,5 +1,5 @@
 """CPU by thread group of a running `bench --bootstrap-servers` (started by bench/hotpath/alone), from
-/proc: 10 s after its "Initial test run completed" line, over a 40 s window, per event at the run's
+/proc: 10 s (AFTER_S) after its "Initial test run completed" line, over a 40 s (WINDOW_S) window, per event at the run's
 RATE x LEN events/s (the environment alone reads; 20 req/s x 50 tokens by default), with each thread group's wake-ups (voluntary context switches) a second and the share of its CPU spent in the kernel (system time: syscalls, wake-ups). Usage: python3 bench/hotpath/split.py OUT/bench.log"""
 import os,re,time,subprocess,collections,sys
 def find():
@@ -27,7 +27,8 @@ def snap():
             out[t]=(comm,(int(f[11])+int(f[12]))/tck,wakes,int(f[12])/tck)
         except Exception: pass
     return out
-time.sleep(10); a=snap(); t0=time.time(); time.sleep(40); b=snap(); dt=time.time()-t0
+# AFTER_S and WINDOW_S move and size the window (a later one leaves the JIT's warm-up out)
+time.sleep(float(os.environ.get('AFTER_S','10'))); a=snap(); t0=time.time(); time.sleep(float(os.environ.get('WINDOW_S','40'))); b=snap(); dt=time.time()-t0
 g=collections.Counter(); w=collections.Counter(); k_sys=collections.Counter()
 for t,(comm,cpu,wakes,sys_s) in b.items():
     k=re.sub(r'\d+','N',comm); before=a.get(t,(comm,0,0,0))
