@@ -42,6 +42,7 @@ public final class Aggregator implements AutoCloseable {
     /** As {@link #start(Topics, StreamsSettings, Properties)}, with live metrics fed to {@code listener}. */
     public static Aggregator start(
             Topics topics, StreamsSettings settings, Properties overrides, TopologyListener listener) {
+        RocksDbLibrary.loadFrom(RocksDbLibrary.defaultCacheDir());
         KafkaStreams streams = new KafkaStreams(
                 AggregatorTopology.build(topics, settings, listener), settings.toProperties(overrides));
         Aggregator aggregator = new Aggregator(streams);
