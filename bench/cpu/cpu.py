@@ -168,6 +168,20 @@ def run_bench(variant, out, tag, port, send_log, bench_args, window):
     return res
 
 
+def run_peer(out, tag, port, prompts, output_len, streams):
+    """vLLM's client alone (bench/hotpath/peer.py) on the same load: its line, or why there is none."""
+    try:
+        import aiohttp  # noqa: F401  (the peer's own import; checked here to say what is missing)
+    except ImportError:
+        return "no peer: python3-aiohttp is not installed"
+    peer = os.path.join(ROOT, "bench", "hotpath", "peer.py")
+    done = subprocess.run([sys.executable, peer, str(port), "sim-model", "inf", str(prompts), "32", str(output_len),
+                           str(streams)], capture_output=True, text=True)
+    with open(os.path.join(out, f"{tag}-peer.log"), "w") as log:
+        log.write(done.stdout + done.stderr)
+    return done.stdout.strip() if done.returncode == 0 else f"peer exited {done.returncode}, see {log.name}"
+
+
 def print_run(tag, r):
     load = "/".join(f"{x:.1f}" for x in r["load"])
     print(f"  {tag:<8} {r['variant']:<14} load {load:<14} start-up {r['startup_cpu']:5.2f} s CPU"
@@ -205,6 +219,8 @@ def main():
     p.add_argument("--output-len", type=int, default=100, help="events per request")
     p.add_argument("--variant", action="append", default=[],
                    help="NAME::COMMAND[::BENCH FLAGS] run in turn for each scenario (default: default::./tokenpulse)")
+    p.add_argument("--peer", action=argparse.BooleanOptionalAction, default=True,
+                   help="after bench, vLLM's client alone on the same load (bench/hotpath/peer.py)")
     p.add_argument("--simulator", default=LAUNCHER, help="the command that runs `simulate` (default: ./tokenpulse)")
     p.add_argument("--out", default=None)
     p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder, else gpt2")
@@ -239,6 +255,8 @@ def main():
                 results.append(r)
                 print_run(tag, r)
                 json.dump(results, open(os.path.join(out, "cpu.json"), "w"), indent=1)
+            if a.peer:
+                print(f"  {tag:<8} {run_peer(out, f'r{rate}', port, prompts, a.output_len, streams)}", flush=True)
     finally:
         sim.terminate()
         sim.wait(30)

@@ -1,4 +1,4 @@
-"""The peer client for bench/hotpath/alone: the same load as bench's, sent the way vLLM's `vllm bench serve`
+"""The peer client for bench/hotpath/alone and bench/cpu/run: the same load as bench's, sent the way vLLM's `vllm bench serve`
 sends it (its OpenAI completions request function over one aiohttp session; a Poisson schedule at the
 request rate), its own CPU from the first request to the last answer divided by the streamed events, as
 bench's "Client CPU per streamed event" line counts. Its parts: one aiohttp `ClientSession` and
@@ -6,7 +6,8 @@ bench's "Client CPU per streamed event" line counts. Its parts: one aiohttp `Cli
 `data:` line decoded and read with `json.loads`, a `time.perf_counter()` stamp per event with text, each
 request's TTFT and ITLs kept; their median and P99 are printed too (against `--profile deterministic`
 the server's own are its `--ttft-ms` and `--gap-ms`, so they show how late the client's stamps are).
-Usage: python3 peer.py PORT MODEL RATE N INPUT_LEN OUTPUT_LEN (Debian: python3-aiohttp)."""
+Usage: python3 peer.py PORT MODEL RATE N INPUT_LEN OUTPUT_LEN [MAX_CONCURRENCY] (RATE inf: all at once, as
+vLLM's `--request-rate inf`, with at most MAX_CONCURRENCY in flight; Debian: python3-aiohttp)."""
 import asyncio, json, random, resource, sys, time
 
 import aiohttp
@@ -43,21 +44,27 @@ async def stream_one(session, url, model, prompt, output_len):
         return (len(itl) + 1 if ttft is not None else 0), None, ttft, itl
 
 
-async def main(port, model, rate, n, input_len, output_len):
+async def main(port, model, rate, n, input_len, output_len, concurrency):
     url = f"http://127.0.0.1:{port}/v1/completions"
     rng = random.Random(0)
     prompts = [" ".join(f"w{rng.randrange(1000)}" for _ in range(input_len)) for _ in range(n)]
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=60, force_close=False)
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=6 * 3600)) as session:
         await stream_one(session, url, model, prompts[0], output_len)  # vLLM's initial test run
+        limit = asyncio.Semaphore(concurrency or n)  # vLLM's --max-concurrency
+
+        async def limited(prompt):
+            async with limit:
+                return await stream_one(session, url, model, prompt, output_len)
+
         cpu0, t0 = cpu_s(), time.perf_counter()
         tasks, due = [], t0
         for prompt in prompts:
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(stream_one(session, url, model, prompt, output_len)))
-            due += rng.expovariate(rate)
+            tasks.append(asyncio.create_task(limited(prompt)))
+            due += rng.expovariate(rate) if rate != float("inf") else 0
         results = await asyncio.gather(*tasks)
         cpu, wall = cpu_s() - cpu0, time.perf_counter() - t0
     events = sum(r[0] for r in results)
@@ -74,4 +81,5 @@ async def main(port, model, rate, n, input_len, output_len):
 
 if __name__ == "__main__":
     port, model, rate, n, input_len, output_len = sys.argv[1:7]
-    asyncio.run(main(int(port), model, float(rate), int(n), int(input_len), int(output_len)))
+    concurrency = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+    asyncio.run(main(int(port), model, float(rate), int(n), int(input_len), int(output_len), concurrency))
