@@ -223,6 +223,10 @@ class PlatformFlagsIT {
                         noServer, 1, "the server at " + closedServer + "/health was not ready within 2 s");
 
                 assertThat(aggregate.stop()).isIn(0, 143);
+                // Ctrl-C says what the aggregate waits for, and when it is done
+                assertThat(aggregate.stdout())
+                        .contains("Stopping the aggregator: its last commit and leaving its group (up to 30 s")
+                        .contains("Aggregator stopped.");
             }
             assertThat(platform.stop()).isIn(0, 143);
         }

@@ -103,6 +103,10 @@ final class AggregateCommand implements Callable<Integer> {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
+                            // a broker that is already gone makes the close wait its whole timeout: say so
+                            out.println("Stopping the aggregator: its last commit and leaving its group (up to "
+                                    + Aggregator.CLOSE_TIMEOUT.toSeconds() + " s while Kafka answers)...");
+                            out.flush();
                             if (endpoint != null) {
                                 endpoint.close();
                             }
@@ -112,6 +116,8 @@ final class AggregateCommand implements Callable<Integer> {
                                 otlp.close(); // after the aggregator: the last push has every request
                             }
                             pipeline.close();
+                            out.println("Aggregator stopped.");
+                            out.flush();
                             stopped.countDown();
                         },
                         "aggregate-shutdown"));

@@ -22,7 +22,8 @@ public final class Aggregator implements AutoCloseable {
     private static final Logger TRACES =
             LoggerFactory.getLogger("tokenpulse.stacktraces." + Aggregator.class.getName());
 
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** How long {@link #close()} waits for the last commit and for leaving the group. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaStreams streams;
     private final CountDownLatch running = new CountDownLatch(1);
