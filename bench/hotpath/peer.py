@@ -8,9 +8,12 @@ request's TTFT and ITLs kept; their median and P99 are printed too (against `--p
 the server's own are its `--ttft-ms` and `--gap-ms`, so they show how late the client's stamps are).
 Usage: python3 peer.py PORT MODEL RATE N INPUT_LEN OUTPUT_LEN [MAX_CONCURRENCY] (RATE inf: all at once, as
 vLLM's `--request-rate inf`, with at most MAX_CONCURRENCY in flight; Debian: python3-aiohttp)."""
-import asyncio, json, random, resource, sys, time
+import asyncio, json, os, random, resource, sys, time
 
 import aiohttp
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tpbench import percentile  # noqa: E402  (numpy's linear percentile, as vLLM's report uses)
 
 
 def cpu_s():
@@ -69,14 +72,12 @@ async def main(port, model, rate, n, input_len, output_len, concurrency):
         cpu, wall = cpu_s() - cpu0, time.perf_counter() - t0
     events = sum(r[0] for r in results)
     failed = sum(1 for r in results if r[1])
-    ttfts = sorted(r[2] * 1e3 for r in results if r[2] is not None)
-    itls = sorted(x * 1e3 for r in results for x in r[3])
-    def pct(values, p):
-        return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
+    ttfts = [r[2] * 1e3 for r in results if r[2] is not None]
+    itls = [x * 1e3 for r in results for x in r[3]]
     print(f"peer (vLLM-shaped aiohttp client): {n - failed}/{n} requests, {events} events in {wall:.1f} s "
           f"({events / wall:.0f}/s), CPU {cpu:.2f} s ({cpu / wall:.2f} cores), "
           f"{cpu / max(events, 1) * 1e6:.1f} us per streamed event; its TTFT median / P99 "
-          f"{pct(ttfts, 50):.2f} / {pct(ttfts, 99):.2f} ms, ITL {pct(itls, 50):.2f} / {pct(itls, 99):.2f} ms")
+          f"{percentile(ttfts, 50):.2f} / {percentile(ttfts, 99):.2f} ms, ITL {percentile(itls, 50):.2f} / {percentile(itls, 99):.2f} ms")
 
 
 if __name__ == "__main__":
