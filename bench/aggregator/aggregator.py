@@ -136,7 +136,7 @@ def main():
     p.add_argument("--java-opts", default="",
                    help="JVM options added to the launcher's for the aggregate only (-XX:TieredStopAtLevel=4: with C2)")
     p.add_argument("--aggregate-args", default="",
-                   help="more aggregate flags, e.g. \"--kafka-property num.stream.threads=2\"")
+                   help="more aggregate flags, e.g. \"--stream-threads 2\"")
     p.add_argument("--tokenizer", default=None, help="default: testdata's Qwen3 folder")
     p.add_argument("--out", default=None)
     a = p.parse_args()

@@ -241,6 +241,11 @@ class BadInputIT {
                 Arguments.of(
                         "negative warm-ups", bench("--num-warmups", "-1"), 2, "--num-warmups must be >= 0, got -1"),
                 Arguments.of(
+                        "no stream thread",
+                        List.of("aggregate", "--stream-threads", "0", "--metrics-port", "0"),
+                        2,
+                        "--stream-threads must be >= 1, got 0"),
+                Arguments.of(
                         "extra body not JSON",
                         bench("--extra-body", "{max_tokens: 3"),
                         2,

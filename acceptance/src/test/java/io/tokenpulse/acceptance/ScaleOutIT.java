@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 15, scale-out: one run split over two {@code bench} shards ({@code --shard-index/--shard-count})
- * and scored by two {@code aggregate} instances (each with a home of its own, as on two machines),
- * one of them killed (SIGKILL) mid-run, gives one summary with the same counts as one generator and
- * one aggregator on the same schedule. The two shards start their schedules at one instant (the start
+ * and scored by two {@code aggregate} instances (each with a home of its own, as on two machines; the
+ * survivor with two stream threads), one of them killed (SIGKILL) mid-run, gives one summary with the
+ * same counts as one generator and one aggregator on the same schedule. The two shards start their schedules at one instant (the start
  * barrier, issue 31 item 3), and a shard whose partner never comes ends with one line.
  */
 class ScaleOutIT {
@@ -38,13 +38,17 @@ class ScaleOutIT {
         Path results = work.resolve("results");
         try (SeparatePipeline started = SeparatePipeline.startOneBroker(tokenpulse, work.resolve("platform"))) {
             pipeline = started;
-            try (Tokenpulse.Background first = aggregate("aggregate-1")) {
+            // the survivor runs two stream threads: the three partitions then spread over three threads of
+            // two instances, and all come back to its two when the other is killed
+            try (Tokenpulse.Background first = aggregate("aggregate-1", "--stream-threads", "2")) {
+                assertThat(first.stdout()).contains(", 2 stream threads");
                 Tokenpulse.Background singleRun = new Tokenpulse(home("bench-single"), logs)
                         .start(Tokenpulse.ROOT, bench("single", 0, 1, results));
 
                 // The second aggregator starts while the single run goes on; it joins the group only
                 // when that run's records are already flowing, which must not change them either.
                 try (Tokenpulse.Background second = aggregate("aggregate-2")) {
+                    assertThat(second.stdout()).contains(", 1 stream thread");
                     BenchAgainstSimulatorIT.assertCompleted(singleRun.finish(Duration.ofMinutes(4)), REQUESTS);
                     Tokenpulse.Background shard0 = new Tokenpulse(home("bench-0"), logs)
                             .start(Tokenpulse.ROOT, bench("sharded", 0, 2, results));
@@ -106,15 +110,13 @@ class ScaleOutIT {
         return java.nio.file.Files.createDirectories(work.resolve("home-" + name));
     }
 
-    private Tokenpulse.Background aggregate(String home) throws Exception {
+    private Tokenpulse.Background aggregate(String home, String... more) throws Exception {
         // The broker's shortest session (group.min.session.timeout.ms): the survivor takes the killed
         // aggregator's partitions after 6 s instead of the default 45 s.
-        return pipeline.aggregate(
-                new Tokenpulse(home(home), logs),
-                "--kafka-property",
-                "session.timeout.ms=6000",
-                "--kafka-property",
-                "heartbeat.interval.ms=1000");
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "--kafka-property", "session.timeout.ms=6000", "--kafka-property", "heartbeat.interval.ms=1000"));
+        args.addAll(List.of(more));
+        return pipeline.aggregate(new Tokenpulse(home(home), logs), args.toArray(String[]::new));
     }
 
     private List<String> bench(String runId, int shard, int shards, Path results) {

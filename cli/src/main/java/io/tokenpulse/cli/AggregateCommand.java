@@ -57,6 +57,14 @@ final class AggregateCommand implements Callable<Integer> {
                     "Where this instance keeps its local state stores (default: ~/.tokenpulse/streams, or the embedded platform's data dir); give each instance on one host its own.")
     java.nio.file.Path stateDir;
 
+    @Option(
+            names = "--stream-threads",
+            paramLabel = "N",
+            defaultValue = "1",
+            description =
+                    "Kafka Streams threads of this instance (default: ${DEFAULT-VALUE}: a host shared with a load generator keeps its cores); a topic partition is one thread's work, so threads beyond the topics' partitions across all instances stay idle (docs/cluster.md).")
+    int streamThreads;
+
     @Mixin
     WindowOptions windows;
 
@@ -68,10 +76,14 @@ final class AggregateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         metrics.validate();
         windows.validate();
+        if (streamThreads < 1) {
+            throw UserError.usage("--stream-threads must be >= 1, got " + streamThreads);
+        }
         Pipeline pipeline = Pipeline.connect(kafka.settings(), PipelineRole.AGGREGATE);
         StreamsSettings settings = windows.applyTo(StreamsSettings.defaults(pipeline.bootstrapServers())
                 .withApplicationId(applicationId)
-                .withReplicationFactor(pipeline.replicationFactor()));
+                .withReplicationFactor(pipeline.replicationFactor())
+                .withStreamThreads(streamThreads));
         if (stateDir != null) {
             settings = settings.withStateDir(stateDir.toAbsolutePath());
         }
@@ -125,8 +137,11 @@ final class AggregateCommand implements Callable<Integer> {
             throw UserError.failure("the aggregator did not reach RUNNING within 60 s (state " + aggregator.state()
                     + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
         }
+        // what Kafka Streams runs, which a --kafka-property num.stream.threads may have set instead
+        int threads = aggregator.kafkaStreams().metadataForLocalThreads().size();
         out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
                 + (pipeline.embedded() ? " (embedded)" : "")
+                + ", " + threads + (threads == 1 ? " stream thread" : " stream threads")
                 + (endpoint != null ? ", metrics at " + endpoint.uri() : "")
                 + (otlp != null ? ", OTLP to " + metrics.otlpEndpoint().orElseThrow() : "") + ". Ctrl-C stops it.");
         out.flush();

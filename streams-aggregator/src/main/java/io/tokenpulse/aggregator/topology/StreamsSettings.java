@@ -31,6 +31,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param windowGrace        how long after its end a window still accepts late requests
  * @param runPartitions      partitions of the two internal topics keyed by run id; one run's
  *                           requests meet its run records on one partition, so both must match
+ * @param streamThreads      stream threads of this instance; a topic partition is one thread's work,
+ *                           so threads beyond the partitions of all instances stay idle
  * @param joinStateTtl       stream time (record timestamps) after a request's newest record before
  *                           join state that cannot complete is dead-lettered; must exceed the longest
  *                           silence within one response (the load generator's 10 min read-idle limit)
@@ -45,6 +47,7 @@ public record StreamsSettings(
         Duration windowSize,
         Duration windowGrace,
         int runPartitions,
+        int streamThreads,
         Duration joinStateTtl)
         implements StreamsSettingsBuilder.With {
 
@@ -89,13 +92,16 @@ public record StreamsSettings(
         if (runPartitions < 1) {
             throw new IllegalArgumentException("run partitions must be >= 1, got " + runPartitions);
         }
+        if (streamThreads < 1) {
+            throw new IllegalArgumentException("stream threads must be >= 1, got " + streamThreads);
+        }
         if (joinStateTtl.toMillis() < 1) {
             throw new IllegalArgumentException("join state TTL must be at least 1 ms, got " + joinStateTtl);
         }
     }
 
     /**
-     * Defaults for one broker (replication 1), 10 s windows with 30 s grace, state under
+     * Defaults for one broker (replication 1) and one stream thread, 10 s windows with 30 s grace, state under
      * {@code ~/.tokenpulse/streams} (not the OS temp dir, which may be cleaned during a 24-hour run).
      */
     public static StreamsSettings defaults(String bootstrapServers) {
@@ -107,6 +113,7 @@ public record StreamsSettings(
                 1,
                 DEFAULT_WINDOW_SIZE,
                 DEFAULT_WINDOW_GRACE,
+                1,
                 1,
                 DEFAULT_JOIN_STATE_TTL);
     }
@@ -188,8 +195,9 @@ public record StreamsSettings(
         // last requests into the by-run topic, a close. So a run's summary comes up to ~0.4 s later
         // (its own commit does not wait: RunWindows asks for it); docs/performance.md, "Idle".
         props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, Long.toString(POLL_MS));
-        // The machine is shared by the load generator; one thread per instance, scale with instances.
-        props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+        // One by default: bench's in-process aggregator shares the machine with the load generator;
+        // `aggregate --stream-threads N` on a host of its own (docs/cluster.md).
+        props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(streamThreads));
         // Static membership: an instance that comes back with the same identity (same host, same
         // state dir: one instance holds a state dir at a time) takes over its old member at once. A
         // dynamic member killed without a close (kill -9) held the next start in a rebalance until

@@ -1,6 +1,7 @@
 package io.tokenpulse.aggregator.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Properties;
@@ -58,6 +59,26 @@ class StreamsSettingsTest {
             assertThat(((org.rocksdb.BlockBasedTableConfig) options.tableFormatConfig()).cacheIndexAndFilterBlocks())
                     .isTrue();
         }
+    }
+
+    /** One stream thread unless asked ({@code aggregate --stream-threads}); a user's Kafka property wins. */
+    @Test
+    void oneStreamThreadByDefaultTheGivenNumberOtherwiseAndAKafkaPropertyWins() {
+        StreamsSettings settings = StreamsSettings.defaults("127.0.0.1:9092");
+        assertThat(new StreamsConfig(settings.toProperties(new Properties()))
+                        .getInt(StreamsConfig.NUM_STREAM_THREADS_CONFIG))
+                .isEqualTo(1);
+        assertThat(new StreamsConfig(settings.withStreamThreads(3).toProperties(new Properties()))
+                        .getInt(StreamsConfig.NUM_STREAM_THREADS_CONFIG))
+                .isEqualTo(3);
+        Properties overrides = new Properties();
+        overrides.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
+        assertThat(new StreamsConfig(settings.withStreamThreads(3).toProperties(overrides))
+                        .getInt(StreamsConfig.NUM_STREAM_THREADS_CONFIG))
+                .isEqualTo(2);
+        assertThatThrownBy(() -> settings.withStreamThreads(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stream threads must be >= 1, got 0");
     }
 
     @Test
