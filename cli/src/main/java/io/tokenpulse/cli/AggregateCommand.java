@@ -62,7 +62,7 @@ final class AggregateCommand implements Callable<Integer> {
             paramLabel = "N",
             defaultValue = "1",
             description =
-                    "Kafka Streams threads of this instance (default: ${DEFAULT-VALUE}: a host shared with a load generator keeps its cores); a topic partition is one thread's work, so threads beyond the topics' partitions across all instances stay idle (docs/cluster.md).")
+                    "Kafka Streams threads of this instance (default: ${DEFAULT-VALUE}, which leaves a host shared with a load generator its cores); a topic partition is one thread's work, so threads beyond the topics' partitions across all instances stay idle (docs/cluster.md).")
     int streamThreads;
 
     @Mixin
