@@ -137,8 +137,7 @@ final class AggregateCommand implements Callable<Integer> {
             throw UserError.failure("the aggregator did not reach RUNNING within 60 s (state " + aggregator.state()
                     + "); check that Kafka at " + pipeline.bootstrapServers() + " is healthy");
         }
-        // what Kafka Streams runs, which a --kafka-property num.stream.threads may have set instead
-        int threads = aggregator.kafkaStreams().metadataForLocalThreads().size();
+        int threads = aggregator.streamThreads();
         out.println("Aggregator running: application id " + applicationId + ", Kafka " + pipeline.bootstrapServers()
                 + (pipeline.embedded() ? " (embedded)" : "")
                 + ", " + threads + (threads == 1 ? " stream thread" : " stream threads")

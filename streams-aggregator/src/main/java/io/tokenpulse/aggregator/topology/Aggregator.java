@@ -75,6 +75,14 @@ public final class Aggregator implements AutoCloseable {
         return streams.state();
     }
 
+    /**
+     * The stream threads this instance runs: what {@code num.stream.threads} became, from {@link
+     * StreamsSettings#streamThreads()} or a user's Kafka property.
+     */
+    public int streamThreads() {
+        return streams.metadataForLocalThreads().size();
+    }
+
     /** The Kafka Streams client, for metrics binders (e.g. Micrometer's {@code KafkaStreamsMetrics}). */
     public KafkaStreams kafkaStreams() {
         return streams;
